@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The two set-up commands of the README, for a fresh Debian 12 machine.
+#   scripts/setup.sh demo   install what is missing, build, run the main job
+#   scripts/setup.sh test   install what is missing, build, run every test (plain and ASan+UBSan builds)
+# Packages come from Debian only; nothing is downloaded at build time.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+mode="${1:-}"
+case "$mode" in demo|test) ;; *) echo "usage: scripts/setup.sh demo|test" >&2; exit 2;; esac
+
+packages=(g++ cmake ninja-build pkg-config libluajit-5.1-dev luajit libyaml-cpp-dev catch2
+          libcli11-dev nlohmann-json3-dev libgmp-dev libbenchmark-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "== installing: ${missing[*]}"
+  sudo_cmd=(); [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}"
+fi
+
+jobs=$(nproc)
+build() { # build DIR [cmake options...]
+  local dir="$1"; shift
+  cmake -S . -B "$dir" -G Ninja "$@" >/dev/null
+  cmake --build "$dir" -j "$jobs"
+}
+
+if [ "$mode" = demo ]; then
+  build build
+  exec scripts/demo.sh build/cli/umpire
+fi
+
+echo "== plain build"
+build build
+(cd build && ctest --output-on-failure -j "$jobs")
+echo "== ruleset spec tests"
+build/cli/umpire test
+echo "== ASan + UBSan build"
+build build-asan -DUMPIRE_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
+(cd build-asan && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j "$jobs")
