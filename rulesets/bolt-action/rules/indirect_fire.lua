@@ -1,0 +1,128 @@
+-- BA Indirect fire and BA Howitzer: minimum range, ranging in (6, 5+, 4+, 3+, 2+), zeroing,
+-- top armour, no indirect fire after Ambush, ranging kept per mortar.
+--
+-- Ranging state lives in umpire.state.bolt_action.ranging["<unit>/<model>"]:
+--   {target=, shots=, zeroed=, turn=, area={{x=,y=,base_mm=}...}, broken=}
+local IF = {}
+local RULE = "BA Indirect fire"
+local function sr() return umpire.data.special_rules.indirect_fire end
+local function opt() return umpire.data.options.options end
+
+local function store()
+  umpire.state.bolt_action = umpire.state.bolt_action or {}
+  local s = umpire.state.bolt_action
+  s.ranging = s.ranging or {}
+  return s.ranging
+end
+local function key(unit, model) return tostring(unit.id) .. "/" .. tostring(model.id) end
+function IF.ranging(unit, model) return store()[key(unit, model)] end
+
+-- Howitzers choose "over open sights" (direct) or indirect fire.
+function IF.howitzer_mode(unit, f, o)
+  local mode = o.mode or "direct"
+  if mode ~= "direct" and mode ~= "indirect" then
+    error("BA Howitzer: mode must be \"direct\" or \"indirect\", not '" .. tostring(mode) .. "'", 0)
+  end
+  if mode == "direct" then
+    umpire.cite("BA Howitzer", f.model.id .. " fires over open sights: no minimum range")
+    local st = store()[key(unit, f.model)]
+    if st then
+      st.broken = true
+      umpire.cite("BA Howitzer", f.model.id .. " switched to direct fire: its zeroing-in sequence will be reset")
+    end
+  else
+    umpire.cite("BA Howitzer", f.model.id .. " fires indirectly: minimum range applies")
+  end
+  return mode
+end
+
+function IF.check_allowed(unit, f, o)
+  if o.order == "ambush" or (unit.ambush_turn ~= nil and unit.ambush_turn == o.turn) then
+    error(("BA Indirect fire: %s was in Ambush this turn and cannot fire indirectly - indirect fire takes time"):format(unit.id), 0)
+  end
+  umpire.cite(RULE, "indirect fire: friends in the way do not block the shot")
+end
+
+-- Did the target move? "the entire unit must be at least 2" away from the area that it was
+-- covering before": every model at least 2" from every model position it had.
+function IF.target_moved(area, target)
+  local G = umpire.rules.geometry
+  local limit = sr().target_moved_inches
+  for _, m in ipairs(umpire.rules.core.alive(target)) do
+    local d = G.nearest(m, area)
+    if d < limit - 1e-9 then return false end
+  end
+  return true
+end
+
+local function snapshot(target)
+  local area = {}
+  for _, m in ipairs(umpire.rules.core.alive(target)) do area[#area + 1] = { x = m.x, y = m.y, base_mm = m.base_mm } end
+  return area
+end
+
+-- Can the crew shoot this target at all? (BA Indirect fire, BA Spotters)
+local function check_sight(unit, f, o, st)
+  if o.crew_can_see ~= false then return end
+  if st and st.zeroed then
+    umpire.cite(RULE, "zeroed in: keeps firing on 2+ even though the target is lost from view")
+    return
+  end
+  if umpire.rules.spotters.sees_for_crew(unit, o) then return end
+  error(("BA Spotters: %s cannot see %s and has not ranged in on it - choose a different target"):format(unit.id, f.target.id), 0)
+end
+
+-- The score needed: 6, then 5+, 4+, 3+, 2+ on the same unmoved target from an unmoved weapon;
+-- 2+ once zeroed. "regardless of any modifier".
+function IF.need(unit, f, o)
+  local k = key(unit, f.model)
+  local st = store()[k]
+  local continues = st ~= nil and st.target == f.target.id
+  local why
+  if continues and st.broken then continues, why = false, "BA Howitzer" end
+  if continues and o.order ~= "fire" then continues, why = false, "the weapon did not receive a Fire order (it moved)" end
+  if continues and IF.target_moved(st.area, f.target) then continues, why = false, "the target moved at least 2\"" end
+  if continues and opt().ranging_needs_consecutive_turns and o.turn and st.turn and o.turn ~= st.turn + 1 then
+    continues, why = false, "it did not fire at this target last turn"
+  end
+  if st and not continues then
+    if why == "BA Howitzer" then
+      umpire.cite("BA Howitzer", f.model.id .. " returned to indirect fire after direct fire: zeroing-in sequence reset")
+    else
+      umpire.cite(RULE, ("%s starts ranging in again: %s"):format(f.model.id, why or "new target"))
+    end
+  end
+  if not continues then
+    st = { target = f.target.id, shots = 0, zeroed = false }
+    store()[k] = st
+  end
+  check_sight(unit, f, o, st)
+  local need
+  if st.zeroed then
+    need = sr().zeroed
+    umpire.cite(RULE, ("%s is zeroed in on %s: hits on %d+"):format(f.model.id, f.target.id, need))
+  else
+    local seq = sr().ranging
+    need = seq[math.min(st.shots + 1, #seq)]
+    umpire.cite(RULE, ("%s ranging in on %s, shot %d: hits on %d+ regardless of any modifier"):format(f.model.id, f.target.id, st.shots + 1, need))
+  end
+  if not opt().ranging_ignores_modifiers then
+    error("not implemented: BA Indirect fire with modified ranging scores (options.ranging_ignores_modifiers = false)", 0)
+  end
+  f.ranging = st
+  return need
+end
+
+function IF.after_roll(unit, f, o, hits)
+  local st = f.ranging
+  if not st then return end
+  st.shots = st.shots + 1
+  st.turn = o.turn
+  st.area = snapshot(f.target)
+  if hits > 0 and not st.zeroed then
+    st.zeroed = true
+    umpire.cite(RULE, ("%s hit: zeroed in on %s, further shots hit on %d+"):format(f.model.id, f.target.id, sr().zeroed))
+  end
+end
+
+return IF

@@ -1,0 +1,81 @@
+-- BA Weapons chart: weapon profiles from data/weapons.yaml, HE sizes from data/he.yaml.
+local W = {}
+
+-- The profile of a weapon id, with `as` (start from another profile) resolved.
+function W.profile(id)
+  local all = umpire.data.weapons.weapons
+  local seen, chain = {}, {}
+  local cur = id
+  while cur do
+    if seen[cur] then error("data/weapons.yaml: weapon '" .. id .. "' has an `as` loop through '" .. cur .. "'", 2) end
+    seen[cur] = true
+    local w = all[cur]
+    if not w then error("unknown weapon '" .. tostring(cur) .. "' (not in data/weapons.yaml)", 2) end
+    table.insert(chain, 1, w)
+    cur = w.as
+  end
+  local p = { id = id }
+  for _, w in ipairs(chain) do for k, v in pairs(w) do if k ~= "as" then p[k] = v end end end
+  p.special_set = {}
+  for _, s in ipairs(p.special or {}) do p.special_set[s] = true end
+  return p
+end
+
+function W.has(profile, rule) return profile.special_set[rule] == true end
+
+-- The HE chart row for a template diameter (1-4") or a previous-edition name ("D6").
+function W.he_row(size)
+  local he = umpire.data.he
+  if type(size) == "string" then
+    local d = he.legacy[size:upper()]
+    if not d then error("unknown HE size '" .. size .. "' (data/he.yaml legacy)", 2) end
+    umpire.cite("BA HE chart", ("previous-edition HE (%s) uses the %d\" template"):format(size, d))
+    size = d
+  end
+  for _, row in ipairs(he.templates) do
+    if row.diameter == size then return row end
+  end
+  error(("no HE (%s\") row in data/he.yaml"):format(tostring(size)), 2)
+end
+
+-- Pen of a shot: the chart's number, or for HE shots the HE chart's pen for the shell size.
+function W.pen(profile, he_shot)
+  if he_shot then
+    local row = W.he_row(profile.he)
+    umpire.cite("BA HE chart", ("HE (%d\") shell: Pen +%d"):format(row.diameter, row.pen))
+    return row.pen
+  end
+  if profile.pen == "HE" then error("weapon '" .. profile.id .. "' only fires HE (Pen HE)", 2) end
+  return profile.pen or 0
+end
+
+-- Shots of one firing model: the chart's Shots times the number of identical weapons on a mount
+-- (BA Weapon special rules: "If a mount has two or more of the same weapon, they add their
+-- number of shots together and are all fired at the same target").
+function W.shots(profile, model)
+  local n = model.mount or 1
+  if W.has(profile, "flamethrower") then
+    -- The chart's D6 / D6+1 is what one hit becomes (BA Flamethrower); one die is rolled to hit.
+    return n
+  end
+  local shots = profile.shots
+  if type(shots) ~= "number" then
+    error("not implemented: variable shots '" .. tostring(shots) .. "' for " .. profile.id, 2)
+  end
+  if n > 1 then
+    umpire.cite("BA Weapon special rules", ("mount of %d x %s: %d shots, one target"):format(n, profile.name, n * shots))
+  end
+  return n * shots
+end
+
+-- Range band of a shot: max range, minimum range, for the fire mode.
+function W.ranges(profile, mode)
+  if mode == "indirect" and profile.indirect then
+    return profile.indirect.range, profile.indirect.min_range
+  end
+  if mode == "indirect" then return profile.range, profile.min_range end
+  if W.has(profile, "howitzer") then return profile.range, nil end
+  return profile.range, profile.min_range
+end
+
+return W
