@@ -1,0 +1,135 @@
+-- breakdown.lua: effective B#, X# and LA# of a SW/Gun under any combination of the rows of the
+-- Table of Support/Gun Breakdown Modifiers (seed 001), with its notes as rules:
+--  * the original B# is transformed into an X# (A.11) and the new B# is found by subtracting the modifiers;
+--  * a counter printed with an X# (a Flamethrower) has the modifiers applied to its X# (it cannot be repaired);
+--  * an X# always takes precedence; B# and LA# can apply together;
+--  * Ammunition Shortage (A19.131): a SW gets -1; a Gun is treated as circled with B# one lower than printed
+--    (a Gun already circled gets a Low Ammo counter instead); further penalties apply to the B#, not the X#;
+--  * Low Ammo (D3.71) changes a circled B# into an X# and creates a new B# one less;
+--  * captured equipment never suffers Ammunition Shortage (A21.11).
+-- All rolls compare the Original DR with ">=" (001 note "Roll >= X#, B# or LA#").
+local breakdown = {}
+
+local function D() return umpire.data end
+
+-- the rows that are plain penalties (modifier to B#, or to X# of an X#-only counter)
+local PENALTIES = {"sustained_fire", "intensive_fire", "captured", "non_qualified", "extreme_winter_axis",
+  "extreme_winter_russian", "inexperienced", "x_heavy_dust"}
+
+local function row(key)
+  return D().breakdown_modifiers.rows[key] or error("breakdown: no row '" .. key .. "' in data/breakdown_modifiers.yaml")
+end
+
+--- Effective numbers. weapon: {name, B, X, circled, gun}; cond: set of row keys that apply
+-- ({sustained_fire = true, captured = true, low_ammo = true, ammunition_shortage = true, ...}).
+-- Returns {B =, X =, LA =} (nil when that number does not apply).
+function breakdown.effective(weapon, cond)
+  cond = cond or {}
+  for k in pairs(cond) do
+    if cond[k] and not D().breakdown_modifiers.rows[k] then
+      error("breakdown: unknown condition '" .. tostring(k) .. "' (rows of data/breakdown_modifiers.yaml)")
+    end
+  end
+  local name = weapon.name or "weapon"
+  local penalty = 0
+  for _, k in ipairs(PENALTIES) do
+    if cond[k] then
+      local r = row(k)
+      penalty = penalty - r.modifier
+      umpire.cite(r.cite, string.format("%s: %s, %d to B#", name, r.text, r.modifier))
+    end
+  end
+  local shortage = cond.ammunition_shortage
+  if shortage and cond.captured then
+    shortage = false
+    umpire.cite("A21.11", name .. ": captured equipment does not suffer Ammunition Shortage")
+  end
+  local low_ammo = cond.low_ammo
+
+  -- A counter printed with an X# only (Flamethrower): the modifiers apply to its X#.
+  if weapon.X and not weapon.B then
+    if shortage then penalty = penalty - row("ammunition_shortage").modifier end
+    local X = weapon.X - penalty
+    umpire.cite("A.11", string.format("%s: printed X%d, modifiers apply to the X# (cannot be repaired): X%d", name, weapon.X, X))
+    return {X = X}
+  end
+
+  local B = weapon.B or 12
+  local circled = weapon.circled
+  local base = B              -- the number that becomes the X# (A.11)
+  local LA
+  if shortage then
+    local r = row("ammunition_shortage")
+    if not weapon.gun then
+      penalty = penalty - r.modifier
+      umpire.cite(r.cite, string.format("%s: Ammunition Shortage, SW B# %d", name, r.modifier))
+    elseif circled then
+      low_ammo = true
+      umpire.cite(r.cite, name .. ": Ammunition Shortage on a circled B#: a Low Ammo counter is placed")
+    else
+      circled = true
+      B = B + r.modifier
+      umpire.cite(r.cite, string.format("%s: Ammunition Shortage: Gun treated as having a circled B%d; printed B%d becomes X%d",
+        name, B, base, base))
+    end
+  end
+
+  local out
+  if low_ammo then
+    -- D3.71: the circled B# becomes an X#, new B# one less (then any penalty, applied to the B#).
+    local r = row("low_ammo")
+    out = {X = B, B = B + r.modifier - penalty}
+    umpire.cite(r.cite, string.format("%s: Low Ammo: B%d becomes X%d, new B%d", name, B, out.X, out.B))
+  elseif circled then
+    LA = B
+    if shortage and weapon.gun and not weapon.circled then
+      -- a printed B# made circled by Ammunition Shortage: X# is the printed B#
+      local pb = D().options.ammo_shortage_penalty_base == "twelve" and 12 or base
+      out = {LA = LA, X = base, B = penalty > 0 and (pb - penalty) or nil}
+    else
+      out = {LA = LA, B = 12 - penalty, X = penalty > 0 and 12 or nil}
+    end
+    umpire.cite(row("circled").cite, string.format("%s: circled B#: Low Ammo on DR >= %d", name, LA))
+  elseif penalty > 0 then
+    out = {X = base, B = base - penalty}
+    umpire.cite("A.11", string.format("%s: original B%d is transformed into X%d; new B%d", name, base, base, out.B))
+  else
+    out = {B = B}
+  end
+  if out.B and out.X and out.B > out.X then out.B = nil end -- an X# always takes precedence
+  return out
+end
+
+--- What an Original DR does to a weapon with effective numbers `eff` (001 notes: ">=", X# precedence,
+-- B# and LA# together). Returns {eliminated, malfunction, low_ammo}.
+function breakdown.check(eff, original_dr, name)
+  local cmp = D().options.malfunction_compare or ">="
+  local function hit(n)
+    if not n then return false end
+    if cmp == ">=" then return original_dr >= n end
+    return original_dr <= n
+  end
+  local r = {eliminated = hit(eff.X)}
+  r.malfunction = (not r.eliminated) and hit(eff.B)
+  r.low_ammo = hit(eff.LA) and not r.eliminated
+  if r.eliminated then
+    umpire.cite("A9.7", string.format("%s: Original DR %d >= X%d: permanently malfunctioned, removed (an X# takes precedence)", name or "weapon", original_dr, eff.X))
+  elseif r.malfunction then
+    umpire.cite("A9.7", string.format("%s: Original DR %d >= B%d: malfunctions", name or "weapon", original_dr, eff.B))
+  end
+  if r.low_ammo then
+    umpire.cite("D3.71", string.format("%s: Original DR %d >= LA%d: Low Ammo counter placed", name or "weapon", original_dr, eff.LA))
+  end
+  return r
+end
+
+--- The table's own presentation: "B10/X12", "LA11/B10/X12", "X8".
+function breakdown.format(eff)
+  local p = {}
+  if eff.LA then p[#p + 1] = "LA" .. eff.LA end
+  if eff.B then p[#p + 1] = "B" .. eff.B end
+  if eff.X then p[#p + 1] = "X" .. eff.X end
+  return table.concat(p, "/")
+end
+
+return breakdown

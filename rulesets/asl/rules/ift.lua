@@ -1,0 +1,241 @@
+-- ift.lua: the Infantry Fire Table as far as chapter A9 needs it (A7.2-A7.3, A8.2, Random Selection).
+-- FP columns (next lower column, A7.31), the DRM pipeline with citations, Original DR and coloured dr,
+-- Area Fire halving (A7.23), PBF/TPBF (A7.21/A7.212), long range (A7.22), Residual FP (A8.2/A8.26),
+-- KIA/K/MC/PTC results and a minimal Morale/Pin Task Check so that the A9 examples can say what a
+-- result did (A10 itself is outside this chapter and only as deep as the examples need).
+local ift = {}
+
+local function D() return umpire.data end
+local function R() return umpire.rules end
+
+--- The IFT column for an FP: the column itself or the next LOWER one (A7.31); 0 if below the 1 column.
+function ift.column(fp)
+  local best = 0
+  for _, c in ipairs(D().ift.columns) do if fp >= c then best = c end end
+  return best
+end
+
+--- The column one to the left of a column (1 -> 0: no FP left). Used by Residual FP (A8.2) and Fire Lanes (A9.22).
+function ift.column_left(col, n)
+  n = n or 1
+  local cols = D().ift.columns
+  local idx = 0
+  for i, c in ipairs(cols) do if c == col then idx = i end end
+  if col ~= 0 and idx == 0 then error("ift.column_left: " .. tostring(col) .. " is not an IFT column") end
+  idx = idx - n
+  if idx < 1 then return 0 end
+  return cols[idx]
+end
+
+--- The printed result for a column and a Final DR (rows 0 = "<= 0" and 15 = ">= 15").
+function ift.lookup(col, final_dr)
+  local cols = D().ift.columns
+  local idx
+  for i, c in ipairs(cols) do if c == col then idx = i end end
+  if not idx then error("ift.lookup: no IFT column " .. tostring(col)) end
+  local row = math.max(0, math.min(15, final_dr))
+  local res = D().ift.results[row] or D().ift.results[tostring(row)]
+  return res[idx]
+end
+
+--- Parse a printed result into {kind = "KIA"|"K"|"MC"|"PTC"|"none", n = number}.
+function ift.parse(res)
+  if res == "-" then return {kind = "none", n = 0} end
+  local n = res:match("^(%d+)KIA$"); if n then return {kind = "KIA", n = tonumber(n)} end
+  n = res:match("^K/(%d+)$"); if n then return {kind = "K", n = tonumber(n)} end
+  n = res:match("^(%d+)MC$"); if n then return {kind = "MC", n = tonumber(n)} end
+  if res == "NMC" then return {kind = "MC", n = 0} end
+  if res == "PTC" then return {kind = "PTC", n = 0} end
+  error("ift.parse: unknown IFT result '" .. tostring(res) .. "'")
+end
+
+--- One DRM entry from data/drm.yaml: {value, source, rule, kind, lane}; `value` overrides the data value.
+function ift.drm_entry(key, value, note)
+  local e = D().drm[key] or error("ift.drm_entry: no DRM source '" .. tostring(key) .. "' in data/drm.yaml")
+  local v = value
+  if v == nil then v = e.value end
+  if v == nil then error("ift.drm_entry: DRM source '" .. key .. "' needs a value") end
+  return {value = v, source = note or e.text, rule = e.cite, kind = e.kind or key, lane = e.lane, key = key}
+end
+
+--- Sum a list of DRM entries through the engine's modifier pipeline (every step journaled with its citation).
+function ift.drm(list, name)
+  local m = umpire.bus.modifiers(name or "IFT DRM")
+  for _, e in ipairs(list or {}) do
+    if e.value ~= 0 then m:add(e.value, e.source, e.rule) end
+  end
+  return m:total(), m
+end
+
+--- The FP a firer brings to an attack (A7.2): printed FP, halved beyond Normal Range (A7.22; NA beyond
+-- twice Normal Range), doubled PBF / tripled TPBF (A7.21/A7.212), halved for each Area Fire reason (A7.23).
+-- firer: {name, fp, range (Normal Range)}; ctx: {range, area = {reasons...}, no_long_range_fire}.
+-- Fractions are kept: a Fire Group adds them before the column is chosen.
+function ift.firer_fp(firer, ctx)
+  local fp = firer.fp
+  local range = ctx.range or firer.at_range
+  if range then
+    if firer.range and range > firer.range then
+      if range > 2 * firer.range then
+        error(string.format("A7.22: %s cannot fire at range %d (Normal Range %d)", firer.name or "firer", range, firer.range))
+      end
+      fp = fp / 2
+      umpire.cite("A7.22", string.format("%s at range %d beyond Normal Range %d: FP halved to %s", firer.name or "firer", range, firer.range, fp))
+    end
+    if range == 0 then
+      fp = fp * 3
+      umpire.cite("A7.212", string.format("%s TPBF (same Location): FP tripled to %s", firer.name or "firer", fp))
+    elseif range == 1 then
+      fp = fp * 2
+      umpire.cite("A7.21", string.format("%s PBF (adjacent): FP doubled to %s", firer.name or "firer", fp))
+    end
+  end
+  for _, reason in ipairs(firer.area or {}) do
+    fp = fp / 2
+    umpire.cite(reason.rule or "A7.23", string.format("%s: Area Fire (%s), FP halved to %s", firer.name or "firer", reason.why, fp))
+  end
+  for _, reason in ipairs(ctx.area or {}) do
+    fp = fp / 2
+    umpire.cite(reason.rule or "A7.23", string.format("%s: Area Fire (%s), FP halved to %s", firer.name or "firer", reason.why, fp))
+  end
+  return fp
+end
+
+--- Roll (or take) the DR of an attack. The coloured die is kept apart: it is the ROF dr (A9.2).
+function ift.roll(dr)
+  dr = dr or umpire.dice.dr()
+  return dr
+end
+
+--- Resolve one IFT attack.
+-- spec = {label, firers = {firer...}, range, area = {reasons}, drm = {entries}, dr = DR table (optional),
+--         fp = number (optional, skips firer FP: e.g. Residual FP), residual_of = {firers leaving Residual FP}}
+-- returns {fp, column, drm, dr, original, colored, final_dr, result, effect, residual}
+function ift.resolve(spec)
+  local fp = spec.fp
+  if not fp then
+    fp = 0
+    for _, f in ipairs(spec.firers) do fp = fp + ift.firer_fp(f, {range = f.at_range or spec.range, area = spec.area}) end
+  end
+  local col = ift.column(fp)
+  if col == 0 then
+    umpire.cite("A7.31", string.format("%s: %s FP is below the 1 column: no attack", spec.label or "attack", tostring(fp)))
+    return {fp = fp, column = 0, result = "-", effect = {kind = "none", n = 0}, drm = 0}
+  end
+  umpire.cite("A7.31", string.format("%s: %s FP uses the %d column", spec.label or "attack", tostring(fp), col))
+  local drm, pipeline = ift.drm(spec.drm, (spec.label or "attack") .. " DRM")
+  local dr = ift.roll(spec.dr)
+  local final = dr.total + drm
+  local res = ift.lookup(col, final)
+  umpire.cite("A7.3", string.format("%s: Original DR %d (coloured %d, white %d) %s = Final DR %d on the %d column: %s",
+    spec.label or "attack", dr.total, dr.colored, dr.white, tostring(pipeline), final, col, res == "-" and "No Effect" or res))
+  local out = {fp = fp, column = col, drm = drm, drm_list = spec.drm, dr = dr, original = dr.total, colored = dr.colored,
+    final_dr = final, result = res, effect = ift.parse(res)}
+  if spec.residual_of then out.residual = ift.residual(spec.residual_of, spec, out) end
+  return out
+end
+
+--- Residual FP (A8.2): one column to the left of the column of the FP that leaves it, and one more column to
+-- the left for each +1 DRM of the kinds in options.residual_shift_kinds (A8.26; the A9.222 EX: a 4 FP squad
+-- with +1 grain and -1 leadership leaves 1 Residual FP; CX would have left 0). A MG establishing a Fire Lane
+-- leaves its Residual FP as the Fire Lane instead (A9.22), so the caller passes only the other firers.
+function ift.residual(firers, spec, attack)
+  local fp = 0
+  for _, f in ipairs(firers) do fp = fp + ift.firer_fp(f, {range = f.at_range or spec.range, area = spec.area}) end
+  local col = ift.column(fp)
+  local res = ift.column_left(col)
+  local shift = 0
+  local kinds = {}
+  for _, k in ipairs(D().options.residual_shift_kinds or {}) do kinds[k] = true end
+  for _, e in ipairs(spec.drm or {}) do
+    if kinds[e.kind] and e.value > 0 then shift = shift + e.value end
+  end
+  if shift > 0 then res = ift.column_left(res, shift) end
+  umpire.cite("A8.2", string.format("Residual FP: %s FP (%d column) leaves %d Residual FP%s", tostring(fp), col, res,
+    shift > 0 and string.format(" after %d column(s) left for +%d Hindrance/CX DRM (A8.26)", shift, shift) or ""))
+  return res
+end
+
+--- Random Selection (A.9 as referenced by A7.3/A9.71): a dr for each candidate, the highest is selected;
+-- ties select all tied (options.random_selection_ties = "all") or re-roll ("reroll").
+function ift.random_selection(candidates, why)
+  if #candidates == 0 then return {} end
+  if #candidates == 1 then return {candidates[1]} end
+  while true do
+    local best, sel, rolls = -1, {}, {}
+    for i, c in ipairs(candidates) do
+      local d = umpire.dice.d6()
+      rolls[#rolls + 1] = string.format("%s dr %d", c.name or ("#" .. i), d)
+      if d > best then best, sel = d, {c} elseif d == best then sel[#sel + 1] = c end
+    end
+    if #sel == 1 or D().options.random_selection_ties ~= "reroll" then
+      local names = {}
+      for _, c in ipairs(sel) do names[#names + 1] = c.name or "?" end
+      umpire.cite("A.9", string.format("Random Selection%s: %s; selected %s", why and (" (" .. why .. ")") or "", table.concat(rolls, ", "), table.concat(names, " and ")))
+      return sel
+    end
+  end
+end
+
+--- Minimal Morale Check (outside A9; only as deep as the A9 examples need): Final DR > ML breaks the unit,
+-- Final DR = ML pins it (A10.2). `n` is the +n of an nMC, `drm` the leadership DRM of a leader in the Location.
+function ift.morale_check(unit, n, drm, dr)
+  dr = dr or umpire.dice.dr()
+  local final = dr.total + (n or 0) + (drm or 0)
+  local out
+  if final > unit.morale then out = "broken"; unit.broken = true
+  elseif final == unit.morale then out = "pinned"; unit.pinned = true
+  else out = "passed" end
+  local d = D().drm.morale
+  umpire.cite(d.cite, string.format("%s %dMC: DR %d %+d = %d vs morale %d: %s", unit.name, n or 0, dr.total, (n or 0) + (drm or 0), final, unit.morale, out))
+  return out
+end
+
+--- Minimal Pin Task Check (A7.8; outside A9): Final DR > ML pins.
+function ift.pin_task_check(unit, drm, dr)
+  dr = dr or umpire.dice.dr()
+  local final = dr.total + (drm or 0)
+  local out = final > unit.morale and "pinned" or "passed"
+  if out == "pinned" then unit.pinned = true end
+  umpire.cite(D().drm.ptc.cite, string.format("%s PTC: DR %d %+d = %d vs morale %d: %s", unit.name, dr.total, drm or 0, final, unit.morale, out))
+  return out
+end
+
+--- Apply an IFT result to the units of a target Location (A7.3). units: {name, morale, leader = drm or nil,
+-- sw = {weapons possessed}}. Returns the list of {unit, outcome}. A Final KIA triggers Random SW
+-- Destruction (A9.74) for the SW of each unit it eliminates.
+function ift.apply(attack, units, opts)
+  opts = opts or {}
+  local e = attack.effect
+  local out = {}
+  local leader_drm = 0
+  for _, u in ipairs(units) do if u.leadership and not u.broken and not u.pinned then leader_drm = math.min(leader_drm, u.leadership) end end
+  if e.kind == "KIA" then
+    local victims = units
+    if e.n < #units then victims = ift.random_selection(units, string.format("%dKIA", e.n)) end
+    for i, u in ipairs(victims) do
+      if i > e.n and #victims > e.n then break end
+      u.eliminated = true
+      out[#out + 1] = {unit = u, outcome = "eliminated"}
+      umpire.cite("A7.301", string.format("%s: %s eliminated", attack.result, u.name))
+      for _, sw in ipairs(u.sw or {}) do R().sw_malfunction.random_destruction(sw, attack.column, opts) end
+    end
+  elseif e.kind == "K" then
+    local hit = ift.random_selection(units, "K/" .. e.n)[1]
+    hit.reduced = true
+    umpire.cite("A7.302", string.format("%s: %s Casualty Reduced", attack.result, hit.name))
+    out[#out + 1] = {unit = hit, outcome = "reduced"}
+    for _, u in ipairs(units) do
+      if u ~= hit then out[#out + 1] = {unit = u, outcome = ift.morale_check(u, e.n, u.leadership and 0 or leader_drm)} end
+    end
+  elseif e.kind == "MC" then
+    for _, u in ipairs(units) do
+      out[#out + 1] = {unit = u, outcome = ift.morale_check(u, e.n, u.leadership and 0 or leader_drm)}
+    end
+  elseif e.kind == "PTC" then
+    for _, u in ipairs(units) do out[#out + 1] = {unit = u, outcome = ift.pin_task_check(u, u.leadership and 0 or leader_drm)} end
+  end
+  return out
+end
+
+return ift

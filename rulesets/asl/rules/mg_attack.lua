@@ -1,0 +1,101 @@
+-- mg_attack.lua: one IFT attack with SW MG (alone or in a Fire Group), putting A9 together:
+-- usage (A9.11-.12), ROF and the per-MF limit (A9.2), field of fire (A9.21), Sustained Fire (A9.3),
+-- Mandatory Fire Direction (A9.4), the IFT (A7), malfunction (A9.7/A9.71), and the IFT result.
+local atk = {}
+local function R() return umpire.rules end
+
+--- spec = {label, phase, side, crew = {units firing the MG(s)}, units = {units adding Inherent FP},
+--   mgs = {MG tables: name, fp, range, rof, B/X, ...}, range, target = {units, location, hex, mf},
+--   drm = {entries}, area = {reasons}, dr (optional), subsequent_first_fire, fpf, leader_directing, apply = bool,
+--   residual = bool, lane_mgs = {MG establishing a Fire Lane: their FP leaves no normal Residual}}
+function atk.fire(spec)
+  local phase = spec.phase
+  local mgs = spec.mgs or {}
+  local tgt = spec.target or {}
+  local ctx = {phase = phase, subsequent_first_fire = spec.subsequent_first_fire, fpf = spec.fpf, firers = spec.crew}
+  local use = {area_fire = false, inherent_forfeit = false}
+  if spec.crew and #mgs > 0 then use = R().mg_usage.check(spec.crew, mgs) end
+  local firers = {}
+  for _, u in ipairs(spec.units or {}) do
+    if not (use.inherent_forfeit and (spec.crew or {})[1] == u) and not u.inherent_forfeit then
+      firers[#firers + 1] = {name = u.name, fp = u.fp, range = u.range}
+    end
+  end
+  if use.inherent_forfeit then for _, u in ipairs(spec.crew) do u.inherent_forfeit = true end end
+  local sustained = {}
+  for _, mg in ipairs(mgs) do
+    if mg.removed then error("A9.7: " .. mg.name .. " has been removed") end
+    if mg.malfunctioned then error("A9.7: " .. mg.name .. " is malfunctioned: no fire until repaired") end
+    local as = mg
+    if mg.dismantled then as = R().sw_dismantle.check_fire(mg) end
+    if mg.fire_lane then error("A9.22: " .. mg.name .. " has established a Fire Lane and may not fire again until the DFPh (EXC: TPBF, A9.223)") end
+    local sus = R().sustained_fire.applies(mg, ctx)
+    if mg.fire_counter == "Prep Fire" or mg.fire_counter == "Final Fire" then
+      error("A9.2: " .. mg.name .. " is marked with a " .. mg.fire_counter .. " counter and may not fire again this Player Turn")
+    end
+    if mg.fire_counter == "First Fire" and not sus then
+      error("A9.2: " .. mg.name .. " has lost its Multiple ROF (First Fire counter): only Subsequent First Fire/FPF or Final Fire (Sustained Fire)")
+    end
+    if mg.fire_counter == "First Fire" and phase == "DFPh" and (spec.range or 99) > 1 then
+      umpire.cite("A8.4", mg.name .. " is marked with a First Fire counter: Final Fire only vs an ADJACENT/same-Location unit")
+      error("A8.4: " .. mg.name .. " (First Fire counter) gets no Final Fire vs a non-adjacent target")
+    end
+    if tgt.hex then R().mg_field_of_fire.check_target(mg, tgt.hex) end
+    if phase == "MPh" and spec.side == "DEFENDER" then
+      for _, u in ipairs(tgt.units or {}) do
+        if not R().mg_rof.may_fire_at(mg, u, tgt.location, tgt.mf, ctx) then
+          error(string.format("A9.2: %s may not fire at %s in %s again", mg.name, u.name, tostring(tgt.location)))
+        end
+      end
+    end
+    local area = {}
+    if sus then
+      local s = R().sustained_fire.check(mg, ctx)
+      area[#area + 1] = s.area
+    end
+    if use.area_fire then area[#area + 1] = {why = "fired by a single leader", rule = "A9.12"} end
+    if spec.range and spec.range > 16 then
+      local d = R().fire_direction.check(mg, {range = spec.range, leader_directing = spec.leader_directing, target = tgt.info})
+      if not d.allowed then error("A9.4: " .. mg.name .. " may not fire beyond 16 hexes without a directing leader") end
+      if d.treat_concealed then area[#area + 1] = {why = "Infantry treated as concealed (A9.4)", rule = "A9.4"} end
+    end
+    sustained[mg] = sus
+    firers[#firers + 1] = {name = mg.name, fp = as.fp, range = as.range, area = area, mg = mg}
+  end
+  local residual_of
+  if spec.residual then
+    residual_of = {}
+    for _, f in ipairs(firers) do
+      if not (f.mg and f.mg.fire_lane_declared) then residual_of[#residual_of + 1] = f end
+    end
+  end
+  local a = R().ift.resolve({label = spec.label, firers = firers, range = spec.range, area = spec.area,
+    drm = spec.drm, dr = spec.dr, residual_of = residual_of})
+  a.mg = {}
+  if a.dr then
+    -- A9.7/A9.71: malfunction by the Original DR; the attack is still resolved
+    local res
+    if #mgs >= 2 then
+      local entries = {}
+      for _, mg in ipairs(mgs) do entries[#entries + 1] = {mg = mg, ctx = {sustained = sustained[mg], user = (spec.crew or {})[1]}} end
+      res = R().sw_malfunction.check_fg(entries, a.dr)
+    else
+      res = {}
+      for _, mg in ipairs(mgs) do res[mg.name] = R().sw_malfunction.check(mg, a.dr, {sustained = sustained[mg], user = (spec.crew or {})[1]}) end
+    end
+    for _, mg in ipairs(mgs) do
+      local r = res[mg.name]
+      local keep = false
+      if not (mg.malfunctioned or mg.removed) then
+        keep = R().mg_rof.after_attack(mg, a.colored, {phase = phase, sustained = sustained[mg]})
+      end
+      a.mg[mg.name] = {malfunctioned = r.malfunctioned, removed = r.removed, keeps_rof = keep, counter = mg.fire_counter}
+      for _, u in ipairs(tgt.units or {}) do R().mg_rof.record_shot(mg, u, tgt.location) end
+      if tgt.hex then R().mg_field_of_fire.after_shot(mg, tgt.hex, spec.facing) end
+    end
+  end
+  if spec.apply and tgt.units and a.effect then a.outcomes = R().ift.apply(a, tgt.units) end
+  return a
+end
+
+return atk

@@ -1,0 +1,83 @@
+-- mg_rof.lua: A9.2 Multiple ROF. State lives on the MG table (which scripts keep in umpire.state):
+-- mg.fire_counter (nil | "Prep Fire" | "First Fire" | "Final Fire"), mg.shots[unit@Location] = attacks made.
+local rof = {}
+
+--- The fire counter a MG gets when it loses Multiple ROF in a phase (A9.2).
+function rof.counter_for(phase)
+  if phase == "PFPh" then return "Prep Fire" end
+  if phase == "MPh" then return "First Fire" end
+  if phase == "DFPh" then return "Final Fire" end
+  return nil -- AFPh: the phase ends the MG's fire anyway
+end
+
+--- After an attack: does the MG keep its Multiple ROF? colored = Original coloured dr of the (FG) IFT/To Hit DR.
+-- Each MG of a multiple-MG FG keeps or loses its own ROF from the same coloured dr.
+function rof.after_attack(mg, colored, ctx)
+  if ctx.sustained then
+    mg.fire_counter = "Final Fire"
+    mg.rof_kept = false
+    umpire.cite("A9.3", (mg.name or "MG") .. ": Sustained Fire forfeits any additional shots; Final Fire counter placed regardless of ROF and coloured dr")
+    return false
+  end
+  if mg.fire_lane_declared then
+    mg.rof_kept = false
+    return false -- A9.22: the First Fire counter is already placed
+  end
+  local keep = colored <= (mg.rof or 0)
+  mg.rof_kept = keep
+  if keep then
+    umpire.cite("A9.2", string.format("%s: Original coloured dr %d <= ROF %d: retains Multiple ROF and may fire again this phase", mg.name or "MG", colored, mg.rof))
+  else
+    mg.fire_counter = rof.counter_for(ctx.phase) or mg.fire_counter
+    umpire.cite("A9.2", string.format("%s: Original coloured dr %d > ROF %d: loses Multiple ROF%s", mg.name or "MG", colored, mg.rof or 0,
+      mg.fire_counter and (", marked with a " .. mg.fire_counter .. " counter") or ""))
+  end
+  return keep
+end
+
+local function key(unit, loc) return (unit.name or "?") .. "@" .. tostring(loc) end
+
+--- A9.2: during the MPh a DEFENDER MG cannot fire at the same unit in the same Location more times than the
+-- MF/MP it expended there (minimum once per hex). unit.mph_ended: a pinned unit whose stack has moved on is no
+-- longer subject to First Fire (A9.2 EX).
+function rof.may_fire_at(mg, unit, loc, mf, ctx)
+  ctx = ctx or {}
+  if ctx.phase ~= "MPh" then return true end
+  if unit.mph_ended then
+    umpire.cite("A9.2", unit.name .. "'s MPh has ended: no longer subject to First Fire")
+    return false
+  end
+  local n = (mg.shots or {})[key(unit, loc)] or 0
+  local limit = math.max(1, mf or 1)
+  if n >= limit then
+    umpire.cite("A9.2", string.format("%s has fired %d time(s) at %s in %s, which expended %d MF there: no further First Fire at it",
+      mg.name or "MG", n, unit.name, tostring(loc), mf or 1))
+    return false
+  end
+  return true
+end
+
+function rof.record_shot(mg, unit, loc)
+  mg.shots = mg.shots or {}
+  local k = key(unit, loc)
+  mg.shots[k] = (mg.shots[k] or 0) + 1
+end
+
+--- FFNAM/FFMO for a moving target: none for a unit pinned by a previous shot, whose MPh has ended (A9.2 EX);
+-- a broken unit keeps the DRM of the MF it expended (A8.14, as cited by the A9.2 EX).
+function rof.movement_drm(unit, keys)
+  local out = {}
+  if unit.pinned then
+    umpire.cite("A9.2", unit.name .. " is pinned: FFNAM/FFMO no longer apply to it")
+    return out
+  end
+  for _, k in ipairs(keys) do out[#out + 1] = umpire.rules.ift.drm_entry(k) end
+  if unit.broken and #keys > 0 then umpire.cite("A8.14", unit.name .. " broke in this Location but still receives the movement DRM") end
+  return out
+end
+
+--- Reset per-phase ROF state (end of a phase). Fire counters are removed at the end of the Player Turn.
+function rof.end_phase(mg) mg.rof_kept = nil end
+function rof.end_player_turn(mg) mg.fire_counter = nil; mg.shots = {}; mg.rof_kept = nil; mg.fire_lane_declared = nil end
+
+return rof

@@ -1,0 +1,79 @@
+-- mg_usage.lua: who may fire SW MG and at what cost (A9.11 MMC usage, A9.12 SMC usage).
+-- unit.kind: "squad" | "hs" | "crew" (other MMC) | "leader" | "smc" | "hero".
+local usage = {}
+
+local function is_smc(u) return u.kind == "leader" or u.kind == "smc" or u.kind == "hero" end
+
+--- A fresh MG/SW instance from data/sw_mg.yaml (counter data), with fields overridden by `fields`.
+function usage.counter(key, fields)
+  local c = umpire.data.sw_mg.counters[key] or error("mg_usage.counter: no counter '" .. tostring(key) .. "' in data/sw_mg.yaml")
+  local w = {key = key}
+  for k, v in pairs(c) do w[k] = v end
+  for k, v in pairs(fields or {}) do w[k] = v end
+  w.owner = w.owner or w.nationality
+  return w
+end
+
+--- How many SW the units together can fire in one phase (used by A9.72 repair, A9.73, A9.8).
+function usage.capacity(units)
+  local n, smc = 0, 0
+  for _, u in ipairs(units) do
+    if u.kind == "squad" then n = n + 2
+    elseif u.kind == "hs" or u.kind == "crew" then n = n + 1
+    elseif u.kind == "hero" then error("not implemented: A15.23 (Hero usage of SW)")
+    elseif is_smc(u) then smc = smc + 1
+    else error("mg_usage: unknown unit kind '" .. tostring(u.kind) .. "'") end
+  end
+  -- a single leader fires one SW MG (as Area Fire); two SMC together fire one at full FP (A9.12)
+  if smc > 0 then n = n + math.max(1, math.floor(smc / 2)) end
+  return n
+end
+
+--- A9.11/A9.12: `units` (one MMC, or one or two SMC) fire `mgs`. Returns
+-- {inherent_forfeit, area_fire, leadership_lost, cowering_exempt} or raises an error naming the rule.
+function usage.check(units, mgs)
+  local out = {inherent_forfeit = false, area_fire = false, leadership_lost = false, cowering_exempt = false}
+  if #units == 1 and not is_smc(units[1]) then
+    local u = units[1]
+    if u.kind == "squad" then
+      if #mgs == 1 then
+        umpire.cite("A9.11", u.name .. " fires one SW MG at no cost to its own Inherent FP")
+      elseif #mgs == 2 then
+        out.inherent_forfeit = true
+        umpire.cite("A9.11", u.name .. " fires two SW MG at full FP, forfeiting its Inherent FP for this and any remaining fire phases of the Player Turn")
+      else
+        error(string.format("A9.11: a squad may fire at most two SW MG (%s: %d)", u.name, #mgs))
+      end
+    else
+      if #mgs > 1 then error(string.format("A9.11: %s (not a squad) may fire only one SW MG", u.name)) end
+      out.inherent_forfeit = true
+      umpire.cite("A9.11", u.name .. " fires one SW MG with full FP and forfeits its Inherent FP for the remaining fire phases of the Player Turn")
+    end
+    return out
+  end
+  for _, u in ipairs(units) do
+    if not is_smc(u) then error("A9.11/A9.12: MMC and SMC crew a SW MG separately") end
+    if u.kind == "hero" then error("not implemented: A15.23 (Hero usage of SW)") end
+  end
+  if #mgs ~= 1 then error("A9.12: SMC may fire only one SW MG") end
+  if #units == 1 then
+    out.area_fire = true
+    umpire.cite("A9.12", units[1].name .. " alone fires the SW MG as Area Fire")
+  elseif #units == 2 then
+    umpire.cite("A9.12", "two SMC stacked together fire the SW MG at full FP")
+  else
+    error("A9.12: only one or two SMC fire a SW MG")
+  end
+  for _, u in ipairs(units) do
+    if u.kind == "leader" then
+      out.leadership_lost = true
+      u.leadership_lost = true
+      umpire.cite("A9.12", u.name .. " fires a SW MG: loses his leadership DRM this fire phase")
+    end
+  end
+  out.cowering_exempt = true
+  umpire.cite("A9.12", "a MG fired by SMC is exempt from Cowering")
+  return out
+end
+
+return usage

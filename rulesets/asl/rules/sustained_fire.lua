@@ -1,0 +1,23 @@
+-- sustained_fire.lua: A9.3 Sustained Fire.
+local sf = {}
+
+--- Is this attack Sustained Fire? ctx: {phase, subsequent_first_fire, fpf}. A MG using Subsequent First
+-- Fire/FPF (A8.3/A8.31), or firing in the DFPh while marked with a First Fire counter (A8.4), is using it.
+function sf.applies(mg, ctx)
+  local yes = ctx.subsequent_first_fire or ctx.fpf or (ctx.phase == "DFPh" and mg.fire_counter == "First Fire")
+  return yes and true or false
+end
+
+--- Check the restrictions of A9.3 and cite the effects. ctx.firers: the units firing the MG.
+function sf.check(mg, ctx)
+  if mg.vehicular and not mg.main_armament then error("A9.3: Sustained Fire cannot be used by a vehicular MG (EXC: MA, A8.4)") end
+  if ctx.as_ordnance then error("A9.3: Sustained Fire cannot be used when firing as ordnance") end
+  local f = ctx.firers or {}
+  if #f == 1 and (f[1].kind == "leader" or f[1].kind == "smc" or f[1].kind == "hero") then
+    error("A9.3: Sustained Fire cannot be used by a MG fired by a lone SMC")
+  end
+  umpire.cite("A9.3", (mg.name or "MG") .. " uses Sustained Fire: B# lowered by two (A.11), FP halved as Area Fire, Final Fire counter regardless of ROF")
+  return {area = {why = "Sustained Fire", rule = "A9.3"}}
+end
+
+return sf

@@ -1,0 +1,160 @@
+-- sw_malfunction.lua: A9.7-A9.74. Malfunction and removal (A9.7), multiple-MG malfunction by Random
+-- Selection (A9.71), repair (A9.72), self-destruction (A9.73), random SW/Gun destruction on a Final KIA (A9.74).
+--
+-- The extracted text of A9.7 and A9.71 prints "Original IFT resolution DR ... is <= that SW's B#". That is a
+-- PDF extraction error: the A9.71 EX (HMG under Sustained Fire is B10/X12; "If the Original IFT DR is a 10 or
+-- 11, the HMG automatically malfunctions") and the 001 note "Roll >= X#, B# ..." only hold for ">=". We follow
+-- the rule the examples show (data/options.yaml malfunction_compare: ">=").
+local mal = {}
+
+local function D() return umpire.data end
+local function R() return umpire.rules end
+
+--- The conditions (rows of the breakdown table) that apply to one SW in one attack.
+-- mg: {captured, low_ammo, ammunition_shortage}; ctx: {sustained = true, user = unit, extreme_winter, x_heavy_dust}
+function mal.conditions(mg, ctx)
+  ctx = ctx or {}
+  local c = {}
+  if ctx.sustained or mg.sustained then c.sustained_fire = true end
+  if ctx.intensive then c.intensive_fire = true end
+  if mg.captured or (ctx.user and mg.owner and ctx.user.side and ctx.user.side ~= mg.owner) then c.captured = true end
+  if ctx.non_qualified then c.non_qualified = true end
+  if ctx.inexperienced or (ctx.user and ctx.user.inexperienced) then c.inexperienced = true end
+  if ctx.extreme_winter == "axis" then c.extreme_winter_axis = true elseif ctx.extreme_winter == "russian" then c.extreme_winter_russian = true end
+  if ctx.x_heavy_dust then c.x_heavy_dust = true end
+  if mg.low_ammo then c.low_ammo = true end
+  if mg.ammunition_shortage or ctx.ammunition_shortage then c.ammunition_shortage = true end
+  -- 001: "Japanese non-crew firing a Japanese MMG/HMG", non-elite MMC firing a FT, and Conscript/Green-without-leader
+  -- are Non-Qualified; the caller may also say so directly.
+  if ctx.user and ctx.user.non_qualified then c.non_qualified = true end
+  return c
+end
+
+--- Effective numbers of one SW in one attack (A9.7 + the 001 table).
+function mal.numbers(mg, ctx)
+  local cond = mal.conditions(mg, ctx)
+  local eff = R().breakdown.effective(mg, cond)
+  if not eff.B and not eff.X and not eff.LA then eff.B = 12 end
+  return eff
+end
+
+local function mark(mg, r)
+  if r.eliminated then
+    mg.removed = true
+    mg.malfunctioned = false
+  elseif r.malfunction then
+    mg.malfunctioned = true
+  end
+  if r.low_ammo then mg.low_ammo = true end
+end
+
+--- A9.7: one SW that took part in an attack with this Original DR. The attack itself is still resolved.
+-- Returns {malfunctioned, removed, low_ammo, eff}.
+function mal.check(mg, dr, ctx)
+  if mg.malfunctioned then error("A9.7: " .. (mg.name or "SW") .. " is malfunctioned: no fire until repaired") end
+  local original = type(dr) == "table" and dr.total or dr
+  local eff = mal.numbers(mg, ctx)
+  local r = R().breakdown.check(eff, original, mg.name)
+  mark(mg, r)
+  if r.eliminated or r.malfunction then
+    umpire.cite("A9.7", "the attack which caused the breakdown is still resolved; no further fire from " .. (mg.name or "the SW") .. " until repaired")
+  end
+  return {malfunctioned = r.malfunction, removed = r.eliminated, low_ammo = r.low_ammo, eff = eff}
+end
+
+--- A9.71: a FG with two or more MG. entries: {{mg =, ctx =}...}. Only the MG whose B# (or X#) was rolled are
+-- candidates; one candidate is affected automatically, several are chosen by Random Selection (the
+-- selected ones malfunction, or are removed if the DR is >= their X#). Returns a map name -> result.
+function mal.check_fg(entries, dr)
+  local original = type(dr) == "table" and dr.total or dr
+  local cands, res = {}, {}
+  for _, e in ipairs(entries) do
+    local eff = mal.numbers(e.mg, e.ctx)
+    local r = R().breakdown.check(eff, original, e.mg.name)
+    res[e.mg.name] = {malfunctioned = false, removed = false, low_ammo = r.low_ammo, eff = eff}
+    if r.low_ammo then e.mg.low_ammo = true end
+    if r.eliminated or r.malfunction then cands[#cands + 1] = {name = e.mg.name, mg = e.mg, r = r} end
+  end
+  if #cands == 0 then return res end
+  local sel = cands
+  if #cands > 1 then
+    umpire.cite("A9.71", string.format("FG Original DR %d is >= the B#/X# of %d MG: Random Selection decides which", original, #cands))
+    sel = R().ift.random_selection(cands, "A9.71 multiple MG malfunction")
+  else
+    umpire.cite("A9.71", string.format("FG Original DR %d: only %s's B#/X# was rolled: it is affected automatically", original, cands[1].name))
+  end
+  for _, c in ipairs(sel) do
+    mark(c.mg, c.r)
+    res[c.name].malfunctioned = c.r.malfunction
+    res[c.name].removed = c.r.eliminated
+    umpire.cite("A9.71", string.format("%s %s", c.name, c.r.eliminated and "is removed (X#)" or "malfunctions"))
+  end
+  return res
+end
+
+--- A9.72: repair attempts during the RPh. unit: {name, good_order (default true), side, kind = "squad"|"hs"|"crew"|"leader"};
+-- sws: the malfunctioned SW to try. Returns list of {sw, outcome = "repaired"|"eliminated"|"no change", dr}.
+function mal.repair(unit, sws, phase)
+  if phase and phase ~= "RPh" then error("A9.72: repair is attempted during the RPh, not the " .. phase) end
+  if unit.broken or unit.good_order == false then error("A9.72: only a Good Order unit may attempt repair") end
+  local cap = R().mg_usage.capacity({unit})
+  if #sws > cap then
+    error(string.format("A9.72: %s may attempt to repair only as many SW as it can fire in one phase (%d)", unit.name, cap))
+  end
+  local out = {}
+  for _, sw in ipairs(sws) do
+    if not sw.malfunctioned then error("A9.72: " .. (sw.name or "SW") .. " is not malfunctioned") end
+    if sw.gun and unit.kind ~= "crew" then error("A9.72: only a crew (not a Temporary Crew) can attempt to repair a Gun") end
+    if sw.repairable == false then error("A9.7: " .. (sw.name or "SW") .. " has no repair side (no white X)") end
+    if sw.owner and unit.side and sw.owner ~= unit.side then
+      umpire.cite("A9.72", (sw.name or "SW") .. " is captured: it may never be repaired unless recaptured by its original side")
+      out[#out + 1] = {sw = sw, outcome = "not allowed"}
+    else
+      local d = umpire.dice.d6()
+      local o
+      if d == 6 then o = "eliminated"; sw.removed = true; sw.malfunctioned = false
+      elseif d <= sw.R then o = "repaired"; sw.malfunctioned = false
+      else o = "no change" end
+      umpire.cite("A9.72", string.format("%s repair dr %d vs R%d: %s", sw.name or "SW", d, sw.R, o))
+      out[#out + 1] = {sw = sw, outcome = o, dr = d}
+    end
+  end
+  return out
+end
+
+--- A9.73: destroy or deliberately malfunction SW instead of firing them (PFPh/DFPh, only as many as the unit
+-- could fire, and only SW it could still fire). how = "destroy"|"malfunction". Counts as use of the SW.
+function mal.self_destruct(unit, sws, how, phase)
+  if phase ~= "PFPh" and phase ~= "DFPh" then error("A9.73: SW self-destruction only during a PFPh/DFPh") end
+  local cap = R().mg_usage.capacity({unit})
+  if #sws > cap then error(string.format("A9.73: %s may malfunction/destroy only as many weapons as it could fire (%d)", unit.name, cap)) end
+  for _, sw in ipairs(sws) do
+    if sw.malfunctioned or sw.fire_counter then error("A9.73: " .. (sw.name or "SW") .. " could not otherwise still be fired") end
+    if how == "destroy" then sw.removed = true else sw.malfunctioned = true end
+    sw.used = true
+    umpire.cite("A9.73", string.format("%s %s by %s instead of firing (counts as use of a SW)", sw.name or "SW",
+      how == "destroy" and "destroyed" or "deliberately malfunctioned", unit.name))
+  end
+end
+
+--- A9.74: Random SW/Gun destruction after a Final KIA: a dr on the same IFT column (no DRM from the KIA;
+-- -1 if the KIA was a fully-tracked AFV OVR). KIA eliminates, K malfunctions (eliminates if already malfunctioned).
+function mal.random_destruction(sw, column, opts)
+  opts = opts or {}
+  if opts.ordnance then error("not implemented: C11.4-.52 (Gun destruction by ordnance/bomb/DC/OBA)") end
+  local d = umpire.dice.d6()
+  local drm = opts.tracked_ovr and -1 or 0
+  local final = d + drm
+  local res = R().ift.lookup(column, final)
+  local e = R().ift.parse(res)
+  local o = "no effect"
+  if e.kind == "KIA" then o = "eliminated"; sw.removed = true
+  elseif e.kind == "K" then
+    if sw.malfunctioned then o = "eliminated"; sw.removed = true else o = "malfunctioned"; sw.malfunctioned = true end
+  end
+  umpire.cite("A9.74", string.format("Random SW Destruction of %s: dr %d%s on the %d column: %s -> %s", sw.name or "SW", d,
+    drm ~= 0 and string.format(" %+d (fully-tracked AFV OVR)", drm) or "", column, res, o))
+  return o
+end
+
+return mal
