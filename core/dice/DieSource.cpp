@@ -9,4 +9,14 @@ std::vector<std::uint32_t> DieSource::pool(std::uint32_t n, std::uint32_t sides)
     return faces;
 }
 
+std::uint32_t DieSource::count(std::uint32_t n, std::uint32_t sides, std::int64_t lo,
+                               std::int64_t hi) {
+    std::uint32_t hits = 0;
+    for (std::uint32_t i = 0; i < n; ++i) {
+        const std::int64_t face = die(sides);
+        if (face >= lo && face <= hi) ++hits;
+    }
+    return hits;
+}
+
 }  // namespace umpire::dice

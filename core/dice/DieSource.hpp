@@ -17,6 +17,11 @@ public:
     // n dice of `sides` faces, in the order rolled. The default calls die() n times; a source may
     // override it to treat the pool as one event (the odds engine enumerates its multisets).
     virtual std::vector<std::uint32_t> pool(std::uint32_t n, std::uint32_t sides);
+    // How many of n dice of `sides` faces show a face in lo..hi. The default rolls the n dice
+    // through die(); the odds engine overrides it with n+1 branches weighted binomially, which is
+    // why a rule that only needs "how many hit" should ask this rather than pool().
+    virtual std::uint32_t count(std::uint32_t n, std::uint32_t sides, std::int64_t lo,
+                                std::int64_t hi);
 };
 
 }  // namespace umpire::dice
