@@ -66,8 +66,8 @@ function los.map(m)
     out.hexes[tostring(h)] = {hex = h, terrain = t.terrain, level = t.level or 0, type = ty}
   end
   for _, s in ipairs(m.hexsides or {}) do
-    local a, b = hx(s[1]), hx(s[2])
-    if umpire.hex.distance(a, b) ~= 1 then error("map: hexside " .. s[1] .. "-" .. s[2] .. " joins hexes that are not adjacent") end
+    local a, b = hx(s.a or s[1]), hx(s.b or s[2])
+    if umpire.hex.distance(a, b) ~= 1 then error("map: hexside " .. tostring(a) .. "-" .. tostring(b) .. " joins hexes that are not adjacent") end
     local ty = D().terrain.hexsides[s.kind]
     if not ty then error("map: unknown hexside kind '" .. tostring(s.kind) .. "' (data/terrain.yaml)") end
     out.hexsides[#out.hexsides + 1] = {a = a, b = b, kind = s.kind, type = ty}

@@ -33,7 +33,10 @@ function atk.fire(spec)
     if mg.fire_counter == "Prep Fire" or mg.fire_counter == "Final Fire" then
       error("A9.2: " .. mg.name .. " is marked with a " .. mg.fire_counter .. " counter and may not fire again this Player Turn")
     end
-    if mg.fire_counter == "First Fire" and not sus then
+    -- A9.22: the First Fire counter placed on declaring a Fire Lane does not stop that declaring attack
+    local lane_attack = mg.fire_lane_declared and not mg.lane_fired
+    if lane_attack then mg.lane_fired = true end
+    if mg.fire_counter == "First Fire" and not sus and not lane_attack then
       error("A9.2: " .. mg.name .. " has lost its Multiple ROF (First Fire counter): only Subsequent First Fire/FPF or Final Fire (Sustained Fire)")
     end
     if mg.fire_counter == "First Fire" and phase == "DFPh" and (spec.range or 99) > 1 then

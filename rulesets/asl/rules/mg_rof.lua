@@ -78,6 +78,6 @@ end
 
 --- Reset per-phase ROF state (end of a phase). Fire counters are removed at the end of the Player Turn.
 function rof.end_phase(mg) mg.rof_kept = nil end
-function rof.end_player_turn(mg) mg.fire_counter = nil; mg.shots = {}; mg.rof_kept = nil; mg.fire_lane_declared = nil end
+function rof.end_player_turn(mg) mg.fire_counter = nil; mg.shots = {}; mg.rof_kept = nil; mg.fire_lane_declared = nil; mg.lane_fired = nil; mg.fire_lane = nil end
 
 return rof

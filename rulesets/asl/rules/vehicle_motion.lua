@@ -16,7 +16,7 @@ end
 --- D2.41: To Hit / attack DRM a Motion (or non-stopped) target earns. `attack` is "ordnance"
 -- (Case J, any fire phase), "dc", "mol", "ovr", "cc" (+2 vs Motion/non-stopped), or "ift" (none).
 function Mo.target_drm(v, attack)
-  local moving = v.motion or (v.moving and not v.stopped_flag)
+  local moving = v.motion or v.moving
   if attack == "ordnance" then
     if v.motion then return 2, "D2.41: Case J Motion Target +2" end
     return 0

@@ -1,0 +1,150 @@
+-- afv_facing.lua: AFV Covered Arcs and Target Facing (D3.1-D3.2), the Bypass VCA / Target Facing
+-- / TCA of D2.32-D2.321 and the Case A To Hit DRM for TCA changes (C5.1 as D2.321 applies it).
+--
+-- For a vehicle in a hex, Covered Arc and Target Facing are the kernel's (umpire.hex.in_covered_arc
+-- and umpire.hex.target_facing, one boundary rule for everything: centres on a bounding hexspine
+-- are inside, a shot along a hexspine takes the facing least favourable to the attacker). If the
+-- kernel does not offer them (or rejects the call), vehicle_geometry's exact Lua versions of the
+-- same rules are used; F.backend says which. Bypass geometry is always vehicle_geometry's.
+local F = {}
+
+local function G() return umpire.rules.vehicle_geometry end
+
+local backend_note
+local function kernel(fn_name, ...)
+  local hx = umpire.hex
+  if type(hx[fn_name]) ~= "function" or type(hx.vertex) ~= "function" then return nil end
+  local ok, r = pcall(hx[fn_name], ...)
+  if ok then return r end
+  backend_note = ("umpire.hex.%s failed (%s): using the Lua geometry"):format(fn_name, tostring(r))
+  return nil
+end
+
+--- Which implementation answered the last normal CA/Target Facing question.
+function F.backend() return backend_note or "kernel-or-lua" end
+
+local function vertex_of(h, k)
+  local f = G().front_hexes(h, k)
+  local ok, v = pcall(umpire.hex.vertex, G().hex(h), f[1], f[2])
+  if ok then return v end
+  return nil
+end
+
+--- Facing of a hex-bound arc: the vertex direction k of the VCA (hull) or of the TCA (turret).
+local function arc_heading(v, turret)
+  if turret and type(v.tca) == "number" then return v.tca end
+  return v.heading
+end
+
+--- D3.11 / D2.32: is `target` inside the vehicle's VCA (turret=true: TCA)? In Bypass the VCA is
+-- the front wedge from the CAFP (D2.32).
+function F.in_ca(v, target, turret)
+  if v.bypass then
+    local f = G().bypass_frame(v.bypass.a, v.bypass.b, v.heading)
+    return G().in_wedge(f.front_hex, v.heading - 1, v.heading, target)
+  end
+  local k = arc_heading(v, turret)
+  local vx = vertex_of(v.hex, k)
+  if vx ~= nil then
+    local r = kernel("in_covered_arc", G().hex(v.hex), vx, G().hex(target))
+    if r ~= nil then return r end
+  end
+  return G().in_ca_lua(v.hex, k, target)
+end
+
+--- D3.2 / D2.32: the Target Facing ("front" | "side" | "rear") a shot from `firer` strikes.
+-- opts.turret: a turret/upper superstructure hit (uses the TCA); opts.colored_dr: the coloured
+-- dr of the To Hit DR for fire from inside the target hex; opts.weapon: "ft"/"mol"/"dc" from the
+-- same hex strike the rear, even vs Bypass vehicles.
+function F.target_facing(v, firer, opts)
+  opts = opts or {}
+  local same = G().same(firer, v.hex)
+  if same and (opts.weapon == "ft" or opts.weapon == "mol" or opts.weapon == "dc") then
+    umpire.cite("D3.2", "FT/MOL/DC attack from within the same hex: Rear Target Facing")
+    return "rear"
+  end
+  if v.bypass then
+    if same then
+      umpire.cite("D2.32", "a shot from the hex being Bypassed strikes the side Target Facing")
+      return "side"
+    end
+    local f, side = G().bypass_facing(v.bypass.a, v.bypass.b, v.heading, firer)
+    return f, side
+  end
+  if same then
+    local dr = opts.colored_dr or error("D3.2: fire from inside the target hex: give the coloured dr of the To Hit DR", 2)
+    local f = (dr <= 2) and "rear" or ((dr <= 4) and "side" or "front")
+    umpire.cite("D3.2", ("fire from within the target hex: coloured dr %d -> %s Target Facing"):format(dr, f))
+    return f
+  end
+  local k = arc_heading(v, opts.turret)
+  local vx = vertex_of(v.hex, k)
+  if vx ~= nil then
+    local r = kernel("target_facing", G().hex(v.hex), vx, G().hex(firer))
+    if r ~= nil then return (tostring(r)):lower() end
+  end
+  return G().target_facing_lua(v.hex, k, firer)
+end
+
+--- D2.321: the Bypass TCA position a target lies in: "front", "rear", "side_left" or "side_right"
+-- (the two sides are the two straddled hexes' sides).
+function F.bypass_tca_position(v, target)
+  local f, side = G().bypass_facing(v.bypass.a, v.bypass.b, v.heading, target)
+  if f == "side" then return "side_" .. side end
+  return f
+end
+
+local ORDER = { front = 0, side_left = 1, rear = 2, side_right = 3 }
+
+--- C5.1 Case A DRM for turning `n` hexspines (or Bypass Target Facings) with a turret type.
+function F.case_a(turret, n)
+  if n <= 0 then return 0 end
+  local t = umpire.data.vehicles.case_a[turret or "T"]
+  if not t then error(("vehicles.yaml case_a: no Case A DRM for turret type %q"):format(tostring(turret)), 2) end
+  return t.first + (n - 1) * t.each_further
+end
+
+--- D2.321: Case A To Hit DRM for a vehicle in Bypass firing its turret weapon at `target`.
+-- opts.acquired: the weapon already has Target Acquisition on this target (or, for a CMG/IFE/
+-- Canister, the same Known target in the same Target Facing as last fired on). Returns the DRM,
+-- the new TCA position and a list of parts; also sets v.tca_bypass when opts.commit.
+-- Counted in Target Facings moved, not hexsides: +Case A for the Target Facings turned, +1 more for
+-- a change to or through a side Target Facing; firing within a side TCA at a new target pays the
+-- Case A of one Target Facing even without a change.
+function F.bypass_case_a(v, target, opts)
+  opts = opts or {}
+  assert(v.bypass, "bypass_case_a: the vehicle is not in Bypass")
+  local from = v.tca_bypass or "front"
+  local to = F.bypass_tca_position(v, target)
+  local parts, drm = {}, 0
+  if from == to then
+    if to:sub(1, 4) == "side" and not opts.acquired then
+      drm = F.case_a(v.turret, 1)
+      parts[#parts + 1] = ("+%d [%s, new target within the enlarged side CA]"):format(drm, v.turret or "T")
+    end
+  else
+    local d = math.abs(ORDER[to] - ORDER[from])
+    local n = math.min(d, 4 - d)
+    local ca = F.case_a(v.turret, n)
+    drm = ca + 1
+    parts[#parts + 1] = ("+%d [%s TCA change of %d Target Facing%s]"):format(ca, v.turret or "T", n, n > 1 and "s" or "")
+    parts[#parts + 1] = "+1 [TCA change to/through a Bypass side Target Facing]"
+  end
+  if drm > 0 then
+    umpire.cite("D2.321", ("Case A To Hit DRM vs %s (TCA %s -> %s): %s = +%d"):format(G().name(target), from, to, table.concat(parts, " "), drm))
+  else
+    umpire.cite("D2.321", ("no Case A To Hit DRM vs %s (TCA %s)%s"):format(G().name(target), to, opts.acquired and ", target already acquired" or ""))
+  end
+  if opts.commit ~= false then v.tca_bypass = to end
+  return drm, to, parts
+end
+
+--- D2.35: a vehicle in Bypass may not fire bow-mounted armament outside its current VCA.
+function F.bow_may_fire(v, target)
+  if v.bypass and not F.in_ca(v, target) then
+    return false, "D2.35: a vehicle in Bypass may not fire bow-mounted armament outside its current VCA"
+  end
+  return true
+end
+
+return F
