@@ -62,6 +62,20 @@ local function models_of(units)
   return out
 end
 
+-- "A unit shot at by HE can react by taking an immediate Down action ... Once the unit has gone
+-- Down, roll to hit" - so before the to-hit roll (and the Down to-hit modifier applies).
+function HE.react_down(o, firers)
+  if not o.target_goes_down or o.target.down then return end
+  for _, f in ipairs(firers) do
+    if f.he_shot and f.target == o.target then
+      o.target.down = true
+      umpire.cite(RULE, o.target.id .. " reacts to the HE shot by going Down")
+      return
+    end
+  end
+  error("BA HE: only a unit shot at by HE can react by going Down", 0)
+end
+
 -- Count HE hits per unit for `n` templates of `diameter` on `target`.
 -- Returns { {unit=, hits=} ... } target first, and the centres.
 function HE.templates(shooter, target, diameter, n, world)
@@ -94,10 +108,6 @@ function HE.resolve_hits(shooter, f, hits, o, res)
   local W = umpire.rules.weapons
   local row = W.he_row(f.profile.he)
   local target = f.target
-  if o.target_goes_down and not target.down then
-    target.down = true
-    umpire.cite(RULE, target.id .. " reacts to the HE shot by going Down")
-  end
   if hits > 1 then
     umpire.cite("BA Multiple HE hits", ("%d HE hits from %s: one template per hit, placed together"):format(hits, f.model.id))
   end

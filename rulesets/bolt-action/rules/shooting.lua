@@ -242,6 +242,7 @@ end
 function S.fire(o)
   local res = { hits = 0, units = {}, groups = {} }
   local firers = S.declare(o)
+  R("he").react_down(o, firers)
   -- group by target, weapon, mode, and the score needed
   local groups, index = {}, {}
   for _, f in ipairs(firers) do
