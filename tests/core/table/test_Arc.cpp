@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <numbers>
 
 #include "core/Error.hpp"
 #include "core/table/Arc.hpp"
@@ -12,7 +13,7 @@ constexpr double r25 = 25.0 / 25.4 / 2.0;
 Point polar(double dist, double deg) { return Point{0, 0} + direction(deg) * dist; }
 Model model_at(Point p) { return Model{.centre = p}; }
 // Half the angle a 25 mm base subtends at 10″: asin(0.4921 / 10) = 2.8208°.
-const double widen10 = std::asin(r25 / 10.0) * 180.0 / M_PI;
+const double widen10 = std::asin(r25 / 10.0) * 180.0 / std::numbers::pi;
 }  // namespace
 
 TEST_CASE("a point is in a 45° front arc at 44° and out at 46°, both sides", "[table][arc]") {
