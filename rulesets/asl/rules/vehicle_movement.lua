@@ -103,7 +103,9 @@ end
 function VM.vca_name(v)
   if v.bypass then return "CAFP " .. v.bypass.cafp end
   local f = G().front_hexes(v.hex, v.heading)
-  return G().name(f[1]) .. "-" .. G().name(f[2])
+  local n = { G().name(f[1]), G().name(f[2]) }
+  table.sort(n)  -- the rules write "FF4-GG5", "J1-K2"
+  return n[1] .. "-" .. n[2]
 end
 
 --- Start of the vehicle's MPh (D2.4: a Motion vehicle needs no Starting MP; its counter goes).
