@@ -1,0 +1,33 @@
+-- A9.11 MMC usage and A9.12 SMC usage.
+local U = function() return umpire.rules.mg_usage end
+test("A9.11: a squad fires one SW MG at no cost, two at the cost of its Inherent FP", function()
+  local sq = {name = "sq", kind = "squad"}
+  eq(U().check({sq}, {{name = "m1"}}).inherent_forfeit, false)
+  eq(U().check({sq}, {{name = "m1"}, {name = "m2"}}).inherent_forfeit, true)
+  raises(function() U().check({sq}, {{}, {}, {}}) end, "A9.11")
+  ok(umpire.journal.cited("A9.11"))
+end)
+test("A9.11: any other MMC fires only one SW MG and forfeits its Inherent FP", function()
+  local hs = {name = "hs", kind = "hs"}
+  eq(U().check({hs}, {{name = "m1"}}).inherent_forfeit, true)
+  raises(function() U().check({hs}, {{}, {}}) end, "only one SW MG")
+end)
+test("A9.11: the squad's Inherent FP is not added when it fires two MG", function()
+  local sq = {name = "sq", kind = "squad", fp = 4, range = 6}
+  local m1, m2 = U().counter("ger_mmg"), U().counter("ger_lmg")
+  umpire.dice.fix{3, 4}
+  local a = umpire.rules.mg_attack.fire({phase = "PFPh", crew = {sq}, units = {sq}, mgs = {m1, m2}, range = 3})
+  eq(a.fp, 8)
+end)
+test("A9.12: a single leader fires a SW MG as Area Fire and loses his leadership DRM; two SMC fire it at full FP; Cowering exempt", function()
+  local l = {name = "8-1", kind = "leader", leadership = -1}
+  local r = U().check({l}, {{name = "m"}})
+  eq(r.area_fire, true); eq(r.leadership_lost, true); eq(r.cowering_exempt, true)
+  local r2 = U().check({{name = "a", kind = "leader"}, {name = "b", kind = "smc"}}, {{name = "m"}})
+  eq(r2.area_fire, false)
+  raises(function() U().check({{name = "h", kind = "hero"}}, {{}}) end, "not implemented: A15.23")
+  local m = U().counter("ger_mmg")
+  umpire.dice.fix{3, 4}
+  eq(umpire.rules.mg_attack.fire({phase = "PFPh", crew = {l}, mgs = {m}, range = 3}).fp, 2.5)
+  ok(umpire.journal.cited("A9.12"))
+end)

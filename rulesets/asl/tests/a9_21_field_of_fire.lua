@@ -1,0 +1,25 @@
+-- A9.21 field of fire of a SW MMG/HMG in woods/rubble/building.
+local F = function() return umpire.rules.mg_field_of_fire end
+test("A9.21: a MMG in a building that keeps ROF may fire again only inside the CA of its prior shot (and its own Location)", function()
+  local m = umpire.rules.mg_usage.counter("ger_mmg", {hex = "L8", location_terrain = "stone_building"})
+  umpire.dice.fix{1, 6}
+  umpire.rules.mg_attack.fire({phase = "PFPh", crew = {{name = "sq", kind = "squad"}}, mgs = {m}, range = 2,
+    target = {hex = "L6", units = {}}, facing = {"L7", "K7"}})
+  ok(m.fixed_ca)
+  ok(F().check_target(m, "L5"))
+  ok(F().check_target(m, "L8"))
+  raises(function() F().check_target(m, "L10") end, "A9.21")
+  F().end_phase(m, "PFPh", false)
+  eq(m.fixed_ca, nil)
+end)
+test("A9.21: a MG in the open is not restricted; LMG is not restricted; pinned operator keeps the CA until end of DFPh", function()
+  local m = umpire.rules.mg_usage.counter("ger_lmg", {hex = "L8", location_terrain = "woods", rof_kept = true})
+  F().after_shot(m, "L6", nil)
+  eq(m.fixed_ca, nil)
+  local h = umpire.rules.mg_usage.counter("ger_hmg", {hex = "L8", location_terrain = "woods", rof_kept = true})
+  raises(function() F().after_shot(h, "L6", nil) end, "declare the CA")
+  F().after_shot(h, "L6", {"L7", "K7"})
+  F().end_phase(h, "MPh", true)
+  ok(h.fixed_ca)
+  raises(function() F().after_shot(h, "L6", {"L7", "K7"}, {stairwell = true}) end, "not implemented")
+end)
