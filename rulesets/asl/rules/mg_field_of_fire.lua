@@ -1,7 +1,7 @@
 -- mg_field_of_fire.lua: A9.21. A SW MMG/HMG (and INF, RCL, 20L ATR SW) in a woods/rubble/building hex that fires
 -- and is entitled to another shot may fire again that phase only inside the CA of the prior shot; that CA
--- includes the MG's own Location. The CA is declared as the vertex of the MG's hex it faces (two neighbours of
--- the MG hex: facing = {"K7", "L7"}), and must contain the prior target.
+-- includes the MG's own Location. The CA is declared as the vertex direction of the MG's hex it faces
+-- ("NE", "E", "SE", "SW", "W", "NW"; umpire.hex.in_covered_arc), and must contain the prior target.
 local fof = {}
 local TYPES = {MMG = true, HMG = true, INF = true, RCL = true, ATR20L = true}
 local TERRAIN = {woods = true, rubble = true, building = true, stone_building = true, wooden_building = true}
@@ -12,13 +12,13 @@ function fof.restricted(mg)
   return TYPES[mg.type] and TERRAIN[mg.location_terrain or ""] and mg.hex ~= nil
 end
 
---- After a shot: fix the CA if the MG keeps ROF. facing: two neighbour hexes of the MG hex (the CA vertex).
+--- After a shot: fix the CA if the MG keeps ROF. facing: the vertex direction the CA faces.
 function fof.after_shot(mg, target, facing, opts)
   if opts and opts.stairwell then error("not implemented: A9.21 (vertical CA after firing up/down a stairwell)") end
   if not fof.restricted(mg) or not mg.rof_kept or mg.fixed_ca then return end
-  if not facing then error("A9.21: " .. mg.name .. " in " .. mg.location_terrain .. " keeps ROF: declare the CA of its shot (facing = {hex, hex})") end
+  if not facing then error("A9.21: " .. mg.name .. " in " .. mg.location_terrain .. " keeps ROF: declare the CA of its shot (facing = \"NW\"...)") end
   local o = hx(mg.hex)
-  local v = umpire.hex.vertex(o, hx(facing[1]), hx(facing[2]))
+  local v = facing
   local t = hx(target)
   if not (t.q == o.q and t.r == o.r) and not umpire.hex.in_covered_arc(o, v, t) then
     error("A9.21: the declared CA does not contain the target " .. tostring(t))

@@ -4,7 +4,7 @@ test("A9.21: a MMG in a building that keeps ROF may fire again only inside the C
   local m = umpire.rules.mg_usage.counter("ger_mmg", {hex = "L8", location_terrain = "stone_building"})
   umpire.dice.fix{1, 6}
   umpire.rules.mg_attack.fire({phase = "PFPh", crew = {{name = "sq", kind = "squad"}}, mgs = {m}, range = 2,
-    target = {hex = "L6", units = {}}, facing = {"L7", "K7"}})
+    target = {hex = "L6", units = {}}, facing = "NW"})
   ok(m.fixed_ca)
   ok(F().check_target(m, "L5"))
   ok(F().check_target(m, "L8"))
@@ -18,8 +18,8 @@ test("A9.21: a MG in the open is not restricted; LMG is not restricted; pinned o
   eq(m.fixed_ca, nil)
   local h = umpire.rules.mg_usage.counter("ger_hmg", {hex = "L8", location_terrain = "woods", rof_kept = true})
   raises(function() F().after_shot(h, "L6", nil) end, "declare the CA")
-  F().after_shot(h, "L6", {"L7", "K7"})
+  F().after_shot(h, "L6", "NW")
   F().end_phase(h, "MPh", true)
   ok(h.fixed_ca)
-  raises(function() F().after_shot(h, "L6", {"L7", "K7"}, {stairwell = true}) end, "not implemented")
+  raises(function() F().after_shot(h, "L6", "NW", {stairwell = true}) end, "not implemented")
 end)

@@ -1,0 +1,22 @@
+test("house: German MMG is B12 (asl: B11); other counters unchanged", function()
+  eq(umpire.data.sw_mg.counters.ger_mmg.B, 12)
+  eq(umpire.data.sw_mg.counters.ger_mmg.fp, 5)
+  eq(umpire.data.sw_mg.counters.ger_hmg.B, 12)
+  local m = umpire.rules.mg_usage.counter("ger_mmg")
+  umpire.dice.fix{5, 6}
+  eq(umpire.rules.sw_malfunction.check(m, umpire.dice.dr(), {}).malfunctioned, false)
+end)
+test("house: a repair dr of 6 leaves the SW malfunctioned", function()
+  local m = umpire.rules.mg_usage.counter("ger_mmg", {malfunctioned = true})
+  umpire.dice.fix{6}
+  local r = umpire.rules.sw_malfunction.repair({name = "sq", kind = "squad", side = "german"}, {m}, "RPh")
+  eq(r[1].outcome, "no change"); eq(m.malfunctioned, true); eq(m.removed, nil)
+  ok(umpire.journal.cited("HOUSE-A9.72"))
+end)
+test("house: asl rules not overridden still work (the 9.71 EX)", function()
+  local hmg = umpire.rules.mg_usage.counter("ger_hmg")
+  local lmg = umpire.rules.mg_usage.counter("ger_lmg")
+  umpire.dice.fix{5, 6}
+  local r = umpire.rules.sw_malfunction.check_fg({{mg = hmg, ctx = {sustained = true}}, {mg = lmg, ctx = {}}}, umpire.dice.dr())
+  eq(r[hmg.name].malfunctioned, true)
+end)
