@@ -11,24 +11,18 @@ local F = {}
 local function G() return umpire.rules.vehicle_geometry end
 
 local backend_note
+-- Call umpire.hex.<fn_name> if the kernel offers it; nil (and a note) if not or if it fails.
 local function kernel(fn_name, ...)
-  local hx = umpire.hex
-  if type(hx[fn_name]) ~= "function" or type(hx.vertex) ~= "function" then return nil end
-  local ok, r = pcall(hx[fn_name], ...)
-  if ok then return r end
-  backend_note = ("umpire.hex.%s failed (%s): using the Lua geometry"):format(fn_name, tostring(r))
+  local f = umpire.hex[fn_name]
+  if type(f) ~= "function" then backend_note = "lua (umpire.hex." .. fn_name .. " missing)"; return nil end
+  local ok, r = pcall(f, ...)
+  if ok then backend_note = "kernel"; return r end
+  backend_note = ("lua (umpire.hex.%s failed: %s)"):format(fn_name, tostring(r))
   return nil
 end
 
---- Which implementation answered the last normal CA/Target Facing question.
-function F.backend() return backend_note or "kernel-or-lua" end
-
-local function vertex_of(h, k)
-  local f = G().front_hexes(h, k)
-  local ok, v = pcall(umpire.hex.vertex, G().hex(h), f[1], f[2])
-  if ok then return v end
-  return nil
-end
+--- Which implementation answered the last geometric question ("kernel" or "lua (...)").
+function F.backend() return backend_note end
 
 --- Facing of a hex-bound arc: the vertex direction k of the VCA (hull) or of the TCA (turret).
 local function arc_heading(v, turret)
@@ -36,19 +30,28 @@ local function arc_heading(v, turret)
   return v.heading
 end
 
+-- The kernel's description of a Bypass: the Bypassed hex, its hexside straddled and the CAFP, as
+-- direction names of that hex (umpire.hex.bypass_facing / in_bypass_vca).
+local function kernel_bypass(v)
+  local hex = G().hex(v.hex)
+  local other = G().same(v.bypass.a, hex) and G().hex(v.bypass.b) or G().hex(v.bypass.a)
+  local f = G().bypass_frame(hex, other, v.heading)
+  return hex, G().hexside_names[f.side], G().vertex_names[f.front_corner]
+end
+
 --- D3.11 / D2.32: is `target` inside the vehicle's VCA (turret=true: TCA)? In Bypass the VCA is
 -- the front wedge from the CAFP (D2.32).
 function F.in_ca(v, target, turret)
   if v.bypass then
+    local h, side, cafp = kernel_bypass(v)
+    local r = kernel("in_bypass_vca", h, side, cafp, G().hex(target))
+    if r ~= nil then return r end
     local f = G().bypass_frame(v.bypass.a, v.bypass.b, v.heading)
     return G().in_wedge(f.front_hex, v.heading - 1, v.heading, target)
   end
   local k = arc_heading(v, turret)
-  local vx = vertex_of(v.hex, k)
-  if vx ~= nil then
-    local r = kernel("in_covered_arc", G().hex(v.hex), vx, G().hex(target))
-    if r ~= nil then return r end
-  end
+  local r = kernel("in_covered_arc", G().hex(v.hex), G().vertex_names[k], G().hex(target))
+  if r ~= nil then return r end
   return G().in_ca_lua(v.hex, k, target)
 end
 
@@ -69,6 +72,11 @@ function F.target_facing(v, firer, opts)
       return "side"
     end
     local f, side = G().bypass_facing(v.bypass.a, v.bypass.b, v.heading, firer)
+    local h, hs, cafp = kernel_bypass(v)
+    local r = kernel("bypass_facing", h, hs, cafp, G().hex(firer))
+    if r ~= nil and r ~= f then
+      error(("D2.32: kernel and Lua disagree on the Bypass Target Facing from %s: %s vs %s"):format(G().name(firer), tostring(r), f), 2)
+    end
     return f, side
   end
   if same then
@@ -78,11 +86,8 @@ function F.target_facing(v, firer, opts)
     return f
   end
   local k = arc_heading(v, opts.turret)
-  local vx = vertex_of(v.hex, k)
-  if vx ~= nil then
-    local r = kernel("target_facing", G().hex(v.hex), vx, G().hex(firer))
-    if r ~= nil then return (tostring(r)):lower() end
-  end
+  local r = kernel("target_facing", G().hex(v.hex), G().vertex_names[k], G().hex(firer))
+  if r ~= nil then return r end
   return G().target_facing_lua(v.hex, k, firer)
 end
 

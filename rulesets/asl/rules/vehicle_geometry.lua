@@ -127,7 +127,8 @@ function G.bypass_frame(a, b, k)
       if n ~= G.name(a) and n ~= G.name(b) then return G.hex(n) end
     end
   end
-  return { cafp = cafp, rear = rear, front_hex = third(cafp), rear_hex = third(rear), heading = k }
+  return { cafp = cafp, rear = rear, front_hex = third(cafp), rear_hex = third(rear), heading = k,
+           front_corner = norm(front_corner), rear_corner = norm(rear_corner), side = j }
 end
 
 --- The hexsides meeting at a vertex other than a-b (the two a Bypass VCA change may turn onto,

@@ -35,6 +35,12 @@ end
 --- Load a scenario's map (scenarios/*.yaml `map:`) into the game state.
 function T.load_map(map)
   map = map or {}
+  -- declare the boards to the kernel so that names on them (and bare names) parse
+  if map.boards and type(umpire.hex.map) == "function" then
+    local boards = {}
+    for i, b in ipairs(map.boards) do boards[i] = { board = b, column_offset = 0, row_offset = 0 } end
+    umpire.hex.map({ boards = boards, default = map.boards[1] })
+  end
   local m = { default = map.default or "open", hexes = {}, roads = {}, vbm_obstructed = {},
               roadblocks = {}, bypass_wrecks = {}, terrain_types = map.terrain_types or {},
               north_africa_pre_oct41 = map.north_africa_pre_oct41 or false }

@@ -75,7 +75,7 @@ test("D2.2: a motorcycle may not use Reverse Movement; D2.21: REV x# overrides t
   raises(function() VM().step("moto", { kind = "start", reverse = true }) end, "D2%.2")
   local R = umpire.rules.vehicle_reverse
   eq(R.multiplier(VM().place("ac", { type = "test_rev3_ac", hex = "B9", vca = { "C9", "C10" } })), 3)
-  eq(R.multiplier(VM().place("tr", { type = "test_truck", hex = "B10", vca = { "C10", "C11" } })), 3)
+  eq(R.multiplier(VM().place("tr", { type = "test_truck", hex = "B6", vca = { "C6", "C7" } })), 3)
   eq(R.multiplier(VM().place("psw", { type = "psw_234_2", hex = "A10", vca = { "B9", "B10" } })), 2)
   eq(R.multiplier(VM().vehicle("tank")), 4)
 end)
