@@ -1,0 +1,69 @@
+#include "core/bus/JournalEntry.hpp"
+
+#include "core/Error.hpp"
+
+namespace umpire::bus {
+
+using Kind = JournalEntry::Kind;
+
+const char* kind_name(Kind k) {
+    switch (k) {
+        case Kind::roll: return "roll";
+        case Kind::modifier: return "modifier";
+        case Kind::state: return "state";
+        case Kind::result: return "result";
+        case Kind::cite: return "cite";
+        case Kind::event: return "event";
+        case Kind::note: return "note";
+    }
+    return "?";
+}
+
+Kind kind_from_name(const std::string& s) {
+    for (Kind k : {Kind::roll, Kind::modifier, Kind::state, Kind::result, Kind::cite, Kind::event,
+                   Kind::note})
+        if (s == kind_name(k)) return k;
+    throw ParseError("journal entry kind", s, 0,
+                     "expected roll, modifier, state, result, cite, event or note");
+}
+
+void to_json(nlohmann::json& j, const JournalEntry& e) {
+    j = nlohmann::json{{"seq", e.seq},
+                       {"kind", kind_name(e.kind)},
+                       {"depth", e.depth},
+                       {"turn", e.context.turn},
+                       {"player", e.context.player},
+                       {"phase", e.context.phase},
+                       {"citation", e.citation},
+                       {"text", e.text},
+                       {"data", e.data.is_null() ? nlohmann::json::object() : e.data}};
+}
+
+void from_json(const nlohmann::json& j, JournalEntry& e) {
+    auto need = [&](const char* key, bool ok) {
+        if (!ok)
+            throw ParseError("journal entry", j.dump(), 0,
+                             std::string("missing or mistyped \"") + key + "\"");
+    };
+    need("", j.is_object());
+    // Hand-edited or foreign JSON may hold 9 as a signed integer; any non-negative one is fine.
+    need("seq", j.contains("seq") && j.at("seq").is_number_integer() &&
+                    (j.at("seq").is_number_unsigned() || j.at("seq").get<std::int64_t>() >= 0));
+    need("kind", j.contains("kind") && j.at("kind").is_string());
+    need("depth", j.contains("depth") && j.at("depth").is_number_integer());
+    need("turn", j.contains("turn") && j.at("turn").is_number_integer());
+    for (const char* k : {"player", "phase", "citation", "text"})
+        need(k, j.contains(k) && j.at(k).is_string());
+    need("data", j.contains("data") && j.at("data").is_object());
+    e.seq = j.at("seq").get<std::uint64_t>();
+    e.kind = kind_from_name(j.at("kind").get<std::string>());
+    e.depth = j.at("depth").get<int>();
+    e.context.turn = j.at("turn").get<std::int64_t>();
+    e.context.player = j.at("player").get<std::string>();
+    e.context.phase = j.at("phase").get<std::string>();
+    e.citation = j.at("citation").get<std::string>();
+    e.text = j.at("text").get<std::string>();
+    e.data = j.at("data");
+}
+
+}  // namespace umpire::bus
