@@ -47,3 +47,26 @@ test("D3.11/D3.12: the VCA is the C3.2 Covered Arc; turret hits use the TCA", fu
   eq(F().target_facing(v, "2FF6", { turret = true }), "front")
   eq(F().target_facing(v, "2FF6"), "rear", "hull hits still use the VCA")
 end)
+
+test("D3.2/C3.2/D2.32: vehicle_geometry agrees with umpire.hex where the kernel offers the function", function()
+  local hx = umpire.hex
+  if type(hx.target_facing) ~= "function" or type(hx.range) ~= "function" then return end  -- not bound yet
+  local G = umpire.rules.vehicle_geometry
+  VM().setup("d2_24_bt7_reverse")
+  local t = G.hex("2P5")
+  for k = 0, 5 do
+    for _, h in ipairs(hx.range(t, 3)) do
+      if not G.same(h, t) then
+        eq(G.target_facing_lua(t, k, h), hx.target_facing(t, G.vertex_names[k], h), ("facing %s, firer %s"):format(G.vertex_names[k], G.name(h)))
+        eq(G.in_ca_lua(t, k, h), hx.in_covered_arc(t, G.vertex_names[k], h), ("CA %s, %s"):format(G.vertex_names[k], G.name(h)))
+      end
+    end
+  end
+  if type(hx.bypass_facing) == "function" then
+    VM().setup("d2_321_psw")
+    local v = VM().vehicle("psw")
+    for _, h in ipairs(hx.range(G.hex("23BB4"), 3)) do
+      F().target_facing(v, h)   -- raises if kernel and Lua disagree
+    end
+  end
+end)
