@@ -11,8 +11,8 @@ CategoryCounts CategoryCounts::count(std::uint32_t n, std::uint32_t sides, std::
     if (sides == 0) throw RuleError("a die needs at least 1 side");
     if (categories == 0) throw RuleError("pool counting needs at least one category");
     std::vector<unsigned long> faces_in(categories, 0);
-    for (std::uint32_t f = 1; f <= sides; ++f) {
-        const std::uint32_t c = category_of(f);
+    for (std::uint64_t f = 1; f <= sides; ++f) {
+        const std::uint32_t c = category_of(static_cast<std::uint32_t>(f));
         if (c >= categories)
             throw RuleError("face " + std::to_string(f) + " put in category " + std::to_string(c) +
                             " of only " + std::to_string(categories));

@@ -153,8 +153,8 @@ Distribution Distribution::count_matching(std::uint32_t n, std::uint32_t sides,
                                           const std::function<bool(std::uint32_t)>& success) {
     if (sides == 0) throw RuleError("a die needs at least 1 side");
     unsigned long a = 0;
-    for (std::uint32_t f = 1; f <= sides; ++f)
-        if (success(f)) ++a;
+    for (std::uint64_t f = 1; f <= sides; ++f)
+        if (success(static_cast<std::uint32_t>(f))) ++a;  // 64-bit f: sides may be UINT32_MAX
     const unsigned long b = sides - a;
     std::vector<mpz_class> w(std::size_t{n} + 1);
     mpz_class binom, pa, pb;

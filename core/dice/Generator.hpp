@@ -42,6 +42,7 @@ public:
     // from its origin; streams k and k+1 cannot overlap before 2^128 outputs. Deterministic: the
     // same seed and k always give the same stream, whatever this generator has produced since.
     // Note a generator restored with from_state/from_text takes the restored state as its origin.
+    // Cost: k jumps of 256 steps each, so derive worker streams with small k (0, 1, 2, ...).
     Generator stream(std::uint64_t k) const;
 
     // Advances the state by 2^128 outputs (the reference jump()).
