@@ -1,0 +1,83 @@
+// The one door between C++ errors and Lua errors, both ways.
+//
+// C++ -> Lua: a binding function runs its body inside lua_guard(). Any exception is caught there,
+// its message copied onto the Lua stack (prefixed with the calling script's "file:line: "), and
+// only after the try block has ended -- so every C++ local of the body is already destroyed --
+// do we call lua_error(), which longjmps/unwinds through Lua frames only. C++ exceptions never
+// cross into Lua.
+//
+// Lua -> C++: a failed protected call becomes a ScriptError whose what() is the Lua message
+// ("rulesets/asl/rules/malfunction.lua:42: ..."), with the file and line split out and the
+// traceback kept on the side for --traceback.
+#pragma once
+#include <lua.hpp>
+
+#include <exception>
+#include <string>
+#include <utility>
+
+#include "core/Error.hpp"
+
+namespace umpire {
+
+// An error raised by (or while running) a Lua rule or script.
+struct ScriptError : Error {
+    ScriptError(std::string message, std::string file = {}, int line = 0, std::string traceback = {})
+        : Error(std::move(message)), file(std::move(file)), line(line),
+          traceback(std::move(traceback)) {}
+    std::string file;       // "rulesets/asl/rules/malfunction.lua" ("" when unknown)
+    int line = 0;           // 1-based, 0 when unknown
+    std::string traceback;  // Lua traceback, "" when not captured
+};
+
+namespace lua {
+
+// Runs body() (which returns the number of Lua results) and turns any C++ exception into a Lua
+// error. Use in every lua_CFunction:  return lua_guard(L, [&] { ...; return 1; });
+template <class Body>
+int lua_guard(lua_State* L, Body&& body) {
+    bool failed = false;
+    try {
+        return body();
+    } catch (const std::exception& e) {
+        // Position of the Lua code that called us, so the author sees their file and line.
+        luaL_where(L, 1);
+        lua_pushstring(L, e.what());
+        lua_concat(L, 2);
+        failed = true;
+    }
+    // No catch (...): on x86_64 LuaJIT raises Lua errors (luaL_argerror, luaL_checkinteger...)
+    // as foreign exceptions that unwind C++ frames, and catch (...) would swallow them.
+    // Outside the try: no C++ object of this frame or of body() is alive any more.
+    (void)failed;
+    return lua_error(L);
+}
+
+// Defold-style stack discipline check: construct at entry with the number of values the
+// function will leave (+pushed, -popped); the destructor asserts it in debug builds.
+class StackCheck {
+public:
+    StackCheck(lua_State* L, int delta) : L_(L), expected_(lua_gettop(L) + delta) {}
+    ~StackCheck() noexcept(false) {
+        // Not thrown while another exception is in flight (that path is an error anyway).
+        if (std::uncaught_exceptions() == 0 && lua_gettop(L_) != expected_)
+            throw Error("binding stack imbalance: expected " + std::to_string(expected_) +
+                        " values, found " + std::to_string(lua_gettop(L_)));
+    }
+    StackCheck(const StackCheck&) = delete;
+    StackCheck& operator=(const StackCheck&) = delete;
+
+private:
+    lua_State* L_;
+    int expected_;
+};
+
+// Turns the error value on top of the stack (left by a failed lua_pcall) into a ScriptError and
+// pops it. `traceback` is whatever the message handler collected ("" if none).
+ScriptError to_script_error(lua_State* L, int status, std::string traceback = {});
+
+// Splits "file:line: message" (the shape Lua gives every positioned error).
+bool split_position(const std::string& message, std::string& file, int& line);
+
+}  // namespace lua
+}  // namespace umpire

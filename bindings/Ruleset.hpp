@@ -1,0 +1,43 @@
+// Rulesets: rulesets/<name>/ruleset.yaml, data/*.yaml, rules/*.lua, tests/*.lua.
+// Format and the meaning of `extends`: docs/rulesets.md.
+#pragma once
+#include <lua.hpp>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace umpire {
+class LuaHost;
+}
+
+namespace umpire::ruleset {
+
+struct Manifest {
+    std::filesystem::path dir;
+    std::string name, version, extends;
+    std::vector<std::string> turn_sequence;
+    std::vector<std::filesystem::path> data, modules, tests;  // absolute paths
+};
+
+// Reads <dir>/ruleset.yaml; every problem is a ScriptError "ruleset.yaml:line:col: ...".
+Manifest read_manifest(const std::filesystem::path& dir);
+
+// A ruleset directory from a name (looked up in the search path) or a path to a directory that
+// holds ruleset.yaml.
+std::filesystem::path find(const std::string& name_or_dir,
+                           const std::vector<std::filesystem::path>& search_path);
+
+// Every ruleset directory under the search path (sorted by name, first hit per name wins).
+std::vector<std::filesystem::path> all(const std::vector<std::filesystem::path>& search_path);
+
+// The extends chain of dir, root first; a cycle or a missing parent is an error.
+std::vector<Manifest> chain(const std::filesystem::path& dir,
+                            const std::vector<std::filesystem::path>& search_path);
+
+// Loads the rulesets (each with its extends chain, in order; a later one layers over the
+// earlier ones like a child) into the env at env_index: all data first (deep-merged), then the
+// modules (a module with a parent's name extends it), then every module's validate(data).
+void load_into(LuaHost& host, int env_index, const std::vector<std::filesystem::path>& dirs);
+
+}  // namespace umpire::ruleset

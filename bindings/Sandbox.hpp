@@ -1,0 +1,17 @@
+// The allow-list environment rules and scripts run in. See docs/sandbox.md for the choices.
+#pragma once
+#include <lua.hpp>
+
+namespace umpire::sandbox {
+
+// Once per lua_State, before any rule code runs: strips what must not be reachable even through
+// the string metatable (string.dump), hides that metatable, and builds the deterministic
+// pairs/next from the prelude.
+void init(lua_State* L, bool trusted);
+
+// Pushes a new globals table holding only allowed functions (fresh copies of the library
+// tables, so one generation's monkey-patching cannot leak into the next). `_G` is the table
+// itself. Does not add `umpire`; the host does.
+void push_env(lua_State* L);
+
+}  // namespace umpire::sandbox

@@ -1,0 +1,42 @@
+// umpire.data and umpire.where.
+#include "bindings/LuaHost.hpp"
+#include "bindings/YamlLoader.hpp"
+#include "bindings/api_modules.hpp"
+
+namespace umpire {
+namespace {
+
+/// @lua umpire.where(t, key)
+/// ---Where a value loaded from YAML came from, for validation messages:
+/// ---`error(umpire.where(weapon, "B") .. ": B must be a number", 0)`.
+/// ---@param t table a table from umpire.data
+/// ---@param key? any a key of t; nil for the table itself
+/// ---@return string? where "file:line:col", or nil if t[key] did not come from YAML
+int l_where(lua_State* L) {
+    return lua::lua_guard(L, [&] {
+        lua::StackCheck check(L, 1);
+        luaL_checktype(L, 1, LUA_TTABLE);
+        if (lua_gettop(L) < 2) lua_pushnil(L);
+        yaml::push_where(L, 1, 2);
+        lua_replace(L, 2);
+        lua_settop(L, 2);
+        return 1;
+    });
+}
+
+}  // namespace
+
+void open_data(lua_State* L) {
+    // Filled by the ruleset loader: umpire.data.<file basename> = the file's table.
+    lua_newtable(L);
+    lua_setfield(L, -2, "data");
+    lua_pushcfunction(L, l_where);
+    lua_setfield(L, -2, "where");
+}
+
+void open_state(lua_State* L) {
+    LuaHost::from(L).push_state();
+    lua_setfield(L, -2, "state");
+}
+
+}  // namespace umpire

@@ -1,0 +1,30 @@
+// The Lua API modules the host opens into each generation's `umpire` table.
+//
+// Contract of an open function: it is called with the new `umpire` table on top of the stack,
+// sets its field(s) in it (umpire.<module> = {...}, or plain functions like umpire.cite), and
+// leaves the stack as it found it. Per-host C++ state goes in LuaHost::from(L).extension<T>().
+// It runs once per load generation (a reload opens everything again into a fresh table).
+//
+// To add a module (the wrap_* files): declare open_<module> here, define it in
+// bindings/wrap_<Type>.cpp, and add one line to kApiModules in api_modules.cpp.
+#pragma once
+#include <lua.hpp>
+
+namespace umpire {
+
+struct ApiModule {
+    const char* name;
+    void (*open)(lua_State* L);
+};
+
+void open_api_modules(lua_State* L);
+
+void open_data(lua_State* L);   // umpire.data (the merged YAML), umpire.where
+void open_state(lua_State* L);  // umpire.state (the game state table)
+void open_rules(lua_State* L);  // umpire.rules (module tables), umpire.base
+void open_test(lua_State* L);   // umpire.test (fixed dice for specs)
+void open_hooks(lua_State* L);
+void open_dice(lua_State* L);   // umpire.dice (api_dice.cpp over wrap_Die/AslDr/DiceExpression/...)
+void open_hex(lua_State* L);    // umpire.hex (wrap_Hex.cpp)  // umpire.hooks (staged event handlers; model for the bus)
+
+}  // namespace umpire

@@ -1,0 +1,69 @@
+-- The FFI fast paths of umpire.dice (see bindings/wrap_DieSource.cpp for why).
+-- Runs once per API generation with the full library; rules only ever see the functions it
+-- installs, never `ffi` itself.
+local dice, host = ...
+local ffi = require("ffi")
+ffi.cdef[[
+uint32_t umpire_ffi_die(void* host, uint32_t sides);
+uint32_t umpire_ffi_count(void* host, uint32_t n, uint32_t sides, int32_t lo, int32_t hi);
+const char* umpire_ffi_error(void);
+]]
+local C = ffi.C
+local error, floor, type, tostring = error, math.floor, type, tostring
+host = ffi.cast("void*", host)
+
+local function fail(level)
+  error(ffi.string(C.umpire_ffi_error()), level + 1)
+end
+
+local function roll(sides)
+  local face = C.umpire_ffi_die(host, sides)
+  if face == 0 then fail(2) end
+  return face
+end
+
+local function check_sides(sides, name)
+  if type(sides) ~= "number" or sides < 1 or sides > 1000000 or sides ~= floor(sides) then
+    error(name .. ": sides must be a whole number from 1 to 1000000, got " .. tostring(sides), 3)
+  end
+end
+
+---@lua umpire.dice.d(sides)
+function dice.d(sides)
+  if sides == nil then sides = 6 else check_sides(sides, "umpire.dice.d") end
+  return roll(sides)
+end
+
+--- One d6.
+function dice.d6() return roll(6) end
+--- A D2 read off a d6 (1-3 -> 1, 4-6 -> 2).
+function dice.d2() return roll(6) <= 3 and 1 or 2 end
+--- A D3 read off a d6 (1-2 -> 1, 3-4 -> 2, 5-6 -> 3).
+function dice.d3() return floor((roll(6) + 1) / 2) end
+--- A d% (1-100).
+function dice.d100() return roll(100) end
+
+--- An ASL DR, coloured die first.
+function dice.dr()
+  local colored = roll(6)
+  local white = roll(6)
+  return { colored = colored, white = white, total = colored + white, doubles = colored == white }
+end
+
+--- How many of n dice meet the target (">=" default, or "<=").
+function dice.count(n, sides, target, how)
+  if type(n) ~= "number" or n < 1 or n > 1000 or n ~= floor(n) then
+    error("umpire.dice.count: pool size must be a whole number from 1 to 1000, got " .. tostring(n), 2)
+  end
+  check_sides(sides, "umpire.dice.count")
+  if type(target) ~= "number" then
+    error("umpire.dice.count: target must be a number, got " .. tostring(target), 2)
+  end
+  local lo, hi
+  if how == nil or how == ">=" then lo, hi = target, sides
+  elseif how == "<=" then lo, hi = 1, target
+  else error('umpire.dice.count: how must be ">=" or "<=", got ' .. tostring(how), 2) end
+  local r = C.umpire_ffi_count(host, n, sides, lo, hi)
+  if r == 0 then fail(1) end
+  return r - 1
+end

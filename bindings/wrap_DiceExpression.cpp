@@ -1,0 +1,33 @@
+// umpire.dice.roll: dice expressions such as "2d6+d3-1" or "4d6kh3" (core/dice/DiceExpression.hpp).
+#include "bindings/LuaHost.hpp"
+#include "bindings/wrap_dice.hpp"
+#include "core/dice/DiceExpression.hpp"
+
+namespace umpire::wrap {
+
+/// @lua umpire.dice.roll(expr)
+/// ---Rolls a dice expression ("2d6", "D6+1", "D3+1", "3D6", "d20", "d%", "2d6+d3-1", "4d6kh3")
+/// ---through the game's generator. A bad expression raises an error that points at the
+/// ---offending character.
+/// ---@param expr string
+/// ---@return integer total
+/// ---@return integer[] faces the kept dice, in the order rolled
+int expression_roll(lua_State* L) {
+    return lua::lua_guard(L, [&] {
+        lua::StackCheck check(L, 2);
+        const dice::DiceExpression expression(luaL_checkstring(L, 1));
+        HostDieSource source(LuaHost::from(L));
+        const dice::RollResult result = expression.roll(source);
+        lua_pushinteger(L, static_cast<lua_Integer>(result.total));
+        lua_createtable(L, static_cast<int>(result.faces.size()), 0);
+        int n = 0;
+        for (const auto& face : result.faces) {
+            if (!face.kept) continue;
+            lua_pushinteger(L, face.value);
+            lua_rawseti(L, -2, ++n);
+        }
+        return 2;
+    });
+}
+
+}  // namespace umpire::wrap

@@ -1,0 +1,89 @@
+// umpire.dice.d / pool / count: single dice and pools of the game's dice (core/dice/Die.hpp).
+#include <algorithm>
+#include <string>
+
+#include "bindings/LuaHost.hpp"
+#include "bindings/wrap_dice.hpp"
+#include "core/dice/Die.hpp"
+
+namespace umpire::wrap {
+
+std::uint32_t HostDieSource::die(std::uint32_t sides) { return host_.die(sides); }
+
+std::vector<std::uint32_t> HostDieSource::pool(std::uint32_t n, std::uint32_t sides) {
+    return dice::DieSource::pool(n, sides);
+}
+
+namespace {
+std::uint32_t check_count(lua_State* L, int arg, const char* what, lua_Integer max) {
+    const lua_Number v = luaL_checknumber(L, arg);
+    if (v < 1 || v > static_cast<lua_Number>(max) || v != static_cast<lua_Integer>(v))
+        throw Error(std::string(what) + " must be a whole number from 1 to " + std::to_string(max) +
+                    ", got " + lua_tostring(L, arg));
+    return static_cast<std::uint32_t>(v);
+}
+}  // namespace
+
+/// @lua umpire.dice.d(sides)
+/// ---Rolls one die of `sides` faces through the game's generator (a d6 when omitted).
+/// ---This is the classic C API entry; rules get the FFI fast path under the same name.
+/// ---@param sides? integer
+/// ---@return integer face
+int die_d(lua_State* L) {
+    return lua::lua_guard(L, [&] {
+        lua::StackCheck check(L, 1);
+        const std::uint32_t sides = lua_isnoneornil(L, 1) ? 6 : check_count(L, 1, "sides", 1000000);
+        HostDieSource source(LuaHost::from(L));
+        lua_pushinteger(L, dice::Die::d(sides).roll(source));
+        return 1;
+    });
+}
+
+/// @lua umpire.dice.pool(n, sides)
+/// ---Rolls a pool of n dice and returns the faces sorted ascending (the order of a pool never
+/// ---matters, which lets the odds engine fold it by counts).
+/// ---@param n integer
+/// ---@param sides? integer
+/// ---@return integer[] faces
+int die_pool(lua_State* L) {
+    return lua::lua_guard(L, [&] {
+        lua::StackCheck check(L, 1);
+        const std::uint32_t n = check_count(L, 1, "pool size", 1000);
+        const std::uint32_t sides = lua_isnoneornil(L, 2) ? 6 : check_count(L, 2, "sides", 1000000);
+        HostDieSource source(LuaHost::from(L));
+        auto faces = dice::Die::d(sides).roll_pool(source, n);
+        std::sort(faces.begin(), faces.end());
+        lua_createtable(L, static_cast<int>(faces.size()), 0);
+        for (std::size_t i = 0; i < faces.size(); ++i) {
+            lua_pushinteger(L, faces[i]);
+            lua_rawseti(L, -2, static_cast<int>(i + 1));
+        }
+        return 1;
+    });
+}
+
+/// @lua umpire.dice.count(n, sides, target, how)
+/// ---How many of n dice of `sides` faces meet the target: face >= target (how = ">=", the
+/// ---default) or face <= target (how = "<="). Under `umpire odds` this is n+1 branches.
+/// ---@param n integer
+/// ---@param sides integer
+/// ---@param target integer
+/// ---@param how? '">="'|'"<="'
+/// ---@return integer successes
+int die_count(lua_State* L) {
+    return lua::lua_guard(L, [&] {
+        lua::StackCheck check(L, 1);
+        const std::uint32_t n = check_count(L, 1, "pool size", 1000);
+        const std::uint32_t sides = check_count(L, 2, "sides", 1000000);
+        const lua_Integer target = luaL_checkinteger(L, 3);
+        const std::string how = luaL_optstring(L, 4, ">=");
+        if (how != ">=" && how != "<=")
+            throw Error("umpire.dice.count: how must be \">=\" or \"<=\", got \"" + how + "\"");
+        const bool at_least = how == ">=";
+        HostDieSource source(LuaHost::from(L));
+        lua_pushinteger(L, source.count(n, sides, at_least ? target : 1, at_least ? sides : target));
+        return 1;
+    });
+}
+
+}  // namespace umpire::wrap

@@ -1,0 +1,115 @@
+// Where umpire.dice gets its dice: umpire.dice.fix/unfix (fixed dice for spec tests, through
+// core/dice/FixedSource semantics) and the LuaJIT FFI fast paths.
+//
+// Why an FFI path: a lua_CFunction call ends a compiled LuaJIT trace, so a rule loop that rolls
+// dice through the classic API runs interpreted. The extern "C" functions below are called
+// through the FFI instead (bindings/lua/fast_dice.lua), which the JIT compiles inline. They take
+// the host as an opaque pointer, never throw (an error is returned as 0 and its message kept for
+// the Lua side to raise), and touch only plain data.
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bindings/LuaHost.hpp"
+#include "bindings/embedded_lua.hpp"
+#include "bindings/wrap_dice.hpp"
+#include "core/dice/AslDr.hpp"
+#include "core/dice/FixedSource.hpp"
+
+namespace {
+thread_local std::string g_ffi_error;
+
+template <class Body>
+std::uint32_t ffi_guard(Body&& body) noexcept {
+    try {
+        return body();
+    } catch (const std::exception& e) {
+        g_ffi_error = e.what();
+    } catch (...) {
+        g_ffi_error = "unknown error while rolling dice";
+    }
+    return 0;
+}
+}  // namespace
+
+extern "C" {
+// One die of `sides` faces from the host's source; 0 on error (see umpire_ffi_error).
+__attribute__((visibility("default"))) std::uint32_t umpire_ffi_die(void* host,
+                                                                    std::uint32_t sides) noexcept {
+    return ffi_guard([&] { return static_cast<umpire::LuaHost*>(host)->die(sides); });
+}
+
+// How many of n dice show lo..hi; returns count+1 so that 0 can mean an error.
+__attribute__((visibility("default"))) std::uint32_t umpire_ffi_count(void* host, std::uint32_t n,
+                                                                      std::uint32_t sides,
+                                                                      std::int32_t lo,
+                                                                      std::int32_t hi) noexcept {
+    return ffi_guard([&] {
+        umpire::wrap::HostDieSource source(*static_cast<umpire::LuaHost*>(host));
+        return source.count(n, sides, lo, hi) + 1;
+    });
+}
+
+// The message of the last failed fast-path call on this thread.
+__attribute__((visibility("default"))) const char* umpire_ffi_error() noexcept {
+    return g_ffi_error.c_str();
+}
+}
+
+namespace umpire::wrap {
+
+/// @lua umpire.dice.fix(faces)
+/// ---Spec tests: the next dice rolled show these faces, in order, whatever is rolled (an ASL DR
+/// ---takes the coloured die first; a D3 or D2 is read off a d6, so queue the d6 face). Rolling
+/// ---more dice than queued, or a face larger than the die, is an error.
+/// ---@param faces integer[]
+int source_fix(lua_State* L) {
+    return lua::lua_guard(L, [&] {
+        lua::StackCheck check(L, 0);
+        luaL_checktype(L, 1, LUA_TTABLE);
+        std::vector<std::uint32_t> faces;
+        const int n = static_cast<int>(lua_objlen(L, 1));
+        for (int i = 1; i <= n; ++i) {
+            lua_rawgeti(L, 1, i);
+            const lua_Number face = lua_tonumber(L, -1);
+            lua_pop(L, 1);
+            if (face < 1 || face != static_cast<std::uint32_t>(face))
+                throw Error("umpire.dice.fix: face #" + std::to_string(i) +
+                            " must be a whole number >= 1");
+            faces.push_back(static_cast<std::uint32_t>(face));
+        }
+        auto source = std::make_shared<dice::FixedSource>(std::move(faces));
+        LuaHost::from(L).set_die_function(
+            [source](std::uint32_t sides) { return source->die(sides); });
+        return 0;
+    });
+}
+
+/// @lua umpire.dice.unfix()
+/// ---Spec tests: back to the game's generator after umpire.dice.fix.
+int source_unfix(lua_State* L) {
+    return lua::lua_guard(L, [&] {
+        lua::StackCheck check(L, 0);
+        LuaHost::from(L).set_die_function(nullptr);
+        return 0;
+    });
+}
+
+// Runs bindings/lua/fast_dice.lua with the full library (it needs ffi) and hands it the dice
+// table and the host pointer; it replaces d/d2/d3/d6/d100/count/dr with FFI versions.
+void open_fast_dice(lua_State* L, int dice_table) {
+    lua::StackCheck check(L, 0);
+    const std::string_view code = embedded_lua("fast_dice.lua");
+    if (luaL_loadbuffer(L, code.data(), code.size(), "=fast_dice.lua") != 0)
+        throw Error(std::string("fast_dice.lua: ") + lua_tostring(L, -1));
+    lua_pushvalue(L, dice_table);
+    lua_pushlightuserdata(L, &LuaHost::from(L));
+    if (lua_pcall(L, 2, 0, 0) != 0) {
+        std::string message = lua_tostring(L, -1);
+        lua_pop(L, 1);
+        throw Error("fast_dice.lua: " + message);
+    }
+}
+
+}  // namespace umpire::wrap

@@ -1,0 +1,159 @@
+// umpire.dice.dist: exact distributions (core/dice/Distribution.hpp) as a Lua userdata.
+// Probabilities cross into Lua twice: as a double for arithmetic and as the exact fraction in a
+// string ("3/36" reduced to "1/12"), because a Lua number cannot hold 6^40.
+#include <new>
+#include <string>
+
+#include "bindings/LuaHost.hpp"
+#include "bindings/wrap_dice.hpp"
+#include "core/dice/DiceExpression.hpp"
+#include "core/dice/Distribution.hpp"
+
+namespace umpire::wrap {
+namespace {
+
+constexpr const char* kMeta = "umpire.Distribution";
+
+dice::Distribution& check_distribution(lua_State* L, int arg) {
+    return *static_cast<dice::Distribution*>(luaL_checkudata(L, arg, kMeta));
+}
+
+void push_distribution(lua_State* L, dice::Distribution d);
+
+void push_fraction(lua_State* L, const mpq_class& p) {
+    lua_pushnumber(L, p.get_d());
+    lua_pushstring(L, p.get_str().c_str());
+}
+
+/// @lua Distribution:p(op, value)
+/// ---The exact probability that the outcome compares to `value` by `op`
+/// ---("==", "<", "<=", ">", ">=").
+/// ---@param op string
+/// ---@param value integer
+/// ---@return number probability
+/// ---@return string fraction exact, reduced ("1/12")
+int distribution_p(lua_State* L) {
+    return lua::lua_guard(L, [&] {
+        lua::StackCheck check(L, 2);
+        const auto& d = check_distribution(L, 1);
+        const std::string op = luaL_checkstring(L, 2);
+        const std::int64_t v = luaL_checkinteger(L, 3);
+        mpq_class p;
+        if (op == "==") p = d.probability_equal(v);
+        else if (op == "<") p = d.probability_less(v);
+        else if (op == "<=") p = d.probability_at_most(v);
+        else if (op == ">") p = d.probability_greater(v);
+        else if (op == ">=") p = d.probability_at_least(v);
+        else throw Error("Distribution:p: op must be one of == < <= > >=, got \"" + op + "\"");
+        push_fraction(L, p);
+        return 2;
+    });
+}
+
+/// @lua Distribution:outcomes()
+/// ---Every possible outcome in ascending order with its weight over the common denominator,
+/// ---its exact fraction and its probability.
+/// ---@return {value: integer, weight: string, fraction: string, probability: number}[]
+int distribution_outcomes(lua_State* L) {
+    return lua::lua_guard(L, [&] {
+        lua::StackCheck check(L, 1);
+        const auto& d = check_distribution(L, 1);
+        const auto values = d.outcomes();
+        lua_createtable(L, static_cast<int>(values.size()), 0);
+        int i = 0;
+        for (const auto v : values) {
+            lua_createtable(L, 0, 4);
+            lua_pushinteger(L, static_cast<lua_Integer>(v));
+            lua_setfield(L, -2, "value");
+            lua_pushstring(L, d.weight(v).get_str().c_str());
+            lua_setfield(L, -2, "weight");
+            push_fraction(L, d.probability_equal(v));
+            lua_setfield(L, -3, "fraction");
+            lua_setfield(L, -2, "probability");
+            lua_rawseti(L, -2, ++i);
+        }
+        return 1;
+    });
+}
+
+/// @lua Distribution:mean()
+/// ---The expected value.
+/// ---@return number mean
+/// ---@return string fraction exact
+int distribution_mean(lua_State* L) {
+    return lua::lua_guard(L, [&] {
+        lua::StackCheck check(L, 2);
+        push_fraction(L, check_distribution(L, 1).mean());
+        return 2;
+    });
+}
+
+int distribution_tostring(lua_State* L) {
+    return lua::lua_guard(L, [&] {
+        lua_pushstring(L, check_distribution(L, 1).to_string().c_str());
+        return 1;
+    });
+}
+
+/// @lua Distribution + Distribution
+/// ---The distribution of the sum of two independent outcomes (convolution); a number shifts it.
+int distribution_add(lua_State* L) {
+    return lua::lua_guard(L, [&] {
+        if (lua_isnumber(L, 1)) {
+            push_distribution(L, check_distribution(L, 2).shift(lua_tointeger(L, 1)));
+        } else if (lua_isnumber(L, 2)) {
+            push_distribution(L, check_distribution(L, 1).shift(lua_tointeger(L, 2)));
+        } else {
+            push_distribution(L, check_distribution(L, 1).plus(check_distribution(L, 2)));
+        }
+        return 1;
+    });
+}
+
+int distribution_gc(lua_State* L) {
+    check_distribution(L, 1).~Distribution();
+    return 0;
+}
+
+// The method names Lua sees.
+const luaL_Reg kMethods[] = {
+    {"p", distribution_p},
+    {"outcomes", distribution_outcomes},
+    {"mean", distribution_mean},
+    {nullptr, nullptr},
+};
+
+void push_distribution(lua_State* L, dice::Distribution d) {
+    void* memory = lua_newuserdata(L, sizeof(dice::Distribution));
+    new (memory) dice::Distribution(std::move(d));
+    if (luaL_newmetatable(L, kMeta)) {
+        lua_newtable(L);
+        luaL_register(L, nullptr, kMethods);
+        lua_setfield(L, -2, "__index");
+        lua_pushcfunction(L, distribution_tostring);
+        lua_setfield(L, -2, "__tostring");
+        lua_pushcfunction(L, distribution_add);
+        lua_setfield(L, -2, "__add");
+        lua_pushcfunction(L, distribution_gc);
+        lua_setfield(L, -2, "__gc");
+        lua_pushstring(L, "Distribution");
+        lua_setfield(L, -2, "__metatable");  // rules cannot swap the methods
+    }
+    lua_setmetatable(L, -2);
+}
+
+}  // namespace
+
+/// @lua umpire.dice.dist(expr)
+/// ---The exact distribution of a dice expression (arbitrary precision: 40d6 stays exact).
+/// ---@param expr string
+/// ---@return Distribution
+int distribution_of(lua_State* L) {
+    return lua::lua_guard(L, [&] {
+        lua::StackCheck check(L, 1);
+        push_distribution(L, dice::DiceExpression(luaL_checkstring(L, 1)).distribution());
+        return 1;
+    });
+}
+
+}  // namespace umpire::wrap

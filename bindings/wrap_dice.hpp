@@ -1,0 +1,34 @@
+// The C functions behind umpire.dice, one group per core type (wrap_Die.cpp, wrap_AslDr.cpp,
+// wrap_DiceExpression.cpp, wrap_Distribution.cpp, wrap_DieSource.cpp). The names Lua sees are
+// chosen in one table: kDiceFunctions in api_dice.cpp.
+#pragma once
+#include <lua.hpp>
+
+#include "core/dice/DieSource.hpp"
+
+namespace umpire {
+class LuaHost;
+
+namespace wrap {
+// The host's die source as a core DieSource, so core code (expressions, pools) rolls through it.
+class HostDieSource final : public dice::DieSource {
+public:
+    explicit HostDieSource(LuaHost& host) : host_(host) {}
+    std::uint32_t die(std::uint32_t sides) override;
+    std::vector<std::uint32_t> pool(std::uint32_t n, std::uint32_t sides) override;
+
+private:
+    LuaHost& host_;
+};
+
+int die_d(lua_State* L);            // wrap_Die.cpp
+int die_pool(lua_State* L);
+int die_count(lua_State* L);
+int asl_dr(lua_State* L);           // wrap_AslDr.cpp
+int expression_roll(lua_State* L);  // wrap_DiceExpression.cpp
+int distribution_of(lua_State* L);  // wrap_Distribution.cpp
+int source_fix(lua_State* L);       // wrap_DieSource.cpp
+int source_unfix(lua_State* L);
+void open_fast_dice(lua_State* L, int dice_table);  // wrap_DieSource.cpp: the FFI fast paths
+}  // namespace wrap
+}  // namespace umpire
