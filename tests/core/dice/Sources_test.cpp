@@ -99,3 +99,14 @@ TEST_CASE("ASL DR: coloured die first, total and doubles", "[dice][asl]") {
         REQUIRE(dr.white == ref.uniform(6));
     }
 }
+
+TEST_CASE("DieSource::count defaults to rolling n dice and counting faces in lo..hi", "[dice][source]") {
+    FixedSource s{1, 5, 6, 4, 5};
+    CHECK(s.count(5, 6, 5, 6) == 3);
+    CHECK(s.remaining() == 0);
+    GeneratorSource g(3);
+    Generator ref(3);
+    uint32_t expected = 0;
+    for (int i = 0; i < 40; ++i) expected += ref.uniform(6) >= 5;
+    CHECK(g.count(40, 6, 5, 6) == expected);
+}
