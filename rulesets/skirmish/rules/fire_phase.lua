@@ -175,7 +175,8 @@ local function fire_designation(d, step, o, by_id)
     if t ~= target and P.destroyed(t) then
       umpire.cite("SK Templates", t.id .. " under the template is already destroyed")
     else
-      local range = P.range(d.firer, t, t == target and d or nil)
+      -- without positions, every figure under the template is at the measured range of the designation
+      local range = P.range(d.firer, t, d)
       local ctx = { firer = d.firer, turn = o.turn, by_id = by_id, red_zone = red_zone_for(d, t),
                     firer_above = firer_above(d.firer, t, d), from_front = from_front(d.firer, t, d) }
       local r = umpire.rules.resolution.shot(d.firer, t, d.weapon, range, ctx)
@@ -193,7 +194,7 @@ local current = nil
 
 local function on_shot(ev)
   local p = ev.payload
-  if p.record or not current then return end -- already resolved (a second copy after a reload)
+  if ev.cancelled or p.record or not current then return end -- cancelled, or already resolved (a second copy after a reload)
   p.record = fire_designation(p.designation, p.step, current.o, current.by_id)
 end
 
