@@ -33,7 +33,7 @@ function C.apply(target, rec, ctx)
   target.wounded_turn = target.wounded_turn or ctx.turn
   local notes = {
     dead = "dead: removed from the board at the end of this phase",
-    litter_case = "litter case: may be given assistance next turn by non-injured infantrymen",
+    litter_case = "a litter case: may be given assistance next turn by non-injured infantrymen",
     walking_wounded = "walking wounded: may move up to 50 m a turn, may not fire if it moves",
   }
   umpire.cite("SK Casualties", ("%s is %s"):format(target.id, notes[new] or new))

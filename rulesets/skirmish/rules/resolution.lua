@@ -148,7 +148,7 @@ function R.locate(target, d6, ctx)
       res.location = "face"
       umpire.cite("SK Location Modifiers", "a hit in the 1 Head from the direct front is a Face hit")
     end
-    umpire.cite(rule, ("%s: %d %s %s = %d: %s, %s"):format(target.id, d6, res.modifiers, "->", modified, res.location, effect))
+    umpire.cite(rule, ("%s: die %d, %s: modified %d: %s, %s"):format(target.id, d6, res.modifiers, modified, res.location, effect))
   end
   return res
 end
