@@ -1,0 +1,180 @@
+#include "core/odds/EnumeratingSource.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "core/Error.hpp"
+
+namespace umpire::odds {
+
+namespace {
+const char* const determinism_hint =
+    "; an odds script must depend on nothing but its dice (no clock, no state kept between runs, "
+    "no other random generator)";
+}
+
+std::string EnumeratingSource::describe(Kind kind, std::uint32_t n, std::uint32_t sides,
+                                        std::int64_t lo, std::int64_t hi) {
+    const std::string dice = std::to_string(n) + "d" + std::to_string(sides);
+    switch (kind) {
+        case Kind::die: return "a d" + std::to_string(sides);
+        case Kind::pool: return "a pool of " + dice;
+        default:
+            return "a count of " + dice + " showing " + std::to_string(lo) + ".." +
+                   std::to_string(hi);
+    }
+}
+
+EnumeratingSource::Decision& EnumeratingSource::next_decision(Kind kind, std::uint32_t n,
+                                                              std::uint32_t sides,
+                                                              std::int64_t lo, std::int64_t hi) {
+    if (sides == 0) throw RuleError("a die needs at least one side (asked for " +
+                                    describe(kind, n, sides, lo, hi) + ")");
+    if (cursor_ < path_.size()) {
+        Decision& d = path_[cursor_];
+        if (d.kind != kind || d.n != n || d.sides != sides || d.lo != lo || d.hi != hi)
+            throw RuleError("the script is not deterministic given its dice: replaying the same "
+                            "dice, roll #" + std::to_string(cursor_ + 1) + " asked for " +
+                            describe(kind, n, sides, lo, hi) + " where it asked for " +
+                            describe(d.kind, d.n, d.sides, d.lo, d.hi) + " before" +
+                            determinism_hint);
+        ++cursor_;
+        return d;
+    }
+    Decision d;
+    d.kind = kind;
+    d.n = n;
+    d.sides = sides;
+    d.lo = lo;
+    d.hi = hi;
+    switch (kind) {
+        case Kind::die:
+            d.value = 1;
+            d.last = sides;
+            d.branches = sides;
+            break;
+        case Kind::count: {
+            const std::int64_t from = std::max<std::int64_t>(lo, 1);
+            const std::int64_t to = std::min<std::int64_t>(hi, sides);
+            const std::uint64_t hits = to >= from ? static_cast<std::uint64_t>(to - from + 1) : 0;
+            // Only k with non-zero weight are branches: none hit if no face can, all if every face does.
+            d.value = hits == sides ? n : 0;
+            d.last = hits == 0 ? 0 : n;
+            d.branches = d.last - d.value + 1.0;
+            break;
+        }
+        case Kind::pool: {
+            d.faces.assign(n, 1);
+            // C(n+s-1, k) with k = min(n, s-1), multiplied up in floating point.
+            const std::uint64_t k = std::min<std::uint64_t>(n, sides - 1ULL);
+            const double top = static_cast<double>(n) + sides - 1.0;
+            for (std::uint64_t i = 0; i < k; ++i) d.branches = d.branches * (top - i) / (i + 1.0);
+            break;
+        }
+    }
+    set_weight(d);
+    path_.push_back(std::move(d));
+    ++cursor_;
+    return path_.back();
+}
+
+void EnumeratingSource::set_weight(Decision& d) {
+    switch (d.kind) {
+        case Kind::die:
+            d.weight = 1;
+            d.denominator = d.sides;
+            return;
+        case Kind::count: {
+            const std::int64_t from = std::max<std::int64_t>(d.lo, 1);
+            const std::int64_t to = std::min<std::int64_t>(d.hi, d.sides);
+            const unsigned long a = to >= from ? static_cast<unsigned long>(to - from + 1) : 0;
+            const unsigned long b = d.sides - a;
+            mpz_class power;
+            mpz_bin_uiui(d.weight.get_mpz_t(), d.n, d.value);
+            mpz_ui_pow_ui(power.get_mpz_t(), a, d.value);
+            d.weight *= power;
+            mpz_ui_pow_ui(power.get_mpz_t(), b, d.n - d.value);
+            d.weight *= power;
+            mpz_ui_pow_ui(d.denominator.get_mpz_t(), d.sides, d.n);
+            return;
+        }
+        case Kind::pool: {
+            // Multinomial n! / (m1! m2! ...): the number of roll orders giving this multiset.
+            mpz_fac_ui(d.weight.get_mpz_t(), d.n);
+            mpz_class run_factorial;
+            for (std::size_t i = 0; i < d.faces.size();) {
+                std::size_t j = i;
+                while (j < d.faces.size() && d.faces[j] == d.faces[i]) ++j;
+                mpz_fac_ui(run_factorial.get_mpz_t(), j - i);
+                mpz_divexact(d.weight.get_mpz_t(), d.weight.get_mpz_t(), run_factorial.get_mpz_t());
+                i = j;
+            }
+            mpz_ui_pow_ui(d.denominator.get_mpz_t(), d.sides, d.n);
+            return;
+        }
+    }
+}
+
+std::uint32_t EnumeratingSource::die(std::uint32_t sides) {
+    return next_decision(Kind::die, 1, sides, 0, 0).value;
+}
+
+std::uint32_t EnumeratingSource::count(std::uint32_t n, std::uint32_t sides, std::int64_t lo,
+                                       std::int64_t hi) {
+    return next_decision(Kind::count, n, sides, lo, hi).value;
+}
+
+std::vector<std::uint32_t> EnumeratingSource::pool(std::uint32_t n, std::uint32_t sides) {
+    return next_decision(Kind::pool, n, sides, 0, 0).faces;
+}
+
+mpq_class EnumeratingSource::finish_path() {
+    if (cursor_ != path_.size())
+        throw RuleError("the script is not deterministic given its dice: replaying the same dice, "
+                        "it stopped after " + std::to_string(cursor_) +
+                        " rolls where it made at least " + std::to_string(path_.size()) +
+                        " before" + determinism_hint);
+    mpz_class numerator = 1, denominator = 1;
+    for (const Decision& d : path_) {
+        numerator *= d.weight;
+        denominator *= d.denominator;
+    }
+    mpq_class p(numerator, denominator);
+    p.canonicalize();
+    return p;
+}
+
+bool EnumeratingSource::advance() {
+    while (!path_.empty()) {
+        Decision& d = path_.back();
+        bool moved = false;
+        if (d.kind == Kind::pool) {
+            // Next multiset in lexicographic order of the ascending faces: bump the rightmost face
+            // that can still grow and level every face after it to the same value.
+            auto it = std::find_if(d.faces.rbegin(), d.faces.rend(),
+                                   [&](std::uint32_t f) { return f < d.sides; });
+            if (it != d.faces.rend()) {
+                const std::uint32_t v = *it + 1;
+                std::fill(d.faces.begin() + (d.faces.rend() - it - 1), d.faces.end(), v);
+                moved = true;
+            }
+        } else if (d.value < d.last) {
+            ++d.value;
+            moved = true;
+        }
+        if (moved) {
+            set_weight(d);
+            return true;
+        }
+        path_.pop_back();  // exhausted: the level above moves on and this one is rediscovered
+    }
+    return false;
+}
+
+double EnumeratingSource::branch_product() const {
+    double product = 1;
+    for (const Decision& d : path_) product *= d.branches;
+    return product;
+}
+
+}  // namespace umpire::odds

@@ -1,0 +1,22 @@
+// The exact runner: enumerates every path of a script's decision tree (see EnumeratingSource)
+// and sums the exact probability of each outcome.
+#pragma once
+#include <cstdint>
+#include <optional>
+
+#include "core/odds/Result.hpp"
+#include "core/odds/Script.hpp"
+
+namespace umpire::odds {
+
+// Script runs the exact runner may spend before giving up (one run per path).
+inline constexpr std::uint64_t default_budget = 1'000'000;
+
+// The exact distribution of the script's outcomes, or nullopt if it would take more than `budget`
+// paths: the cue to switch to Monte Carlo. The walk gives up as soon as it has run `budget`
+// paths with more to go, or at once if the first path alone implies more than 1000 x budget
+// paths (its branch product; e.g. forty dice rolled one by one). Errors thrown by the script
+// propagate; a script that is not a function of its dice gets a RuleError.
+std::optional<Result> enumerate(const Script& script, std::uint64_t budget = default_budget);
+
+}  // namespace umpire::odds

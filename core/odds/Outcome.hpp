@@ -1,0 +1,65 @@
+// What a rule script returns under the odds engine: nothing (nil), a boolean, a number, a string,
+// or a table of named fields whose values are themselves nil/boolean/number/string.
+//
+// Outcomes are grouped by key(): a deterministic text that tells 7 from "7" and true from "true",
+// and lists table fields by name, so the same table gives the same key whatever order a Lua
+// script built it in (pairs order must never change a result). display() is the human form.
+// Ordering (operator<) is the order outcomes are listed in: nil, booleans (false first), numbers
+// numerically, strings, then tables field by field.
+#pragma once
+#include <compare>
+#include <map>
+#include <string>
+#include <variant>
+
+namespace umpire::odds {
+
+// A single value. Numbers are doubles because that is what a Lua number is.
+using Scalar = std::variant<std::monostate, bool, double, std::string>;
+
+// A table outcome: field name -> value, kept sorted by name.
+using Fields = std::map<std::string, Scalar>;
+
+// Key text of one scalar: nil, true, false, 7, 2.5, "quoted \"string\"".
+std::string scalar_key(const Scalar& value);
+// Display text of one scalar: strings unquoted.
+std::string scalar_display(const Scalar& value);
+// Nil < booleans < numbers < strings; numbers numerically.
+std::weak_ordering compare_scalars(const Scalar& a, const Scalar& b);
+
+class Outcome {
+public:
+    Outcome() = default;  // nil
+    Outcome(bool value) : value_(Scalar{value}) {}
+    Outcome(double value) : value_(Scalar{value}) {}
+    Outcome(int value) : value_(Scalar{static_cast<double>(value)}) {}
+    Outcome(long value) : value_(Scalar{static_cast<double>(value)}) {}
+    Outcome(long long value) : value_(Scalar{static_cast<double>(value)}) {}
+    Outcome(unsigned value) : value_(Scalar{static_cast<double>(value)}) {}
+    Outcome(unsigned long value) : value_(Scalar{static_cast<double>(value)}) {}
+    Outcome(std::string value) : value_(Scalar{std::move(value)}) {}
+    Outcome(const char* value) : value_(Scalar{std::string(value)}) {}
+    Outcome(Scalar value) : value_(std::move(value)) {}
+    Outcome(Fields fields) : value_(std::move(fields)) {}
+
+    bool is_table() const { return std::holds_alternative<Fields>(value_); }
+    // The scalar value; RuleError for a table.
+    const Scalar& scalar() const;
+    // The fields; RuleError for a scalar.
+    const Fields& fields() const;
+    // A field of a table outcome, or nil if absent (or if this is not a table).
+    Scalar field(const std::string& name) const;
+
+    // Canonical grouping key, e.g. 7, "hit", {kia=true,shots=3}.
+    std::string key() const;
+    // Human form, e.g. 7, hit, kia=true shots=3.
+    std::string display() const;
+
+    std::weak_ordering operator<=>(const Outcome& other) const;
+    bool operator==(const Outcome& other) const { return (*this <=> other) == 0; }
+
+private:
+    std::variant<Scalar, Fields> value_;
+};
+
+}  // namespace umpire::odds

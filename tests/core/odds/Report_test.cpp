@@ -1,0 +1,128 @@
+#include <catch2/catch.hpp>
+
+#include <regex>
+
+#include "core/odds/Comparison.hpp"
+#include "core/odds/Exact.hpp"
+#include "core/odds/MonteCarlo.hpp"
+#include "core/odds/Report.hpp"
+#include "core/odds/SvgChart.hpp"
+#include "scripts.hpp"
+
+using namespace umpire::odds;
+using namespace odds_test;
+
+namespace {
+std::size_t count_of(const std::string& text, const std::string& needle) {
+    std::size_t n = 0;
+    for (std::size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
+    return n;
+}
+
+// Not a full XML parser: every tag opened is closed in order (enough for our flat SVG).
+bool tags_balanced(const std::string& svg) {
+    std::vector<std::string> open;
+    const std::regex tag(R"(<(/?)([a-zA-Z?][a-zA-Z0-9]*)[^>]*?(/?)>)");
+    for (auto it = std::sregex_iterator(svg.begin(), svg.end(), tag); it != std::sregex_iterator(); ++it) {
+        const auto& m = *it;
+        const std::string name = m[2];
+        if (name == "?xml") continue;
+        if (m[1] == "/") {
+            if (open.empty() || open.back() != name) return false;
+            open.pop_back();
+        } else if (m[3] != "/") {
+            open.push_back(name);
+        }
+    }
+    return open.empty();
+}
+
+Result monte_carlo_2d6() {
+    MonteCarloOptions options;
+    options.samples = 10000;
+    options.threads = 2;
+    options.seed = 5;
+    return monte_carlo([] { return Script(two_d6); }, options);
+}
+}  // namespace
+
+TEST_CASE("Text table of exact and Monte Carlo results", "[odds][report]") {
+    const auto exact = enumerate(two_d6);
+    REQUIRE(exact);
+    const std::string text = format_table(*exact);
+    CHECK_THAT(text, Catch::Contains("1/36") && Catch::Contains("16.6667%") &&
+                         Catch::Contains("exact: 36 paths evaluated"));
+    // Numeric order: the 2 row comes before the 10 row.
+    CHECK(text.find("\n2 ") < text.find("\n10 "));
+
+    const std::string mc = format_table(monte_carlo_2d6());
+    CHECK_THAT(mc, Catch::Contains("±") && Catch::Contains("monte-carlo: 10000 samples, seed 5, 2 threads"));
+}
+
+TEST_CASE("JSON of a result parses back with exact fractions as strings", "[odds][report]") {
+    const auto exact = enumerate(attack_table);
+    REQUIRE(exact);
+    const auto j = nlohmann::json::parse(to_json(*exact).dump());
+    CHECK(j["method"] == "exact");
+    CHECK(j["paths"] == 36);
+    REQUIRE(j["outcomes"].size() == 4);
+    mpq_class sum = 0;
+    for (const auto& o : j["outcomes"]) {
+        sum += mpq_class(o["exact"].get<std::string>());
+        CHECK(o["outcome"].is_object());
+        CHECK(o["outcome"]["kia"].is_boolean());
+    }
+    CHECK(sum == 1);
+
+    const auto m = nlohmann::json::parse(to_json(monte_carlo_2d6()).dump());
+    CHECK(m["method"] == "monte-carlo");
+    CHECK(m["samples"] == 10000);
+    CHECK(m["seed"] == 5);
+    REQUIRE(m["outcomes"].size() == 11);
+    CHECK(m["outcomes"][0]["outcome"] == 2);
+    CHECK(m["outcomes"][0]["interval"].size() == 2);
+    CHECK(m["outcomes"][0].contains("count"));
+    CHECK_FALSE(m["outcomes"][0].contains("exact"));
+}
+
+TEST_CASE("JSON of a comparison", "[odds][report]") {
+    const auto a = enumerate(two_d6);
+    const auto b = enumerate([](DieSource& d) { return Outcome(d.die(6) + d.die(6) + 1); });
+    const Comparison c = compare(*a, *b, "asl", "house");
+    const auto j = nlohmann::json::parse(to_json(c).dump());
+    CHECK(j["exact"] == true);
+    CHECK(j["first"]["label"] == "asl");
+    CHECK(j["rows"].size() == 12);
+    CHECK(j["rows"][0]["exact"]["difference"] == "-1/36");
+    const std::string text = format_table(c);
+    CHECK_THAT(text, Catch::Contains("-1/36") && Catch::Contains("pp"));
+}
+
+TEST_CASE("SVG bar charts are well-formed with one bar per outcome", "[odds][report]") {
+    const auto exact = enumerate(two_d6);
+    const std::string svg = to_svg(*exact, "2d6 <attack> & more");
+    CHECK(svg.rfind("<?xml", 0) == 0);
+    CHECK(count_of(svg, "<svg ") == 1);
+    CHECK(count_of(svg, "<rect class=\"bar\"") == 11);
+    CHECK(count_of(svg, "<rect") == 11);
+    CHECK(tags_balanced(svg));
+    CHECK_THAT(svg, Catch::Contains("&lt;attack&gt; &amp; more") && Catch::Contains("16.67%"));
+
+    const auto b = enumerate([](DieSource& d) { return Outcome(d.die(6) + d.die(6) + 1); });
+    const std::string both = to_svg(compare(*exact, *b, "asl", "house"));
+    CHECK(count_of(both, "<rect class=\"bar\"") == 2 * 12);
+    CHECK(count_of(both, "<rect class=\"legend\"") == 2);
+    CHECK(tags_balanced(both));
+}
+
+TEST_CASE("SvgChart helpers", "[odds][report]") {
+    SvgChart svg(100, 50);
+    svg.polygon({{0, 0}, {10, 0}, {5, 8.66}}, "#ccc", "#000");
+    svg.circle(5, 5, 2.5, "red");
+    svg.line(0, 0, 1.005, 2, "black");
+    const std::string s = svg.str();
+    CHECK_THAT(s, Catch::Contains("points=\"0,0 10,0 5,8.66\"") && Catch::Contains("r=\"2.5\""));
+    CHECK(tags_balanced(s));
+    CHECK(SvgChart::number(12.0) == "12");
+    CHECK(SvgChart::number(-0.001) == "0");
+}
