@@ -1,10 +1,16 @@
 #include "core/bus/Event.hpp"
 
+#include "core/Error.hpp"
+
 namespace umpire::bus {
 
 namespace {
 nlohmann::json::json_pointer pointer_of(const std::string& path) {
-    return nlohmann::json::json_pointer(path[0] == '/' ? path : "/" + path);
+    try {
+        return nlohmann::json::json_pointer(path);
+    } catch (const nlohmann::json::exception&) {
+        throw RuleError("event payload path '" + path + "' is not a valid JSON pointer");
+    }
 }
 }  // namespace
 
@@ -32,8 +38,14 @@ void Event::set(const std::string& path, nlohmann::json value) {
     }
     auto ptr = pointer_of(path);
     nlohmann::json before = payload.contains(ptr) ? payload.at(ptr) : nlohmann::json();
-    changes.push_back({current_owner, path, std::move(before), value});
-    payload[ptr] = std::move(value);
+    // Write first, record after: a path that cannot be written (an array index into a string)
+    // leaves neither a change record nor a half-written payload.
+    try {
+        payload[ptr] = value;
+    } catch (const nlohmann::json::exception&) {
+        throw RuleError("event '" + name + "': cannot write payload path '" + path + "'");
+    }
+    changes.push_back({current_owner, path, std::move(before), std::move(value)});
 }
 
 nlohmann::json Event::get(const std::string& path) const {

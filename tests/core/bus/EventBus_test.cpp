@@ -78,6 +78,20 @@ TEST_CASE("a modification is seen by later handlers and recorded with its owner"
     CHECK(e.current_owner.empty());
 }
 
+TEST_CASE("a payload path that cannot be written is a RuleError", "[bus][events]") {
+    Event e;
+    e.name = "x";
+    e.payload = {{"s", "text"}};
+    CHECK_THROWS_AS(e.set("/s/0", 1), umpire::RuleError);
+    CHECK_THROWS_AS(e.set("/a~9", 1), umpire::RuleError);  // "~9" is not a pointer escape
+    CHECK(e.changes.empty());
+    CHECK(e.payload == nlohmann::json{{"s", "text"}});
+    e.set("/list", nlohmann::json::array());
+    e.set("/list/0", 7);
+    CHECK(e.get("/list/0") == 7);
+    CHECK(e.get("/missing/deep").is_null());
+}
+
 TEST_CASE("the host slot travels untouched", "[bus][events]") {
     EventBus bus;
     auto lua_ref = std::make_shared<int>(42);
