@@ -4,9 +4,9 @@
 //
 //            _____
 //           /     \ .
-//     _____/ 0,-1  \_____          q grows to the right (one column per q),
-//    /     \   N   /     \         r grows "down-left to up-right" so that
-//   /-1, 0  \_____/ 1,-1  \        neighbour(h, S) = (q, r+1) is directly below:
+//     _____/ 0,-1  \_____          q counts columns, left to right; r grows down a
+//    /     \   N   /     \         column (S is r+1) and is constant along the
+//   /-1, 0  \_____/ 1,-1  \        SE-NW hex rows. The six neighbours:
 //   \  NW   /     \  NE   /
 //    \_____/  0,0  \_____/         N  = ( 0,-1)   NE = (+1,-1)   SE = (+1, 0)
 //    /     \       /     \         S  = ( 0,+1)   SW = (-1,+1)   NW = (-1, 0)

@@ -23,6 +23,10 @@ Hexside hexside_between(Hex a, Hex b) {
     throw RuleError("hexside: " + to_string(a) + " and " + to_string(b) + " are not adjacent");
 }
 
-std::string to_string(const Hexside& e) { return to_string(e.hex) + std::string(name(e.dir)); }
+std::string to_string(const Hexside& e) {
+    std::string out = to_string(e.hex);
+    out.append(name(e.dir));  // append, not operator+: GCC 12 -O3 gives a false -Wrestrict there
+    return out;
+}
 
 }  // namespace umpire::hex

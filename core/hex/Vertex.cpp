@@ -59,6 +59,10 @@ VertexDir vertex_dir(Hex h, const Vertex& v) {
     throw RuleError("vertex: " + to_string(v) + " is not a vertex of " + to_string(h));
 }
 
-std::string to_string(const Vertex& v) { return to_string(v.hex) + std::string(name(v.dir)); }
+std::string to_string(const Vertex& v) {
+    std::string out = to_string(v.hex);
+    out.append(name(v.dir));  // append, not operator+: GCC 12 -O3 gives a false -Wrestrict there
+    return out;
+}
 
 }  // namespace umpire::hex

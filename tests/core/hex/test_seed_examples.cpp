@@ -1,5 +1,7 @@
 // The seed examples of DESIGN.md ("ASL board notation") and the rulebook EX they come from. They
 // fix the coordinate convention: if one fails, the layout (odd-q, B/D/F.. low) is wrong.
+#include <algorithm>
+
 #include <catch2/catch.hpp>
 
 #include "core/Error.hpp"
