@@ -5,8 +5,10 @@
 namespace umpire::bus {
 
 std::string signed_string(std::int64_t value) {
-    if (value > 0) return "+" + std::to_string(value);
-    return std::to_string(value);  // "0" and "-1" already read as the rulebook writes them
+    std::string s = std::to_string(value);  // "0" and "-1" already read as the rulebook writes them
+    // insert, not "+" + s: GCC 12 at -O3 reports a false -Wrestrict for the latter (PR 105329).
+    if (value > 0) s.insert(s.begin(), '+');
+    return s;
 }
 
 std::string render(const Modifier& m) {
