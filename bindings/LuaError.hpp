@@ -12,6 +12,7 @@
 #pragma once
 #include <lua.hpp>
 
+#include <cstdio>
 #include <exception>
 #include <string>
 #include <utility>
@@ -54,22 +55,40 @@ int lua_guard(lua_State* L, Body&& body) {
 }
 
 // Defold-style stack discipline check: construct at entry with the number of values the
-// function will leave (+pushed, -popped); the destructor asserts it in debug builds.
+// function will leave (+pushed, -popped).
+//   return check.result(1);   strict: throws umpire::Error on imbalance (inside lua_guard that
+//                             becomes a Lua error naming the binding's caller)
+//   (destructor)              debug builds only: a warning on stderr, never a throw. A Lua error
+//                             raised inside the scope (luaL_checkinteger...) unwinds through this
+//                             destructor as a foreign exception that std::uncaught_exceptions()
+//                             does not count, so the destructor cannot tell an imbalance from an
+//                             error in flight, and throwing there would call std::terminate.
 class StackCheck {
 public:
     StackCheck(lua_State* L, int delta) : L_(L), expected_(lua_gettop(L) + delta) {}
-    ~StackCheck() noexcept(false) {
-        // Not thrown while another exception is in flight (that path is an error anyway).
-        if (std::uncaught_exceptions() == 0 && lua_gettop(L_) != expected_)
+    ~StackCheck() {
+#ifndef NDEBUG
+        if (!checked_ && std::uncaught_exceptions() == 0 && lua_gettop(L_) != expected_)
+            std::fprintf(stderr, "umpire: binding stack imbalance: expected %d values, found %d "
+                                 "(or a Lua error was raised in a checked scope)\n",
+                         expected_, lua_gettop(L_));
+#endif
+    }
+    int result(int nresults) {
+        checked_ = true;
+        if (lua_gettop(L_) != expected_)
             throw Error("binding stack imbalance: expected " + std::to_string(expected_) +
                         " values, found " + std::to_string(lua_gettop(L_)));
+        return nresults;
     }
+    void verify() { result(0); }
     StackCheck(const StackCheck&) = delete;
     StackCheck& operator=(const StackCheck&) = delete;
 
 private:
     lua_State* L_;
     int expected_;
+    bool checked_ = false;
 };
 
 // Turns the error value on top of the stack (left by a failed lua_pcall) into a ScriptError and

@@ -46,6 +46,7 @@ struct LuaHost::Limits {
     std::chrono::steady_clock::time_point deadline{};
     bool has_deadline = false;
     std::uint64_t instructions = 0;
+    char stop[200] = "";  // the stop message once a limit fired, "" before
     std::unique_ptr<Watchdog> watchdog;  // trusted mode only
 };
 
@@ -69,6 +70,7 @@ void LuaHost::count_hook(lua_State* L, lua_Debug*) {
     luaL_where(L, 0);
     lua_pushstring(L, problem);
     lua_concat(L, 2);
+    std::snprintf(limits.stop, sizeof limits.stop, "%s", lua_tostring(L, -1));
     lua_error(L);
 }
 
@@ -155,6 +157,7 @@ void LuaHost::call(int nargs, int nresults) {
     if (outer) {
         last_traceback_.clear();
         limits_->instructions = 0;
+        limits_->stop[0] = '\0';
         limits_->has_deadline = options_.time_limit > 0;
         limits_->deadline = std::chrono::steady_clock::now() +
                             std::chrono::duration_cast<std::chrono::steady_clock::duration>(
@@ -173,7 +176,9 @@ void LuaHost::call(int nargs, int nresults) {
     --call_depth_;
     lua_remove(L_, base);
     if (status == 0) return;
-    if (status == LUA_ERRMEM) {
+    // A memory error re-raised by the sandbox's pcall arrives as an ordinary error.
+    const char* text = lua_tostring(L_, -1);
+    if (status == LUA_ERRMEM || (text && std::string(text) == "not enough memory")) {
         lua_pop(L_, 1);
         lua_gc(L_, LUA_GCCOLLECT, 0);  // give the heap back so the host stays usable
         throw ScriptError("memory limit: the rules used more than " +
@@ -182,6 +187,8 @@ void LuaHost::call(int nargs, int nresults) {
     }
     throw lua::to_script_error(L_, status, options_.traceback ? last_traceback_ : std::string());
 }
+
+const char* LuaHost::stop_message() const { return limits_->stop[0] ? limits_->stop : nullptr; }
 
 void LuaHost::push_env() { lua_rawgeti(L_, LUA_REGISTRYINDEX, env_ref_); }
 void LuaHost::push_state() { lua_rawgeti(L_, LUA_REGISTRYINDEX, state_ref_); }

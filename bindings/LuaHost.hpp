@@ -120,9 +120,11 @@ public:
         return *static_cast<T*>(slot.get());
     }
 
-    // Used by the count hook and the sandbox.
     struct Limits;
-    Limits& limits() { return *limits_; }
+
+    // Set once a limit has stopped the current call: the sandbox's pcall/xpcall re-raise the
+    // stop instead of letting the script catch it and carry on.
+    const char* stop_message() const;
 
 private:
     void commit_env(int env_index);

@@ -84,8 +84,8 @@ end
 return { pairs = pairs, next = next }
 )lua";
 
-const char* const kBase[] = {"assert", "error",    "ipairs",       "pcall",        "xpcall",
-                             "select", "tonumber", "tostring",     "type",         "unpack",
+const char* const kBase[] = {"assert", "error",    "ipairs",       "select",
+                             "tonumber", "tostring",     "type",         "unpack",
                              "rawequal", "rawget", "rawset",       "setmetatable", "getmetatable",
                              "_VERSION"};
 const char* const kLibraries[] = {"string", "table", "math", "bit", "coroutine"};
@@ -107,7 +107,7 @@ int l_random(lua_State* L) {
             // 2^30-sided die: enough resolution for a float in [0,1) without bias.
             const double face = host.die(1u << 30);
             lua_pushnumber(L, (face - 1) / double(1u << 30));
-            return 1;
+            return check.result(1);
         }
         const lua_Number lo = n >= 2 ? luaL_checknumber(L, 1) : 1;
         const lua_Number hi = n >= 2 ? luaL_checknumber(L, 2) : luaL_checknumber(L, 1);
@@ -115,7 +115,7 @@ int l_random(lua_State* L) {
         const double span = hi - lo + 1;
         if (span > 4294967295.0) throw Error("bad argument to 'random' (interval is too large)");
         lua_pushnumber(L, lo + host.die(static_cast<std::uint32_t>(span)) - 1);
-        return 1;
+        return check.result(1);
     });
 }
 
@@ -187,7 +187,12 @@ int l_load(lua_State* L) {
     }
     const std::string name = luaL_optstring(L, 2, "=(load)");
     auto& host = LuaHost::from(L);
-    // luaL_loadbufferx mode "t" refuses precompiled bytecode.
+    if (!code.empty() && code[0] == '\x1b') {
+        lua_pushnil(L);
+        lua_pushliteral(L, "load: precompiled bytecode is refused in the sandbox (text chunks only)");
+        return 2;
+    }
+    // luaL_loadbufferx mode "t" refuses precompiled bytecode (belt and braces).
     const std::string chunkname = name;
     if (luaL_loadbufferx(L, code.data(), code.size(), chunkname.c_str(), "t") != 0) {
         lua_pushnil(L);
@@ -198,6 +203,44 @@ int l_load(lua_State* L) {
     lua_pushvalue(L, lua_upvalueindex(1));  // the env this load belongs to
     lua_setfenv(L, -2);
     return 1;
+}
+
+// pcall/xpcall that cannot swallow a stop: once a limit fired (runaway loop), the error goes on
+// up to the host even through a script's pcall, otherwise `while true do pcall(loop) end` would
+// run forever.
+int finish_protected(lua_State* L, int status, int base) {
+    if (status == 0) {
+        lua_pushboolean(L, 1);
+        lua_insert(L, base);
+        return lua_gettop(L) - base + 1;
+    }
+    if (const char* stop = LuaHost::from(L).stop_message()) {
+        lua_pushstring(L, stop);
+        return lua_error(L);
+    }
+    if (status == LUA_ERRMEM) return lua_error(L);  // the memory cap is not catchable either
+    lua_pushboolean(L, 0);
+    lua_insert(L, -2);
+    return 2;
+}
+
+/// ---Like Lua's pcall, except that a stopped script (time/instruction limit) stays stopped.
+int l_pcall(lua_State* L) {
+    luaL_checkany(L, 1);
+    const int base = 1;
+    const int status = lua_pcall(L, lua_gettop(L) - 1, LUA_MULTRET, 0);
+    return finish_protected(L, status, base);
+}
+
+/// ---Like LuaJIT's xpcall(f, handler, ...), except that a stopped script stays stopped.
+int l_xpcall(lua_State* L) {
+    luaL_checktype(L, 2, LUA_TFUNCTION);
+    lua_pushvalue(L, 1);
+    lua_pushvalue(L, 2);
+    lua_replace(L, 1);  // stack: handler, f, args..., f
+    lua_replace(L, 2);  // stack: handler, f, args...
+    const int status = lua_pcall(L, lua_gettop(L) - 2, LUA_MULTRET, 1);
+    return finish_protected(L, status, 2);
 }
 
 void copy_library(lua_State* L, const char* name) {
@@ -274,6 +317,10 @@ void push_env(lua_State* L) {
     lua_setfield(L, env, "next");
     lua_pop(L, 1);
 
+    lua_pushcfunction(L, l_pcall);
+    lua_setfield(L, env, "pcall");
+    lua_pushcfunction(L, l_xpcall);
+    lua_setfield(L, env, "xpcall");
     lua_pushcfunction(L, l_collectgarbage);
     lua_setfield(L, env, "collectgarbage");
     lua_getglobal(L, "tostring");

@@ -20,7 +20,7 @@ int l_where(lua_State* L) {
         yaml::push_where(L, 1, 2);
         lua_replace(L, 2);
         lua_settop(L, 2);
-        return 1;
+        return check.result(1);
     });
 }
 

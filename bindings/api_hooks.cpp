@@ -62,7 +62,7 @@ int l_on(lua_State* L) {
         luaL_checktype(L, 2, LUA_TFUNCTION);
         lua_pushvalue(L, 2);
         LuaHost::from(L).extension<Hooks>().add(event, luaL_ref(L, LUA_REGISTRYINDEX));
-        return 0;
+        return check.result(0);
     });
 }
 

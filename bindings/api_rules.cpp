@@ -15,7 +15,7 @@ int l_base(lua_State* L) {
     luaL_checkstring(L, 1);
     lua_pushvalue(L, 1);
     lua_rawget(L, lua_upvalueindex(1));
-    return 1;
+    return check.result(1);
 }
 
 }  // namespace

@@ -38,7 +38,7 @@ int l_dice(lua_State* L) {
                             " but a d" + std::to_string(sides) + " was rolled");
             return face;
         });
-        return 0;
+        return check.result(0);
     });
 }
 
