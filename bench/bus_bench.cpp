@@ -1,7 +1,7 @@
 // Benchmarks of core/bus: event dispatch, a modifier pipeline, the journal.
 // Build and run (see docs/performance.md):
-//   cmake -S . -B build-bus-rel -G Ninja -DCMAKE_BUILD_TYPE=Release -DUMPIRE_BENCH=ON \
-//         -DUMPIRE_TESTS=OFF && cmake --build build-bus-rel --target bus_bench &&
+//   cmake -S . -B build-bus-rel -G Ninja -DCMAKE_BUILD_TYPE=Release -DUMPIRE_BENCH=ON
+//         -DUMPIRE_TESTS=OFF && cmake --build build-bus-rel --target bus_bench
 //   build-bus-rel/bench/bus_bench
 #include <benchmark/benchmark.h>
 
