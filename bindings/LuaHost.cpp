@@ -214,6 +214,14 @@ void LuaHost::commit_env(int env_index) {
     lua_pushvalue(L_, env_index);
     if (env_ref_ != LUA_NOREF) luaL_unref(L_, LUA_REGISTRYINDEX, env_ref_);
     env_ref_ = luaL_ref(L_, LUA_REGISTRYINDEX);
+    if (script_env_ref_ == LUA_NOREF) {
+        push_script_env();
+        script_env_ref_ = luaL_ref(L_, LUA_REGISTRYINDEX);
+    }
+    lua_rawgeti(L_, LUA_REGISTRYINDEX, script_env_ref_);
+    lua_getfield(L_, env_index, "umpire");
+    lua_setfield(L_, -2, "umpire");
+    lua_pop(L_, 1);
 }
 
 void LuaHost::run_file(const fs::path& file) {
@@ -233,7 +241,7 @@ void LuaHost::run_file(const fs::path& file) {
 void LuaHost::run_string(const std::string& code, const std::string& label) {
     const int top = lua_gettop(L_);
     try {
-        push_script_env();
+        lua_rawgeti(L_, LUA_REGISTRYINDEX, script_env_ref_);
         load_chunk(code, label, -1);
         lua_remove(L_, -2);
         call(0, 0);

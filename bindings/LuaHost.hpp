@@ -71,8 +71,10 @@ public:
     void load_chunk(const std::string& code, const std::string& chunkname, int env_index = 0);
     // Protected call under the memory/time/instruction limits; a Lua error becomes ScriptError.
     void call(int nargs, int nresults);
-    // Runs a script file / a string in a fresh script env layered over the current rules.
+    // Runs a script file in a fresh script env (so `watch` re-runs start clean).
     void run_file(const std::filesystem::path& file);
+    // Runs a string in the host's persistent script env: globals set by one run_string are seen
+    // by the next (a REPL, `run -e`, tests). Its `umpire` follows every committed reload.
     void run_string(const std::string& code, const std::string& label = "=(command line)");
 
     // ---- rulesets (transactional; see Ruleset.hpp) ------------------------------------------
@@ -140,6 +142,7 @@ private:
     std::vector<std::filesystem::path> loaded_dirs_;
     std::vector<std::string> loaded_names_;
     int env_ref_ = LUA_NOREF;
+    int script_env_ref_ = LUA_NOREF;
     int state_ref_ = LUA_NOREF;
     int call_depth_ = 0;
     std::string last_traceback_;

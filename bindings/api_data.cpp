@@ -14,12 +14,10 @@ namespace {
 /// ---@return string? where "file:line:col", or nil if t[key] did not come from YAML
 int l_where(lua_State* L) {
     return lua::lua_guard(L, [&] {
-        lua::StackCheck check(L, 1);
         luaL_checktype(L, 1, LUA_TTABLE);
-        if (lua_gettop(L) < 2) lua_pushnil(L);
+        lua_settop(L, 2);  // key may be absent: nil
+        lua::StackCheck check(L, 1);
         yaml::push_where(L, 1, 2);
-        lua_replace(L, 2);
-        lua_settop(L, 2);
         return check.result(1);
     });
 }
