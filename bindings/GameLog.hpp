@@ -1,0 +1,52 @@
+// The record of a game inside a host: its journal (core/bus/Journal) and its event bus
+// (core/bus/EventBus), one per LuaHost (LuaHost::extension<GameLog>()).
+//
+// Bus subscriptions belong to the load generation that made them (Registry.hpp): a reload that
+// succeeds drops the older generations' handlers, a reload that fails drops its own, so a
+// reloaded module's handlers are replaced, never doubled.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "bindings/LuaHost.hpp"
+#include "core/bus/EventBus.hpp"
+#include "core/bus/Journal.hpp"
+
+namespace umpire {
+
+class GameLog final : public Registry::Listener {
+public:
+    explicit GameLog(LuaHost& host) : host_(host) {
+        host_.registry().add_listener(this);
+        bus.attach_journal(&journal);
+    }
+    ~GameLog() override { host_.registry().remove_listener(this); }
+
+    bus::Journal journal;
+    bus::EventBus bus;
+    // Off while the odds engine runs a script thousands of times: nothing is journaled.
+    bool journaling = true;
+    void set_journaling(bool on) {
+        journaling = on;
+        bus.attach_journal(on ? &journal : nullptr);
+    }
+
+    // The owner name of bus subscriptions made now (by the loading or the current generation).
+    std::string owner() const {
+        return "generation " + std::to_string(host_.registry().registration_generation());
+    }
+
+    void commit(std::uint64_t generation) override {
+        for (std::uint64_t g = 0; g < generation; ++g) bus.unsubscribe_owner("generation " + std::to_string(g));
+    }
+    void rollback(std::uint64_t generation) override {
+        bus.unsubscribe_owner("generation " + std::to_string(generation));
+    }
+
+    static GameLog& of(lua_State* L) { return LuaHost::from(L).extension<GameLog>(); }
+
+private:
+    LuaHost& host_;
+};
+
+}  // namespace umpire

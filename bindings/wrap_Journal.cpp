@@ -1,0 +1,140 @@
+// umpire.cite, umpire.note, umpire.result and umpire.journal: the rule log (core/bus/Journal).
+#include <string>
+
+#include "bindings/GameLog.hpp"
+#include "bindings/GameState.hpp"
+#include "bindings/api_modules.hpp"
+
+namespace umpire {
+namespace {
+
+/// @lua umpire.cite(rule, text)
+/// ---Adds a citation line to the journal: the rule behind a modifier or a result, as
+/// ---`--explain` prints it: "[A9.7] Original DR 11 ≥ B# 11: the MMG malfunctions".
+/// ---@param rule string the section, e.g. "A9.7"
+/// ---@param text string what the rule did here
+int l_cite(lua_State* L) {
+    return lua::lua_guard(L, [&] {
+        lua::StackCheck check(L, 0);
+        const std::string rule = luaL_checkstring(L, 1);
+        const std::string text = luaL_optstring(L, 2, "");
+        auto& log = GameLog::of(L);
+        if (log.journaling) log.journal.cite(rule, text);
+        return 0;
+    });
+}
+
+/// @lua umpire.note(text)
+/// ---Adds a plain line to the journal (no rule behind it: narration, a choice the player made).
+/// ---@param text string
+int l_note(lua_State* L) {
+    return lua::lua_guard(L, [&] {
+        lua::StackCheck check(L, 0);
+        auto& log = GameLog::of(L);
+        if (log.journaling) log.journal.note(luaL_checkstring(L, 1));
+        return 0;
+    });
+}
+
+/// @lua umpire.result(text, data, rule)
+/// ---Records an outcome ("the squad breaks") with optional plain data and citation.
+/// ---@param text string
+/// ---@param data? table plain data (numbers, strings, booleans, tables of those)
+/// ---@param rule? string
+int l_result(lua_State* L) {
+    return lua::lua_guard(L, [&] {
+        lua::StackCheck check(L, 0);
+        const std::string text = luaL_checkstring(L, 1);
+        nlohmann::json data = lua_istable(L, 2) ? nlohmann::json::parse(game_state::to_canonical_json(L, 2))
+                                                : nlohmann::json::object();
+        const std::string rule = luaL_optstring(L, 3, "");
+        auto& log = GameLog::of(L);
+        if (log.journaling) log.journal.result(text, std::move(data), rule);
+        return 0;
+    });
+}
+
+/// @lua umpire.journal.cited(rule)
+/// ---True if the journal cites `rule` (exactly, e.g. "A9.7"). Spec tests use it to check a
+/// ---rule said why it applied.
+/// ---@param rule string
+/// ---@return boolean
+int l_cited(lua_State* L) {
+    return lua::lua_guard(L, [&] {
+        lua::StackCheck check(L, 1);
+        const std::string rule = luaL_checkstring(L, 1);
+        bool found = false;
+        for (const auto& e : GameLog::of(L).journal.entries())
+            if (e.citation == rule) { found = true; break; }
+        lua_pushboolean(L, found);
+        return 1;
+    });
+}
+
+/// @lua umpire.journal.explain()
+/// ---The journal as the rule log `--explain` prints.
+/// ---@return string
+int l_explain(lua_State* L) {
+    return lua::lua_guard(L, [&] {
+        lua::StackCheck check(L, 1);
+        lua_pushstring(L, GameLog::of(L).journal.explain().c_str());
+        return 1;
+    });
+}
+
+/// @lua umpire.journal.size()
+/// ---The number of journal entries so far.
+/// ---@return integer
+int l_size(lua_State* L) {
+    return lua::lua_guard(L, [&] {
+        lua::StackCheck check(L, 1);
+        lua_pushinteger(L, static_cast<lua_Integer>(GameLog::of(L).journal.size()));
+        return 1;
+    });
+}
+
+/// @lua umpire.journal.lines(from)
+/// ---The rule-log lines of the entries from index `from` (1-based, default 1) on, without
+/// ---indentation: what a spec test compares with the rulebook's wording.
+/// ---@param from? integer
+/// ---@return string[]
+int l_lines(lua_State* L) {
+    return lua::lua_guard(L, [&] {
+        lua::StackCheck check(L, 1);
+        const auto& entries = GameLog::of(L).journal.entries();
+        const auto from = static_cast<std::size_t>(std::max<lua_Integer>(1, luaL_optinteger(L, 1, 1)));
+        lua_newtable(L);
+        int n = 0;
+        for (std::size_t i = from - 1; i < entries.size(); ++i) {
+            lua_pushstring(L, bus::explain_line(entries[i]).c_str());
+            lua_rawseti(L, -2, ++n);
+        }
+        return 1;
+    });
+}
+
+// The names Lua sees.
+const luaL_Reg kJournalFunctions[] = {
+    {"cited", l_cited},
+    {"explain", l_explain},
+    {"size", l_size},
+    {"lines", l_lines},
+    {nullptr, nullptr},
+};
+
+}  // namespace
+
+void open_journal(lua_State* L) {
+    lua::StackCheck check(L, 0);
+    lua_pushcfunction(L, l_cite);
+    lua_setfield(L, -2, "cite");
+    lua_pushcfunction(L, l_note);
+    lua_setfield(L, -2, "note");
+    lua_pushcfunction(L, l_result);
+    lua_setfield(L, -2, "result");
+    lua_newtable(L);
+    luaL_register(L, nullptr, kJournalFunctions);
+    lua_setfield(L, -2, "journal");
+}
+
+}  // namespace umpire
