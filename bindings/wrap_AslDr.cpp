@@ -12,8 +12,7 @@ namespace umpire::wrap {
 int asl_dr(lua_State* L) {
     return lua::lua_guard(L, [&] {
         lua::StackCheck check(L, 1);
-        HostDieSource source(LuaHost::from(L));
-        const dice::AslDr dr = dice::AslDr::roll(source);
+        const dice::AslDr dr = roll_dr(LuaHost::from(L));
         lua_createtable(L, 0, 4);
         lua_pushinteger(L, dr.colored);
         lua_setfield(L, -2, "colored");

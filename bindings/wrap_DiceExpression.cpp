@@ -1,5 +1,5 @@
 // umpire.dice.roll: dice expressions such as "2d6+d3-1" or "4d6kh3" (core/dice/DiceExpression.hpp).
-#include "bindings/LuaHost.hpp"
+#include "bindings/GameLog.hpp"
 #include "bindings/wrap_dice.hpp"
 #include "core/dice/DiceExpression.hpp"
 
@@ -18,6 +18,13 @@ int expression_roll(lua_State* L) {
         const dice::DiceExpression expression(luaL_checkstring(L, 1));
         HostDieSource source(LuaHost::from(L));
         const dice::RollResult result = expression.roll(source);
+        auto& log = GameLog::of(L);
+        if (log.journaling) {
+            std::vector<std::int64_t> faces;
+            for (const auto& face : result.faces) faces.push_back(face.value);
+            log.journal.roll(expression.to_string(), expression.to_string(), std::move(faces),
+                             result.total);
+        }
         lua_pushinteger(L, static_cast<lua_Integer>(result.total));
         lua_createtable(L, static_cast<int>(result.faces.size()), 0);
         int n = 0;

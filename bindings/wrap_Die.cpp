@@ -33,8 +33,7 @@ int die_d(lua_State* L) {
     return lua::lua_guard(L, [&] {
         lua::StackCheck check(L, 1);
         const std::uint32_t sides = lua_isnoneornil(L, 1) ? 6 : check_count(L, 1, "sides", 1000000);
-        HostDieSource source(LuaHost::from(L));
-        lua_pushinteger(L, dice::Die::d(sides).roll(source));
+        lua_pushinteger(L, roll_die(LuaHost::from(L), sides));
         return 1;
     });
 }
@@ -80,8 +79,8 @@ int die_count(lua_State* L) {
         if (how != ">=" && how != "<=")
             throw Error("umpire.dice.count: how must be \">=\" or \"<=\", got \"" + how + "\"");
         const bool at_least = how == ">=";
-        HostDieSource source(LuaHost::from(L));
-        lua_pushinteger(L, source.count(n, sides, at_least ? target : 1, at_least ? sides : target));
+        lua_pushinteger(L, roll_count(LuaHost::from(L), n, sides, at_least ? target : 1,
+                                      at_least ? sides : target));
         return 1;
     });
 }

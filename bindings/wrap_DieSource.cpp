@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "bindings/GameLog.hpp"
 #include "bindings/LuaHost.hpp"
 #include "bindings/embedded_lua.hpp"
 #include "bindings/wrap_dice.hpp"
@@ -33,11 +34,60 @@ std::uint32_t ffi_guard(Body&& body) noexcept {
 }
 }  // namespace
 
+namespace umpire::wrap {
+
+// Every die a rule rolls is journaled here, whichever path (FFI or classic) rolled it.
+std::uint32_t roll_die(LuaHost& host, std::uint32_t sides) {
+    const std::uint32_t face = host.die(sides);
+    auto& log = host.extension<GameLog>();
+    if (log.journaling)
+        log.journal.roll("d" + std::to_string(sides), "d" + std::to_string(sides), {face}, face);
+    return face;
+}
+
+dice::AslDr roll_dr(LuaHost& host) {
+    HostDieSource source(host);
+    const dice::AslDr dr = dice::AslDr::roll(source);
+    auto& log = host.extension<GameLog>();
+    if (log.journaling)
+        log.journal.roll(dr.to_string(), "DR", {dr.colored, dr.white}, dr.total(), "",
+                         {{"colored", dr.colored}, {"white", dr.white}, {"doubles", dr.doubles()}});
+    return dr;
+}
+
+std::uint32_t roll_count(LuaHost& host, std::uint32_t n, std::uint32_t sides, std::int64_t lo,
+                         std::int64_t hi) {
+    HostDieSource source(host);
+    const std::uint32_t hits = source.count(n, sides, lo, hi);
+    auto& log = host.extension<GameLog>();
+    if (log.journaling) {
+        const std::string what = std::to_string(n) + "d" + std::to_string(sides) + " counting " +
+                                 std::to_string(lo) + "-" + std::to_string(hi) + ": " +
+                                 std::to_string(hits);
+        log.journal.roll(what, std::to_string(n) + "d" + std::to_string(sides), {}, hits, "",
+                         {{"count", true}, {"lo", lo}, {"hi", hi}});
+    }
+    return hits;
+}
+
+}  // namespace umpire::wrap
+
 extern "C" {
 // One die of `sides` faces from the host's source; 0 on error (see umpire_ffi_error).
 __attribute__((visibility("default"))) std::uint32_t umpire_ffi_die(void* host,
                                                                     std::uint32_t sides) noexcept {
-    return ffi_guard([&] { return static_cast<umpire::LuaHost*>(host)->die(sides); });
+    return ffi_guard([&] { return umpire::wrap::roll_die(*static_cast<umpire::LuaHost*>(host), sides); });
+}
+
+// An ASL DR into out[0] (coloured) and out[1] (white); 0 on error, 1 on success.
+__attribute__((visibility("default"))) std::uint32_t umpire_ffi_dr(void* host,
+                                                                   std::uint32_t* out) noexcept {
+    return ffi_guard([&] {
+        const auto dr = umpire::wrap::roll_dr(*static_cast<umpire::LuaHost*>(host));
+        out[0] = dr.colored;
+        out[1] = dr.white;
+        return 1u;
+    });
 }
 
 // How many of n dice show lo..hi; returns count+1 so that 0 can mean an error.
@@ -46,8 +96,7 @@ __attribute__((visibility("default"))) std::uint32_t umpire_ffi_count(void* host
                                                                       std::int32_t lo,
                                                                       std::int32_t hi) noexcept {
     return ffi_guard([&] {
-        umpire::wrap::HostDieSource source(*static_cast<umpire::LuaHost*>(host));
-        return source.count(n, sides, lo, hi) + 1;
+        return umpire::wrap::roll_count(*static_cast<umpire::LuaHost*>(host), n, sides, lo, hi) + 1;
     });
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 #include <lua.hpp>
 
+#include "core/dice/AslDr.hpp"
 #include "core/dice/DieSource.hpp"
 
 namespace umpire {
@@ -20,6 +21,12 @@ public:
 private:
     LuaHost& host_;
 };
+
+// Rolling and journaling in one place, for the FFI and the classic entries alike.
+std::uint32_t roll_die(LuaHost& host, std::uint32_t sides);
+dice::AslDr roll_dr(LuaHost& host);
+std::uint32_t roll_count(LuaHost& host, std::uint32_t n, std::uint32_t sides, std::int64_t lo,
+                         std::int64_t hi);
 
 int die_d(lua_State* L);            // wrap_Die.cpp
 int die_pool(lua_State* L);

@@ -5,6 +5,7 @@ local dice, host = ...
 local ffi = require("ffi")
 ffi.cdef[[
 uint32_t umpire_ffi_die(void* host, uint32_t sides);
+uint32_t umpire_ffi_dr(void* host, uint32_t* out);
 uint32_t umpire_ffi_count(void* host, uint32_t n, uint32_t sides, int32_t lo, int32_t hi);
 const char* umpire_ffi_error(void);
 ]]
@@ -44,9 +45,10 @@ function dice.d3() return floor((roll(6) + 1) / 2) end
 function dice.d100() return roll(100) end
 
 --- An ASL DR, coloured die first.
+local dr_out = ffi.new("uint32_t[2]")
 function dice.dr()
-  local colored = roll(6)
-  local white = roll(6)
+  if C.umpire_ffi_dr(host, dr_out) == 0 then fail(1) end
+  local colored, white = dr_out[0], dr_out[1]
   return { colored = colored, white = white, total = colored + white, doubles = colored == white }
 end
 
