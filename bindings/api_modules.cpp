@@ -13,9 +13,9 @@ static const ApiModule kApiModules[] = {
     {"hooks", open_hooks},
     {"dice", open_dice},
     {"hex", open_hex},
+    {"table", open_table},
     {"bus", open_bus},
     {"journal", open_journal},
-    // The lead adds: {"table", open_table},
     // {"bus", open_bus}, {"cite", open_cite}.
 };
 

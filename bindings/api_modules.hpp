@@ -26,6 +26,7 @@ void open_test(lua_State* L);   // umpire.test (fixed dice for specs)
 void open_hooks(lua_State* L);  // umpire.hooks (staged event handlers; model for the bus)
 void open_dice(lua_State* L);   // umpire.dice (api_dice.cpp over wrap_Die/AslDr/DiceExpression/...)
 void open_hex(lua_State* L);    // umpire.hex (wrap_Hex.cpp)
+void open_table(lua_State* L);  // umpire.table (api_table.cpp over wrap_Vec2/Model/Placement)
 void open_bus(lua_State* L);    // umpire.bus (wrap_EventBus.cpp, wrap_ModifierPipeline.cpp)
 void open_journal(lua_State* L);  // umpire.cite/note/result, umpire.journal (wrap_Journal.cpp)
 
