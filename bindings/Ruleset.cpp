@@ -72,7 +72,9 @@ Manifest read_manifest(const fs::path& dir) {
     m.name = scalar(root["name"], display, "name");
     if (root["version"]) m.version = scalar(root["version"], display, "version");
     if (root["extends"]) m.extends = scalar(root["extends"], display, "extends");
-    if (root["turn_sequence"]) m.turn_sequence = list(root["turn_sequence"], display, "turn_sequence");
+    // The turn sequence's shape belongs to the ruleset (ASL: players + phases; Bolt Action: the
+    // order-dice steps), so it is passed to Lua as written: umpire.ruleset.turn_sequence.
+    if (root["turn_sequence"]) m.turn_sequence_yaml = YAML::Dump(root["turn_sequence"]);
     if (auto data = root["data"]) {
         for (const auto& name : list(data, display, "data"))
             m.data.push_back(resolve_file(m.dir, name, "data", ".yaml", display, data.Mark()));
@@ -223,17 +225,41 @@ void validate(LuaHost& host, int layers, int data) {
     }
 }
 
+/// @lua umpire.data.scenario(name)
+/// ---The table of scenarios/<name>.yaml of the active ruleset (a child's scenario hides its
+/// ---parent's of the same name). Read from disk on each call; errors name file:line:col.
+/// ---@param name string scenario name (letters, digits, _ and - only)
+/// ---@return table scenario
+int l_scenario(lua_State* L) {
+    return lua::lua_guard(L, [&] {
+        const std::string name = luaL_checkstring(L, 1);
+        lua::StackCheck check(L, 1);
+        if (name.empty() || name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != std::string::npos)
+            throw Error("umpire.data.scenario: bad scenario name '" + name + "'");
+        const int n = static_cast<int>(lua_objlen(L, lua_upvalueindex(1)));
+        std::string looked;
+        for (int i = n; i >= 1; --i) {  // leaf first
+            lua_rawgeti(L, lua_upvalueindex(1), i);
+            const fs::path file = fs::path(lua_tostring(L, -1)) / "scenarios" / (name + ".yaml");
+            lua_pop(L, 1);
+            if (fs::is_regular_file(file)) {
+                yaml::push_file(L, file, LuaHost::display_path(file));
+                return check.result(1);
+            }
+            looked += " " + LuaHost::display_path(file.parent_path());
+        }
+        throw Error("umpire.data.scenario: no scenario '" + name + "' (looked in" + looked + ")");
+    });
+}
+
 void set_info(lua_State* L, int umpire, const Manifest& m) {
     lua_newtable(L);
     lua_pushstring(L, m.name.c_str());
     lua_setfield(L, -2, "name");
     lua_pushstring(L, m.version.c_str());
     lua_setfield(L, -2, "version");
-    lua_newtable(L);
-    for (std::size_t i = 0; i < m.turn_sequence.size(); ++i) {
-        lua_pushstring(L, m.turn_sequence[i].c_str());
-        lua_rawseti(L, -2, static_cast<int>(i + 1));
-    }
+    if (m.turn_sequence_yaml.empty()) lua_newtable(L);
+    else yaml::push_string(L, m.turn_sequence_yaml, LuaHost::display_path(m.dir / "ruleset.yaml") + " (turn_sequence)");
     lua_setfield(L, -2, "turn_sequence");
     lua_setfield(L, umpire, "ruleset");
 }
@@ -269,6 +295,13 @@ void load_into(LuaHost& host, int env, const std::vector<fs::path>& dirs) {
         // Data of every layer before any rule code runs, so modules see the merged result.
         for (const auto& m : layers_in_order)
             for (const auto& file : m.data) load_data(host, data, file);
+        lua_newtable(L);
+        for (std::size_t i = 0; i < layers_in_order.size(); ++i) {
+            lua_pushstring(L, layers_in_order[i].dir.string().c_str());
+            lua_rawseti(L, -2, static_cast<int>(i + 1));
+        }
+        lua_pushcclosure(L, l_scenario, 1);
+        lua_setfield(L, data, "scenario");
         for (const auto& m : layers_in_order)
             for (const auto& file : m.modules) load_module(host, env, rules, bases, layers, file);
         validate(host, layers, data);

@@ -16,7 +16,7 @@ namespace umpire::ruleset {
 struct Manifest {
     std::filesystem::path dir;
     std::string name, version, extends;
-    std::vector<std::string> turn_sequence;
+    std::string turn_sequence_yaml;  // any YAML shape (list of phases, map...), as written
     std::vector<std::filesystem::path> data, modules, tests;  // absolute paths
 };
 

@@ -59,7 +59,23 @@ local function expect(actual)
   end
   return { to_be = to_be, to_equal = to_be }
 end
-test_api = { test = test, it = test, describe = describe, assert_eq = assert_eq,
+-- The short names of docs/lua-api.md.
+local function eq(actual, expected, msg)
+  if not equal(actual, expected) then
+    fail(msg, "expected " .. show(expected) .. ", got " .. show(actual), 2)
+  end
+end
+local function ok(value, msg)
+  if not value then fail(msg, "expected a true value, got " .. show(value), 2) end
+end
+local function raises(fn, pattern)
+  local good, err = pcall(fn)
+  if good then error("expected an error, but the function returned normally", 2) end
+  if pattern and not tostring(err):find(pattern) then
+    error("expected an error matching " .. show(pattern) .. ", got " .. show(tostring(err)), 2)
+  end
+end
+test_api = { eq = eq, ok = ok, raises = raises, test = test, it = test, describe = describe, assert_eq = assert_eq,
              assert_near = assert_near, assert_error = assert_error, expect = expect }
 for name, fn in pairs(test_api) do _G[name] = fn end
 return tests

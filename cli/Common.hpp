@@ -1,0 +1,53 @@
+// What every subcommand shares: the common flags, building a host from them, and turning errors
+// into exit codes (0 success, 1 a rule/script error, 2 bad usage).
+#pragma once
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "bindings/LuaHost.hpp"
+
+namespace umpire::cli {
+
+constexpr int kOk = 0, kScriptError = 1, kUsage = 2;
+
+struct Common {
+    std::vector<std::string> rulesets;  // --ruleset: a ruleset dir, a folder of rulesets, or a name
+    std::uint64_t seed = 1;
+    bool explain = false;
+    bool json = false;
+    bool trusted = false;
+    bool traceback = false;
+    double timeout = 10.0;
+};
+
+void add_common(CLI::App* app, Common& common);
+
+// Splits --ruleset values into search folders and rulesets to load.
+struct RulesetArgs {
+    std::vector<std::filesystem::path> search;
+    std::vector<std::string> load;
+};
+RulesetArgs split_rulesets(const Common& common);
+
+HostOptions host_options(const Common& common);
+
+// Runs body, printing a ScriptError/Error as "umpire: <message>" on stderr; returns the exit code.
+int guarded(const Common& common, const std::function<int()>& body);
+
+// --explain / --json are not wired yet (they need the journal of core/bus): kScriptError with a
+// clear message if asked for, kOk otherwise. See cli/Report.cpp.
+int refuse_unwired_output(const Common& common, const char* command);
+
+int cmd_run(const Common& common, const std::string& script, const std::string& code,
+            const std::string& state_in, const std::string& state_out);
+int cmd_watch(const Common& common, const std::string& script);
+int cmd_test(const Common& common, const std::vector<std::string>& rulesets);
+int cmd_roll(const Common& common, const std::string& expr);
+int cmd_odds(const Common& common, const std::string& expr_or_script);
+int cmd_replay(const Common& common, const std::string& journal);
+
+}  // namespace umpire::cli

@@ -1,0 +1,26 @@
+// umpire roll EXPR: one roll of a dice expression through umpire.dice.roll, with its faces.
+#include <iostream>
+
+#include "cli/Common.hpp"
+
+namespace umpire::cli {
+
+int cmd_roll(const Common& common, const std::string& expr) {
+    if (int rc = refuse_unwired_output(common, "roll")) return rc;
+    if (expr.find("]==]") != std::string::npos) {
+        std::cerr << "umpire roll: bad dice expression '" << expr << "'\n";
+        return kUsage;
+    }
+    return guarded(common, [&] {
+        LuaHost host(host_options(common));
+        // A long-bracket literal carries the expression into Lua unchanged.
+        host.run_string("local total, faces = umpire.dice.roll([==[" + expr + "]==])\n"
+                        "local shown = {}\n"
+                        "for i, f in ipairs(faces or {}) do shown[i] = tostring(f) end\n"
+                        "print(#shown > 1 and (total .. '  (' .. table.concat(shown, ' ') .. ')') or total)\n",
+                        "=(roll)");
+        return kOk;
+    });
+}
+
+}  // namespace umpire::cli

@@ -1,0 +1,45 @@
+// umpire test [RULESET...]: every tests/*.lua of each ruleset, in the sandbox, each ruleset in
+// its own host (so one ruleset's state cannot leak into another's tests).
+#include <iostream>
+
+#include "bindings/Ruleset.hpp"
+#include "bindings/SpecRunner.hpp"
+#include "cli/Common.hpp"
+
+namespace umpire::cli {
+
+int cmd_test(const Common& common, const std::vector<std::string>& names) {
+    if (int rc = refuse_unwired_output(common, "test")) return rc;
+    return guarded(common, [&] {
+        const HostOptions options = host_options(common);
+        std::vector<std::string> wanted = names;
+        for (const auto& r : split_rulesets(common).load) wanted.push_back(r);
+        std::vector<std::filesystem::path> dirs;
+        {
+            LuaHost probe(options);
+            if (wanted.empty()) dirs = ruleset::all(probe.search_path());
+            for (const auto& n : wanted) dirs.push_back(ruleset::find(n, probe.search_path()));
+        }
+        SpecResult total;
+        for (const auto& dir : dirs) {
+            LuaHost host(options);
+            try {
+                host.load_rulesets({dir.string()});
+            } catch (const ScriptError& e) {
+                ++total.failed;
+                std::cout << "FAIL " << LuaHost::display_path(dir) << " (does not load)\n     "
+                          << e.what() << "\n";
+                continue;
+            }
+            for (const auto& file : ruleset::read_manifest(dir).tests) {
+                const SpecResult r = run_spec_file(host, file, std::cout);
+                total.passed += r.passed;
+                total.failed += r.failed;
+            }
+        }
+        std::cout << total.passed << " passed, " << total.failed << " failed" << std::endl;
+        return total.failed ? kScriptError : kOk;
+    });
+}
+
+}  // namespace umpire::cli

@@ -1,0 +1,49 @@
+// umpire watch SCRIPT: run, then re-run on every change of the script or a loaded ruleset.
+// Rulesets reload transactionally (a broken save keeps the last good rules); errors are printed
+// and the watch goes on. The game state lives on across runs, like in a game being played.
+#include <iostream>
+
+#include "bindings/Ruleset.hpp"
+#include "bindings/Watcher.hpp"
+#include "cli/Common.hpp"
+
+namespace umpire::cli {
+
+int cmd_watch(const Common& common, const std::string& script) {
+    if (int rc = refuse_unwired_output(common, "watch")) return rc;
+    return guarded(common, [&] {
+        LuaHost host(host_options(common));
+        const auto rulesets = split_rulesets(common);
+        Watcher watcher;
+        watcher.watch_file(script);
+        for (const auto& name : rulesets.load)
+            for (const auto& m : ruleset::chain(ruleset::find(name, host.search_path()), host.search_path()))
+                watcher.watch_tree(m.dir);
+
+        bool rules_changed = true;
+        for (;;) {
+            if (rules_changed && !rulesets.load.empty()) {
+                try {
+                    host.load_rulesets(rulesets.load);
+                } catch (const ScriptError& e) {
+                    std::cerr << "umpire: " << e.what() << "\n  (the previous rules stay loaded)\n";
+                }
+            }
+            try {
+                host.run_file(script);
+            } catch (const ScriptError& e) {
+                std::cerr << "umpire: " << e.what() << "\n";
+            }
+            std::cerr << "-- watching " << script << " (Ctrl-C to stop)\n";
+            std::vector<std::filesystem::path> changed;
+            while ((changed = watcher.wait(std::chrono::hours(1))).empty()) {
+            }
+            rules_changed = false;
+            for (const auto& p : changed)
+                if (std::filesystem::absolute(p) != std::filesystem::absolute(script)) rules_changed = true;
+        }
+        return kOk;
+    });
+}
+
+}  // namespace umpire::cli

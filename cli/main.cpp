@@ -1,0 +1,70 @@
+// The `umpire` command: parses the command line and hands over to cli/cmd_*.cpp.
+// Exit codes: 0 success, 1 a rule/script error, 2 bad usage.
+#include <iostream>
+
+#include "cli/Common.hpp"
+
+using namespace umpire::cli;
+
+int main(int argc, char** argv) {
+    CLI::App app{"umpire: a scriptable rules engine for tabletop wargames.\n"
+                 "Example: umpire run --ruleset asl scripts/mg_fire.lua"};
+    app.require_subcommand(1);
+    Common common;
+
+    std::string script, code, state_in, state_out, expr, journal;
+    std::vector<std::string> test_rulesets;
+
+    auto* run = app.add_subcommand("run", "Run a Lua script (or -e CODE) against the loaded rulesets.\n"
+                                          "Example: umpire run --ruleset asl -e \"print(umpire.data.ift[12])\"");
+    run->add_option("SCRIPT", script, "Lua script file");
+    run->add_option("-e,--execute", code, "Lua code to run instead of a file");
+    run->add_option("--state", state_in, "Load the game state from this JSON file first");
+    run->add_option("--save-state", state_out, "Save the game state to this JSON file afterwards");
+    add_common(run, common);
+
+    auto* roll = app.add_subcommand("roll", "Roll a dice expression.\nExample: umpire roll 2d6+1 --seed 42");
+    roll->add_option("EXPR", expr, "Dice expression: 2d6, D6+1, d%, 4d6kh3, ...")->required();
+    add_common(roll, common);
+
+    auto* odds = app.add_subcommand("odds", "Exact odds of a dice expression or a rule script.\n"
+                                            "Example: umpire odds 2d6 / umpire odds --ruleset asl scripts/ift_12.lua");
+    odds->add_option("EXPR_OR_SCRIPT", expr, "Dice expression or Lua script")->required();
+    add_common(odds, common);
+
+    auto* watch = app.add_subcommand("watch", "Run a script, and again every time it or a ruleset changes.\n"
+                                              "Example: umpire watch --ruleset my_house_rule scripts/try.lua");
+    watch->add_option("SCRIPT", script, "Lua script file")->required();
+    add_common(watch, common);
+
+    auto* test = app.add_subcommand("test", "Run the spec tests (tests/*.lua) of rulesets; all of them if none named.\n"
+                                            "Example: umpire test asl   (prints 'N passed, N failed'; exit 1 on a failure)");
+    test->add_option("RULESET", test_rulesets, "Ruleset names or folders");
+    add_common(test, common);
+
+    auto* replay = app.add_subcommand("replay", "Replay a saved journal and check it comes out the same.\n"
+                                                "Example: umpire replay game.journal.json");
+    replay->add_option("JOURNAL", journal, "Journal file")->required();
+    add_common(replay, common);
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        const int rc = app.exit(e);  // prints help, or the usage error
+        return rc == 0 ? kOk : kUsage;
+    }
+
+    if (*run) {
+        if (script.empty() == code.empty()) {
+            std::cerr << "umpire run: give a SCRIPT or -e CODE (exactly one)\n" << run->help();
+            return kUsage;
+        }
+        return cmd_run(common, script, code, state_in, state_out);
+    }
+    if (*roll) return cmd_roll(common, expr);
+    if (*odds) return cmd_odds(common, expr);
+    if (*watch) return cmd_watch(common, script);
+    if (*test) return cmd_test(common, test_rulesets);
+    if (*replay) return cmd_replay(common, journal);
+    return kUsage;
+}
