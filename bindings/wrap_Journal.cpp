@@ -55,17 +55,23 @@ int l_result(lua_State* L) {
 }
 
 /// @lua umpire.journal.cited(rule)
-/// ---True if the journal cites `rule` (exactly, e.g. "A9.7"). Spec tests use it to check a
-/// ---rule said why it applied.
+/// ---True if the journal cites `rule` (exactly, e.g. "A9.7"), in a line of its own or in a step
+/// ---of a modifier pipeline. Spec tests use it to check a rule said why it applied.
 /// ---@param rule string
 /// ---@return boolean
 int l_cited(lua_State* L) {
     return lua::lua_guard(L, [&] {
         lua::StackCheck check(L, 1);
         const std::string rule = luaL_checkstring(L, 1);
+        // A rule is cited by an entry of its own, or by a step of a journaled modifier pipeline.
         bool found = false;
-        for (const auto& e : GameLog::of(L).journal.entries())
-            if (e.citation == rule) { found = true; break; }
+        for (const auto& e : GameLog::of(L).journal.entries()) {
+            if (e.citation == rule) found = true;
+            else if (e.kind == bus::JournalEntry::Kind::modifier && e.data.contains("steps"))
+                for (const auto& step : e.data["steps"])
+                    if (step.value("citation", "") == rule) found = true;
+            if (found) break;
+        }
         lua_pushboolean(L, found);
         return 1;
     });
