@@ -90,7 +90,7 @@ int LuaHost::message_handler(lua_State* L) {
 
 LuaHost::LuaHost(HostOptions options)
     : options_(std::move(options)), alloc_(std::make_unique<Allocator>()),
-      limits_(std::make_unique<Limits>()), default_dice_(options_.seed) {
+      limits_(std::make_unique<Limits>()), generator_(options_.seed) {
     alloc_->host = this;
     alloc_->limit = options_.memory_limit;
     L_ = lua_newstate(&Allocator::allocate, alloc_.get());
@@ -103,7 +103,6 @@ LuaHost::LuaHost(HostOptions options)
     if (options_.trusted) {
         limits_->watchdog = std::make_unique<Watchdog>();
     }
-    set_die_function(nullptr);
     sandbox::init(L_, options_.trusted);
 
     lua_newtable(L_);
@@ -124,14 +123,6 @@ LuaHost& LuaHost::from(lua_State* L) {
     void* ud = nullptr;
     lua_getallocf(L, &ud);
     return *static_cast<Allocator*>(ud)->host;
-}
-
-void LuaHost::set_die_function(DieFunction die) {
-    if (die) {
-        die_ = std::move(die);
-    } else {
-        die_ = [this](std::uint32_t sides) { return default_dice_.die(sides); };
-    }
 }
 
 void LuaHost::load_chunk(const std::string& code, const std::string& chunkname, int env_index) {

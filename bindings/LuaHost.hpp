@@ -24,15 +24,12 @@
 #include <typeindex>
 #include <vector>
 
-#include "bindings/DefaultDice.hpp"
 #include "bindings/LuaError.hpp"
 #include "bindings/Registry.hpp"
+#include "core/dice/DieSource.hpp"
+#include "core/dice/GeneratorSource.hpp"
 
 namespace umpire {
-
-// Where dice come from: returns a face in 1..sides. The game's generator (core/dice's
-// umpire::dice::DieSource, adapted with a lambda) or fixed dice in tests.
-using DieFunction = std::function<std::uint32_t(std::uint32_t sides)>;
 
 struct HostOptions {
     // Trusted mode keeps the JIT on for rule code and enforces time_limit with a watchdog thread
@@ -60,9 +57,14 @@ public:
     static LuaHost& from(lua_State* L);  // the host that owns L
 
     // ---- dice ------------------------------------------------------------------------------
-    void set_die_function(DieFunction die);  // nullptr: back to the default seeded generator
-    const DieFunction& die_function() const { return die_; }
-    std::uint32_t die(std::uint32_t sides) { return die_(sides); }
+    // Every die of the game comes from one core DieSource: the game's generator (seeded by
+    // HostOptions::seed), or one set here: fixed dice in spec tests, the odds engine's
+    // enumerating source. nullptr goes back to the generator.
+    void set_die_source(std::shared_ptr<dice::DieSource> source) { source_ = std::move(source); }
+    const std::shared_ptr<dice::DieSource>& die_source() const { return source_; }
+    dice::DieSource& dice() { return source_ ? *source_ : generator_; }
+    dice::GeneratorSource& generator() { return generator_; }
+    std::uint32_t die(std::uint32_t sides) { return dice().die(sides); }
 
     // ---- running code ----------------------------------------------------------------------
     // Loads text (never bytecode) as a function on top of the stack, with the JIT switched off
@@ -136,8 +138,8 @@ private:
     std::unique_ptr<Allocator> alloc_;
     std::unique_ptr<Limits> limits_;
     lua_State* L_ = nullptr;
-    DefaultDice default_dice_;
-    DieFunction die_;
+    dice::GeneratorSource generator_;
+    std::shared_ptr<dice::DieSource> source_;
     Registry registry_;
     std::vector<std::filesystem::path> loaded_dirs_;
     std::vector<std::string> loaded_names_;

@@ -1,5 +1,6 @@
 #include "bindings/SpecRunner.hpp"
 
+#include "bindings/GameLog.hpp"
 #include "bindings/LuaHost.hpp"
 
 namespace umpire {
@@ -88,7 +89,7 @@ SpecResult run_spec_file(LuaHost& host, const std::filesystem::path& file, std::
     const int top = lua_gettop(L);
     const std::string display = LuaHost::display_path(file);
     SpecResult result;
-    const DieFunction saved_dice = host.die_function();
+    const auto saved_dice = host.die_source();
     try {
         host.push_script_env();
         const int env = lua_gettop(L);
@@ -105,6 +106,9 @@ SpecResult run_spec_file(LuaHost& host, const std::filesystem::path& file, std::
             lua_getfield(L, -1, "name");
             const std::string name = lua_tostring(L, -1);
             lua_getfield(L, -2, "fn");
+            // Each test starts with an empty journal, so umpire.journal.cited() sees only
+            // what this test's rules cited.
+            host.extension<GameLog>().journal = bus::Journal();
             try {
                 host.call(0, 0);
                 ++result.passed;
@@ -114,7 +118,7 @@ SpecResult run_spec_file(LuaHost& host, const std::filesystem::path& file, std::
                 out << "FAIL " << display << ": " << name << "\n     " << e.what() << "\n";
                 if (!e.traceback.empty()) out << e.traceback << "\n";
             }
-            host.set_die_function(saved_dice);
+            host.set_die_source(saved_dice);
             lua_pop(L, 2);
         }
     } catch (const ScriptError& e) {
@@ -122,7 +126,7 @@ SpecResult run_spec_file(LuaHost& host, const std::filesystem::path& file, std::
         ++result.failed;
         out << "FAIL " << display << "\n     " << e.what() << "\n";
     }
-    host.set_die_function(saved_dice);
+    host.set_die_source(saved_dice);
     lua_settop(L, top);
     return result;
 }

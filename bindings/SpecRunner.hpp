@@ -5,7 +5,7 @@
 //   assert_error(fn, [text])             fn must raise an error containing text
 //   expect(v).to_be(x) / .to_equal(x)    same as assert_eq
 //   eq(actual, expected, [msg]), ok(value, [msg]), raises(fn, [lua_pattern])   (docs/lua-api.md)
-//   umpire.test.dice{4, 2, ...}          the next dice rolled in this test, in order
+//   umpire.dice.fix{4, 2, ...}           the next dice rolled in this test, in order
 // Each test runs on its own under the host's limits; dice are restored after each test.
 #pragma once
 #include <filesystem>

@@ -9,7 +9,6 @@ static const ApiModule kApiModules[] = {
     {"data", open_data},
     {"state", open_state},
     {"rules", open_rules},
-    {"test", open_test},
     {"hooks", open_hooks},
     {"dice", open_dice},
     {"hex", open_hex},

@@ -22,7 +22,6 @@ void open_api_modules(lua_State* L);
 void open_data(lua_State* L);   // umpire.data (the merged YAML), umpire.where
 void open_state(lua_State* L);  // umpire.state (the game state table)
 void open_rules(lua_State* L);  // umpire.rules (module tables), umpire.base
-void open_test(lua_State* L);   // umpire.test (fixed dice for specs)
 void open_hooks(lua_State* L);  // umpire.hooks (staged event handlers; model for the bus)
 void open_dice(lua_State* L);   // umpire.dice (api_dice.cpp over wrap_Die/AslDr/DiceExpression/...)
 void open_hex(lua_State* L);    // umpire.hex (wrap_Hex.cpp)

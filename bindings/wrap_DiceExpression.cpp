@@ -16,8 +16,7 @@ int expression_roll(lua_State* L) {
     return lua::lua_guard(L, [&] {
         lua::StackCheck check(L, 2);
         const dice::DiceExpression expression(luaL_checkstring(L, 1));
-        HostDieSource source(LuaHost::from(L));
-        const dice::RollResult result = expression.roll(source);
+        const dice::RollResult result = expression.roll(LuaHost::from(L).dice());
         auto& log = GameLog::of(L);
         if (log.journaling) {
             std::vector<std::int64_t> faces;

@@ -8,12 +8,6 @@
 
 namespace umpire::wrap {
 
-std::uint32_t HostDieSource::die(std::uint32_t sides) { return host_.die(sides); }
-
-std::vector<std::uint32_t> HostDieSource::pool(std::uint32_t n, std::uint32_t sides) {
-    return dice::DieSource::pool(n, sides);
-}
-
 namespace {
 std::uint32_t check_count(lua_State* L, int arg, const char* what, lua_Integer max) {
     const lua_Number v = luaL_checknumber(L, arg);
@@ -49,8 +43,7 @@ int die_pool(lua_State* L) {
         lua::StackCheck check(L, 1);
         const std::uint32_t n = check_count(L, 1, "pool size", 1000);
         const std::uint32_t sides = lua_isnoneornil(L, 2) ? 6 : check_count(L, 2, "sides", 1000000);
-        HostDieSource source(LuaHost::from(L));
-        auto faces = dice::Die::d(sides).roll_pool(source, n);
+        auto faces = dice::Die::d(sides).roll_pool(LuaHost::from(L).dice(), n);
         std::sort(faces.begin(), faces.end());
         lua_createtable(L, static_cast<int>(faces.size()), 0);
         for (std::size_t i = 0; i < faces.size(); ++i) {

@@ -46,8 +46,7 @@ std::uint32_t roll_die(LuaHost& host, std::uint32_t sides) {
 }
 
 dice::AslDr roll_dr(LuaHost& host) {
-    HostDieSource source(host);
-    const dice::AslDr dr = dice::AslDr::roll(source);
+    const dice::AslDr dr = dice::AslDr::roll(host.dice());
     auto& log = host.extension<GameLog>();
     if (log.journaling)
         log.journal.roll(dr.to_string(), "DR", {dr.colored, dr.white}, dr.total(), "",
@@ -57,8 +56,7 @@ dice::AslDr roll_dr(LuaHost& host) {
 
 std::uint32_t roll_count(LuaHost& host, std::uint32_t n, std::uint32_t sides, std::int64_t lo,
                          std::int64_t hi) {
-    HostDieSource source(host);
-    const std::uint32_t hits = source.count(n, sides, lo, hi);
+    const std::uint32_t hits = host.dice().count(n, sides, lo, hi);
     auto& log = host.extension<GameLog>();
     if (log.journaling) {
         const std::string what = std::to_string(n) + "d" + std::to_string(sides) + " counting " +
@@ -128,9 +126,7 @@ int source_fix(lua_State* L) {
                             " must be a whole number >= 1");
             faces.push_back(static_cast<std::uint32_t>(face));
         }
-        auto source = std::make_shared<dice::FixedSource>(std::move(faces));
-        LuaHost::from(L).set_die_function(
-            [source](std::uint32_t sides) { return source->die(sides); });
+        LuaHost::from(L).set_die_source(std::make_shared<dice::FixedSource>(std::move(faces)));
         return 0;
     });
 }
@@ -140,7 +136,7 @@ int source_fix(lua_State* L) {
 int source_unfix(lua_State* L) {
     return lua::lua_guard(L, [&] {
         lua::StackCheck check(L, 0);
-        LuaHost::from(L).set_die_function(nullptr);
+        LuaHost::from(L).set_die_source(nullptr);
         return 0;
     });
 }

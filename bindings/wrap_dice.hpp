@@ -11,17 +11,6 @@ namespace umpire {
 class LuaHost;
 
 namespace wrap {
-// The host's die source as a core DieSource, so core code (expressions, pools) rolls through it.
-class HostDieSource final : public dice::DieSource {
-public:
-    explicit HostDieSource(LuaHost& host) : host_(host) {}
-    std::uint32_t die(std::uint32_t sides) override;
-    std::vector<std::uint32_t> pool(std::uint32_t n, std::uint32_t sides) override;
-
-private:
-    LuaHost& host_;
-};
-
 // Rolling and journaling in one place, for the FFI and the classic entries alike.
 std::uint32_t roll_die(LuaHost& host, std::uint32_t sides);
 dice::AslDr roll_dr(LuaHost& host);

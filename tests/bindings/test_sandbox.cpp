@@ -65,11 +65,17 @@ TEST_CASE("pairs visits keys in a fixed order whatever the insertion order", "[s
 
 TEST_CASE("math.random rolls the game's dice", "[sandbox][dice]") {
     TestHost t;
-    std::vector<std::uint32_t> asked;
-    t.host.set_die_function([&](std::uint32_t sides) {
-        asked.push_back(sides);
-        return sides;  // always the highest face
-    });
+    // A source that always shows the highest face, and remembers what was asked.
+    struct Highest : umpire::dice::DieSource {
+        std::vector<std::uint32_t> asked;
+        std::uint32_t die(std::uint32_t sides) override {
+            asked.push_back(sides);
+            return sides;
+        }
+    };
+    auto highest = std::make_shared<Highest>();
+    t.host.set_die_source(highest);
+    auto& asked = highest->asked;
     CHECK(t.eval("math.random(6)") == "6");
     CHECK(t.eval("math.random(3, 5)") == "5");
     CHECK(asked == std::vector<std::uint32_t>{6, 3});
