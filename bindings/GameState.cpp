@@ -184,13 +184,5 @@ void replace_from_json(lua_State* L, int index, const std::string& json) {
     lua_pop(L, 1);
 }
 
-std::uint64_t fnv1a64(const std::string& bytes) {
-    std::uint64_t hash = 0xcbf29ce484222325ULL;
-    for (unsigned char c : bytes) {
-        hash ^= c;
-        hash *= 0x100000001b3ULL;
-    }
-    return hash;
-}
 
 }  // namespace umpire::game_state

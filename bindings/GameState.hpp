@@ -16,6 +16,5 @@ std::string to_canonical_json(lua_State* L, int index);
 // Empties the table at `index` and fills it from json (the table keeps its identity, so every
 // env that holds it sees the new contents).
 void replace_from_json(lua_State* L, int index, const std::string& json);
-std::uint64_t fnv1a64(const std::string& bytes);
 
 }  // namespace umpire::game_state

@@ -1,5 +1,7 @@
 #include "bindings/LuaHost.hpp"
 
+#include "core/bus/Hash.hpp"
+
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -288,7 +290,7 @@ std::string LuaHost::state_json() {
     }
 }
 
-std::uint64_t LuaHost::state_hash() { return game_state::fnv1a64(state_json()); }
+std::uint64_t LuaHost::state_hash() { return bus::fnv1a_64(state_json()); }
 
 void LuaHost::save_state(const fs::path& file) {
     const std::string json = state_json();

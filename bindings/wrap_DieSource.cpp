@@ -49,7 +49,7 @@ dice::AslDr roll_dr(LuaHost& host) {
     const dice::AslDr dr = dice::AslDr::roll(host.dice());
     auto& log = host.extension<GameLog>();
     if (log.journaling)
-        log.journal.roll(dr.to_string(), "DR", {dr.colored, dr.white}, dr.total(), "",
+        log.journal.roll("Original DR", "colored + white", {dr.colored, dr.white}, dr.total(), "",
                          {{"colored", dr.colored}, {"white", dr.white}, {"doubles", dr.doubles()}});
     return dr;
 }

@@ -8,7 +8,10 @@ namespace fs = std::filesystem;
 void add_common(CLI::App* app, Common& c) {
     app->add_option("--ruleset", c.rulesets,
                     "Ruleset to load (a name on the search path, or a folder holding ruleset.yaml), "
-                    "or a folder of rulesets to add to the search path. Repeatable.");
+                    "or a folder of rulesets to add to the search path. Repeatable.")
+        // One value per --ruleset, so `--ruleset asl SCRIPT` does not eat the script.
+        ->allow_extra_args(false)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     app->add_option("--seed", c.seed, "Seed of the game's dice (default 1: runs are reproducible)");
     app->add_flag("--explain", c.explain, "Explain every roll and modifier with its rule citation");
     app->add_flag("--json", c.json, "One JSON document on stdout instead of text");

@@ -38,12 +38,21 @@ HostOptions host_options(const Common& common);
 // Runs body, printing a ScriptError/Error as "umpire: <message>" on stderr; returns the exit code.
 int guarded(const Common& common, const std::function<int()>& body);
 
-// --explain / --json are not wired yet (they need the journal of core/bus): kScriptError with a
-// clear message if asked for, kOk otherwise. See cli/Report.cpp.
-int refuse_unwired_output(const Common& common, const char* command);
+// Report.cpp: host options whose print() is captured into `captured` under --json (so stdout
+// holds one JSON document), and the report of a finished run (--explain: the rule log; --json:
+// {"command", "output", "journal", "journal_hash", "state_hash"}).
+HostOptions host_options(const Common& common, std::vector<std::string>* captured);
+int report_run(const Common& common, const char* command, LuaHost& host,
+               const std::vector<std::string>& captured);
+// Commands that cannot honour --json (or --explain) say so and exit 2 instead of ignoring it.
+int refuse_output_flags(const Common& common, const char* command, bool explain_ok);
 
-int cmd_run(const Common& common, const std::string& script, const std::string& code,
-            const std::string& state_in, const std::string& state_out);
+// What `umpire run` was asked to do; recorded in the journal header so `replay` can do it again.
+struct RunInputs {
+    std::string script, code, state_in, state_out, journal_out;
+};
+
+int cmd_run(const Common& common, const RunInputs& inputs);
 int cmd_watch(const Common& common, const std::string& script);
 int cmd_test(const Common& common, const std::vector<std::string>& rulesets);
 int cmd_roll(const Common& common, const std::string& expr);

@@ -9,7 +9,7 @@
 namespace umpire::cli {
 
 int cmd_test(const Common& common, const std::vector<std::string>& names) {
-    if (int rc = refuse_unwired_output(common, "test")) return rc;
+    if (int rc = refuse_output_flags(common, "test", false)) return rc;
     return guarded(common, [&] {
         const HostOptions options = host_options(common);
         std::vector<std::string> wanted = names;

@@ -3,6 +3,7 @@
 // and the watch goes on. The game state lives on across runs, like in a game being played.
 #include <iostream>
 
+#include "bindings/GameLog.hpp"
 #include "bindings/Ruleset.hpp"
 #include "bindings/Watcher.hpp"
 #include "cli/Common.hpp"
@@ -10,7 +11,7 @@
 namespace umpire::cli {
 
 int cmd_watch(const Common& common, const std::string& script) {
-    if (int rc = refuse_unwired_output(common, "watch")) return rc;
+    if (int rc = refuse_output_flags(common, "watch", true)) return rc;
     return guarded(common, [&] {
         LuaHost host(host_options(common));
         const auto rulesets = split_rulesets(common);
@@ -30,7 +31,9 @@ int cmd_watch(const Common& common, const std::string& script) {
                 }
             }
             try {
+                host.extension<GameLog>().journal = bus::Journal();
                 host.run_file(script);
+                if (common.explain) std::cout << "\n" << host.extension<GameLog>().journal.explain() << std::flush;
             } catch (const ScriptError& e) {
                 std::cerr << "umpire: " << e.what() << "\n";
             }

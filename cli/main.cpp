@@ -12,15 +12,18 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     Common common;
 
-    std::string script, code, state_in, state_out, expr, journal;
+    RunInputs run_inputs;
+    std::string script, expr, journal;
     std::vector<std::string> test_rulesets;
 
     auto* run = app.add_subcommand("run", "Run a Lua script (or -e CODE) against the loaded rulesets.\n"
                                           "Example: umpire run --ruleset asl -e \"print(umpire.data.ift[12])\"");
-    run->add_option("SCRIPT", script, "Lua script file");
-    run->add_option("-e,--execute", code, "Lua code to run instead of a file");
-    run->add_option("--state", state_in, "Load the game state from this JSON file first");
-    run->add_option("--save-state", state_out, "Save the game state to this JSON file afterwards");
+    run->add_option("SCRIPT", run_inputs.script, "Lua script file");
+    run->add_option("-e,--execute", run_inputs.code, "Lua code to run instead of a file");
+    run->add_option("--state", run_inputs.state_in, "Load the game state from this JSON file first");
+    run->add_option("--save-state", run_inputs.state_out, "Save the game state to this JSON file afterwards");
+    run->add_option("--journal", run_inputs.journal_out,
+                    "Save the journal (every roll, modifier and citation) for `umpire replay`");
     add_common(run, common);
 
     auto* roll = app.add_subcommand("roll", "Roll a dice expression.\nExample: umpire roll 2d6+1 --seed 42");
@@ -55,11 +58,11 @@ int main(int argc, char** argv) {
     }
 
     if (*run) {
-        if (script.empty() == code.empty()) {
+        if (run_inputs.script.empty() == run_inputs.code.empty()) {
             std::cerr << "umpire run: give a SCRIPT or -e CODE (exactly one)\n" << run->help();
             return kUsage;
         }
-        return cmd_run(common, script, code, state_in, state_out);
+        return cmd_run(common, run_inputs);
     }
     if (*roll) return cmd_roll(common, expr);
     if (*odds) return cmd_odds(common, expr);

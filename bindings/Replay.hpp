@@ -1,0 +1,32 @@
+// What a journal needs so `umpire replay` can run the same game again: the engine version, a
+// hash of every ruleset file loaded, the seed and the inputs (script or code, rulesets, state).
+#pragma once
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/bus/Journal.hpp"
+
+namespace umpire {
+class LuaHost;
+
+namespace replay {
+
+// FNV-1a 64 over every file of a ruleset folder (relative path and bytes, in sorted path order),
+// as 16 hex digits: any edit to data, rules or tests changes it.
+std::string ruleset_hash(const std::filesystem::path& dir);
+
+// Fills the journal header of host's game: engine version, the hash of each loaded ruleset
+// (by folder name), the seed, and `inputs` as given.
+void stamp_header(LuaHost& host, std::uint64_t seed, nlohmann::json inputs);
+
+// Compares a replayed journal with the recorded one. The header's ruleset hashes are compared
+// first: a ruleset edited since the recording is reported as such, because every later entry
+// may then differ for that reason alone.
+std::optional<bus::Journal::Divergence> compare(const bus::Journal& recorded,
+                                                const bus::Journal& replayed);
+
+}  // namespace replay
+}  // namespace umpire
