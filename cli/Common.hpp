@@ -56,7 +56,18 @@ int cmd_run(const Common& common, const RunInputs& inputs);
 int cmd_watch(const Common& common, const std::string& script);
 int cmd_test(const Common& common, const std::vector<std::string>& rulesets);
 int cmd_roll(const Common& common, const std::string& expr);
-int cmd_odds(const Common& common, const std::string& expr_or_script);
+// What `umpire odds` was asked.
+struct OddsInputs {
+    std::string target;              // dice expression or script file
+    std::string compare;             // --compare: a ruleset to run the same script under
+    std::string svg;                 // --svg FILE
+    std::uint64_t budget = 1000000;  // --budget: paths before switching to Monte Carlo
+    bool monte_carlo = false;        // --monte-carlo
+    std::uint64_t samples = 1000000; // --samples
+    double precision = 0;            // --precision PP: sample until every 95% half-width <= PP
+    unsigned threads = 0;            // --threads (0: every core)
+};
+int cmd_odds(const Common& common, const OddsInputs& inputs);
 int cmd_replay(const Common& common, const std::string& journal);
 
 }  // namespace umpire::cli

@@ -1,15 +1,75 @@
-// ENTRY POINT for the lead: umpire odds EXPR|SCRIPT (exact enumeration, Monte Carlo past a
-// budget, --compare). Not wired yet: a clear error, never a made-up result.
+// umpire odds EXPR|SCRIPT: the exact odds of a dice expression, or of every outcome a rule script
+// returns (every die it rolls is a branch; Monte Carlo on all cores past the budget), optionally
+// compared with the same script under a house rule (--compare), as a table, JSON or an SVG chart.
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 
+#include "bindings/OddsRunner.hpp"
 #include "cli/Common.hpp"
 
 namespace umpire::cli {
+namespace {
 
-int cmd_odds(const Common&, const std::string& expr_or_script) {
-    std::cerr << "umpire odds " << expr_or_script
-              << ": not implemented yet (the odds engine is not wired to the command; see cli/cmd_odds.cpp)\n";
-    return kScriptError;
+// A progress bar on stderr, only when stderr is a terminal (CI logs stay clean).
+std::function<void(double)> progress_bar() {
+    if (!::isatty(STDERR_FILENO)) return nullptr;
+    return [](double fraction) {
+        const int width = 40, filled = static_cast<int>(fraction * width + 0.5);
+        std::fprintf(stderr, "\r  sampling [%s%s] %3d%%", std::string(filled, '#').c_str(),
+                     std::string(width - filled, ' ').c_str(), static_cast<int>(fraction * 100 + 0.5));
+        if (fraction >= 1.0) std::fprintf(stderr, "\r%60s\r", "");
+        std::fflush(stderr);
+    };
+}
+
+void write_svg(const std::string& file, const std::string& svg) {
+    std::ofstream out(file, std::ios::binary);
+    out << svg;
+    if (!out) throw Error("cannot write the chart to " + file);
+}
+
+}  // namespace
+
+int cmd_odds(const Common& common, const OddsInputs& in) {
+    return guarded(common, [&] {
+        const bool is_script = std::filesystem::is_regular_file(in.target) ||
+                               in.target.ends_with(".lua");
+        odds::Result result;
+        std::optional<odds::Result> other;
+        if (!is_script) {
+            if (!in.compare.empty())
+                throw Error("--compare needs a rule script: a dice expression has no ruleset to compare");
+            result = odds_runner::of_expression(in.target);
+        } else {
+            odds_runner::Request request;
+            request.host = host_options(common);
+            request.rulesets = split_rulesets(common).load;
+            request.script = in.target;
+            request.odds.budget = in.budget;
+            request.odds.monte_carlo_only = in.monte_carlo;
+            request.odds.monte_carlo.samples = in.samples;
+            request.odds.monte_carlo.seed = common.seed;
+            request.odds.monte_carlo.threads = in.threads;
+            request.odds.monte_carlo.target_half_width = in.precision / 100.0;
+            request.odds.monte_carlo.progress = progress_bar();
+            result = odds_runner::run_script(request);
+            if (!in.compare.empty()) {
+                request.rulesets = {in.compare};
+                other = odds_runner::run_script(request);
+            }
+        }
+        const std::string title = in.target + (other ? " vs " + in.compare : "");
+        const auto report = other ? odds_runner::report(result, *other, "original", in.compare, title)
+                                  : odds_runner::report(result, title);
+        if (!in.svg.empty()) write_svg(in.svg, report.svg);
+        if (common.json) std::cout << report.json.dump(2) << "\n";
+        else std::cout << report.text;
+        return kOk;
+    });
 }
 
 }  // namespace umpire::cli

@@ -30,9 +30,30 @@ int main(int argc, char** argv) {
     roll->add_option("EXPR", expr, "Dice expression: 2d6, D6+1, d%, 4d6kh3, ...")->required();
     add_common(roll, common);
 
-    auto* odds = app.add_subcommand("odds", "Exact odds of a dice expression or a rule script.\n"
-                                            "Example: umpire odds 2d6 / umpire odds --ruleset asl scripts/ift_12.lua");
-    odds->add_option("EXPR_OR_SCRIPT", expr, "Dice expression or Lua script")->required();
+    OddsInputs odds_inputs;
+    auto* odds = app.add_subcommand(
+        "odds",
+        "Exact odds of a dice expression, or of every outcome a rule script returns: each die it\n"
+        "rolls becomes a branch and the script is re-run along every path (pools asked with\n"
+        "umpire.dice.count cost n+1 branches). Past --budget paths it samples instead (Monte Carlo\n"
+        "on every core, 95% intervals) and says so. A script returning a table of fields gets the\n"
+        "joint distribution and each field's marginal.\n"
+        "Examples:\n"
+        "  umpire odds 2d6+1\n"
+        "  umpire odds --ruleset asl scripts/asl/odds_mmg_fire_group.lua --svg mmg.svg\n"
+        "  umpire odds --ruleset bolt-action scripts/bolt-action/compare_mg42.lua --compare bolt-action-mg42");
+    odds->add_option("EXPR_OR_SCRIPT", odds_inputs.target, "Dice expression or Lua script")->required();
+    odds->add_option("--compare", odds_inputs.compare,
+                     "Run the script again with this ruleset instead (a house rule that extends the "
+                     "original) and print both and the difference");
+    odds->add_option("--svg", odds_inputs.svg, "Write a bar chart of the distribution to this SVG file");
+    odds->add_option("--budget", odds_inputs.budget, "Exact paths allowed before switching to Monte Carlo");
+    odds->add_flag("--monte-carlo", odds_inputs.monte_carlo, "Sample instead of enumerating");
+    odds->add_option("--samples", odds_inputs.samples, "Monte Carlo samples (default 1000000)");
+    odds->add_option("--precision", odds_inputs.precision,
+                     "Monte Carlo: sample until every outcome's 95% half-width is at most this many "
+                     "percentage points (e.g. 0.1)");
+    odds->add_option("--threads", odds_inputs.threads, "Monte Carlo worker threads (default: every core)");
     add_common(odds, common);
 
     auto* watch = app.add_subcommand("watch", "Run a script, and again every time it or a ruleset changes.\n"
@@ -65,7 +86,7 @@ int main(int argc, char** argv) {
         return cmd_run(common, run_inputs);
     }
     if (*roll) return cmd_roll(common, expr);
-    if (*odds) return cmd_odds(common, expr);
+    if (*odds) return cmd_odds(common, odds_inputs);
     if (*watch) return cmd_watch(common, script);
     if (*test) return cmd_test(common, test_rulesets);
     if (*replay) return cmd_replay(common, journal);
