@@ -1,0 +1,69 @@
+// Benchmarks of the Lua host: cold start (load every shipped ruleset), reload latency, and the
+// cost of one Lua -> kernel call through the LuaJIT FFI fast path against the classic C API.
+// The FFI loops run in a trusted host (JIT on), which is where the fast path matters; with
+// UMPIRE_JIT_LOG=FILE the FFI loop also writes LuaJIT's -jv trace log to FILE (docs/performance.md
+// shows it has no trace aborts).
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "bindings/GameLog.hpp"
+#include "bindings/LuaHost.hpp"
+
+namespace {
+
+umpire::HostOptions quiet(bool trusted) {
+    umpire::HostOptions o;
+    o.trusted = trusted;
+    o.time_limit = 0;
+    o.print = [](const std::string&) {};
+    return o;
+}
+
+void BM_ColdStart(benchmark::State& state) {
+    for (auto _ : state) {
+        umpire::LuaHost host(quiet(false));
+        host.load_rulesets({"asl", "bolt-action", "skirmish"});
+        benchmark::DoNotOptimize(host.memory_used());
+    }
+}
+BENCHMARK(BM_ColdStart)->Unit(benchmark::kMillisecond);
+
+void BM_ReloadAsl(benchmark::State& state) {
+    umpire::LuaHost host(quiet(false));
+    host.load_rulesets({"asl"});
+    for (auto _ : state) host.reload();
+}
+BENCHMARK(BM_ReloadAsl)->Unit(benchmark::kMillisecond);
+
+// One loop of `n` calls, timed per call.
+void run_loop(benchmark::State& state, const std::string& call, bool trusted) {
+    umpire::LuaHost host(quiet(trusted));
+    // The call path is what is measured here; a journal entry per die (about 1 us) would hide it.
+    host.extension<umpire::GameLog>().set_journaling(false);
+    const int n = 100000;
+    const std::string code = "local s = 0 for i = 1, " + std::to_string(n) + " do s = s + " + call +
+                             " end umpire.state.sum = s";
+    if (const char* log = std::getenv("UMPIRE_JIT_LOG"); log && trusted) {
+        const std::string start = "require('jit.v').start('" + std::string(log) + "')";
+        luaL_dostring(host.state(), start.c_str());
+    }
+    for (auto _ : state) host.run_string(code);
+    state.SetItemsProcessed(state.iterations() * n);
+}
+
+// umpire.dice.d6() through the FFI (compiled into the trace) vs umpire.dice.classic.d(6), a
+// lua_CFunction (ends the trace at every call). Journaling is off for both (see run_loop).
+void BM_DieFfiTrusted(benchmark::State& state) { run_loop(state, "umpire.dice.d6()", true); }
+void BM_DieClassicTrusted(benchmark::State& state) { run_loop(state, "umpire.dice.classic.d(6)", true); }
+void BM_DieFfiSandboxed(benchmark::State& state) { run_loop(state, "umpire.dice.d6()", false); }
+void BM_DieClassicSandboxed(benchmark::State& state) { run_loop(state, "umpire.dice.classic.d(6)", false); }
+BENCHMARK(BM_DieFfiTrusted)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_DieClassicTrusted)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_DieFfiSandboxed)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_DieClassicSandboxed)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();
