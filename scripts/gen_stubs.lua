@@ -13,7 +13,8 @@ for _, file in ipairs(files) do
   for line in io.lines(file) do
     local doc = line:match("^%s*/// ?(.*)$")
     if doc then
-      local name, params = doc:match("^@lua%s+([%w_%.]+)%((.-)%)")
+      -- "umpire.dice.roll(expr)" or a method "Distribution:p(op, value)"
+      local name, params = doc:match("^@lua%s+([%w_%.:]+)%((.-)%)")
       if name then
         block = { name = name, params = params, lines = {}, file = file }
       elseif block and doc:match("^%-%-%-") then
@@ -33,6 +34,13 @@ print("umpire = {}")
 local declared = { umpire = true }
 for _, b in ipairs(blocks) do
   -- Declare the intermediate tables (umpire.dice, umpire.hooks, ...) once.
+  local class = b.name:match("^([%w_]+):")
+  if class and not declared[class] then
+    declared[class] = true
+    print("")
+    print("---@class " .. class)
+    print(class .. " = {}")
+  end
   local prefix = ""
   for part in b.name:gmatch("([%w_]+)%.") do
     prefix = prefix == "" and part or (prefix .. "." .. part)
