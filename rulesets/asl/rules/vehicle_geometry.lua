@@ -42,16 +42,15 @@ function G.same(a, b)
   return a.q == b.q and a.r == b.r
 end
 
---- The neighbour of h across hexside j. The kernel gives neighbours, not a constructor from q, r,
--- so the neighbour is picked out of umpire.hex.neighbours(h) by its offset; an error if it is off
--- the map (D2: vehicles never wrap around).
+--- The neighbour of h across hexside j, or an error if it is off the map (D2: vehicles never
+-- wrap around). Asked of umpire.hex.neighbour(h, dir) one direction at a time: the kernel's
+-- umpire.hex.neighbours(h) raises for a hex on a board edge (one of its six neighbours is off
+-- the map) even when the neighbour wanted is on it.
 function G.step(h, j)
   h = G.hex(h)
-  local d = AX[norm(j)]
-  for _, n in ipairs(umpire.hex.neighbours(h)) do
-    if n.q - h.q == d[1] and n.r - h.r == d[2] then return n end
-  end
-  error(("vehicle_geometry: no hex %s of %s (off the map)"):format(G.hexside_names[norm(j)], G.name(h)), 2)
+  local ok, n = pcall(umpire.hex.neighbour, h, G.hexside_names[norm(j)])
+  if ok then return n end
+  error(("vehicle_geometry: no hex %s of %s (off the map: %s)"):format(G.hexside_names[norm(j)], G.name(h), tostring(n)), 2)
 end
 
 --- The hexside direction j with b = a + s[j], or nil if a and b are not adjacent.

@@ -38,8 +38,16 @@ function T.load_map(map)
   -- declare the boards to the kernel so that names on them (and bare names) parse
   if map.boards and type(umpire.hex.map) == "function" then
     local boards = {}
-    for i, b in ipairs(map.boards) do boards[i] = { board = b, column_offset = 0, row_offset = 0 } end
-    umpire.hex.map({ boards = boards, default = map.boards[1] })
+    -- an entry is a board number (placed at the origin) or {board=, column_offset=, row_offset=}
+    -- (a board beside or below another: see core/hex/Map.hpp for the offsets)
+    for i, b in ipairs(map.boards) do
+      if type(b) == "table" then
+        boards[i] = { board = b.board, column_offset = b.column_offset or 0, row_offset = b.row_offset or 0 }
+      else
+        boards[i] = { board = b, column_offset = 0, row_offset = 0 }
+      end
+    end
+    umpire.hex.map({ boards = boards, default = map.default_board or boards[1].board })
   end
   local m = { default = map.default or "open", hexes = {}, roads = {}, vbm_obstructed = {},
               roadblocks = {}, bypass_wrecks = {}, terrain_types = map.terrain_types or {},

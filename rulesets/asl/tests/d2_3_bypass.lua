@@ -26,7 +26,7 @@ end)
 test("D2.31: VBM only in woods/building hexes, never in rubble or a Blaze hex", function()
   VM().setup("d2_3_vbm_i10")
   local v = VM().begin_mph("mover")
-  raises(function() VM().step("mover", { kind = "bypass", hex = "3I11" }) end, "D2%.31")
+  raises(function() VM().step("mover", { kind = "bypass", hex = "4I1" }) end, "D2%.31")
   umpire.state.vehicle_map.hexes[N("3I10")].rubble = true
   raises(function() VM().step("mover", { kind = "bypass", hex = "3I10" }) end, "D2%.31.*rubble")
   umpire.state.vehicle_map.hexes[N("3I10")].rubble = nil
@@ -38,8 +38,9 @@ end)
 test("D2.31: no VBM across a hexside connected directly to a roadblock hexside", function()
   VM().setup("d2_3_vbm_i10")
   local v = VM().begin_mph("mover")
-  -- I10-I11 ends at the I10/I11/J10 vertex, where hexside I11-J10 also meets
-  umpire.state.vehicle_map.roadblocks[umpire.rules.vehicle_geometry.hexside_id("3I11", "3J10")] = true
+  -- I10-4I1 ends at the I10/4I1/J10 vertex, where hexside 4I1-J10 also meets (4I1: the hex below
+  -- 3I10 on the next board, see scenarios/d2_3_vbm_i10.yaml)
+  umpire.state.vehicle_map.roadblocks[umpire.rules.vehicle_geometry.hexside_id("4I1", "3J10")] = true
   raises(function() VM().step("mover", { kind = "bypass", hex = "3I10" }) end, "D2%.31.*roadblock")
   eq(v.mp_spent_h, 0)
 end)
