@@ -85,7 +85,11 @@ function HE.templates(shooter, target, diameter, n, world)
   local centres, under
   if n <= 1 then
     local c
-    c, under = G.place_template(diameter, tm, models_of(friends))
+    local om = {}
+    for _, u in ipairs(others) do
+      for _, m in ipairs(umpire.rules.core.alive(u)) do om[#om + 1] = m end
+    end
+    c, under = G.place_template(diameter, tm, models_of(friends), om)
     centres = { c }
     umpire.cite(RULE, ("%d\" template placed to cover as many models of %s as possible without clipping a friend: %d under it"):format(diameter, target.id, #under))
   else

@@ -81,7 +81,8 @@ function IF.need(unit, f, o)
   local why
   if continues and st.broken then continues, why = false, "BA Howitzer" end
   if continues and o.order ~= "fire" then continues, why = false, "the weapon did not receive a Fire order (it moved)" end
-  if continues and IF.target_moved(st.area, f.target) then continues, why = false, "the target moved at least 2\"" end
+  -- a record without an area never fired (its shot was refused): nothing to have moved from
+  if continues and st.area and IF.target_moved(st.area, f.target) then continues, why = false, "the target moved at least 2\"" end
   if continues and opt().ranging_needs_consecutive_turns and o.turn and st.turn and o.turn ~= st.turn + 1 then
     continues, why = false, "it did not fire at this target last turn"
   end
@@ -92,11 +93,11 @@ function IF.need(unit, f, o)
       umpire.cite(RULE, ("%s starts ranging in again: %s"):format(f.model.id, why or "new target"))
     end
   end
-  if not continues then
-    st = { target = f.target.id, shots = 0, zeroed = false }
-    store()[k] = st
-  end
+  if not continues then st = { target = f.target.id, shots = 0, zeroed = false } end
+  -- a shot refused here ("choose a different target") starts no ranging-in sequence: the record
+  -- is stored only once the crew may shoot
   check_sight(unit, f, o, st)
+  store()[k] = st
   local need
   if st.zeroed then
     need = sr().zeroed
