@@ -17,7 +17,8 @@ for _, side in ipairs({"left", "right"}) do
   umpire.note("Fire Lane Residual FP: " .. table.concat(t, ", "))
   out[side] = table.concat(t, " ")
   if side == "right" then
-    local drm = R.ift.drm(R.fire_lane.drm(lane, map, umpire.hex.asl("K6"), {name = "unit in K6"}, {}))
+    local drm = R.ift.drm(R.fire_lane.drm(lane, map, umpire.hex.asl("K6"), {name = "unit in K6"}, {}),
+      "Fire Lane Residual FP in K6 DRM")
     umpire.note(string.format("A unit attacked in K6 receives %+d (wall TEM).", drm))
   else
     umpire.note("A unit Assault Moving from K6 to J6: the Defender compares a Snap Shot and a normal attack in J6.")

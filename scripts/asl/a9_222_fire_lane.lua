@@ -36,7 +36,8 @@ local t = {}
 for _, e in ipairs(l2.hexes) do t[#t + 1] = tostring(e.hex) .. "=" .. e.fp end
 umpire.note("HMG Fire Lane Residual FP: " .. table.concat(t, ", "))
 umpire.note(string.format("DRM vs a unit in EE6: %+d (wreck Hindrance); in CC6: %+d (wreck TEM)",
-  ift.drm(R.fire_lane.drm(l2, map, umpire.hex.asl("EE6"), {name = "u"}, {})), ift.drm(R.fire_lane.drm(l2, map, umpire.hex.asl("CC6"), {name = "u"}, {}))))
+  ift.drm(R.fire_lane.drm(l2, map, umpire.hex.asl("EE6"), {name = "u"}, {}), "HMG Fire Lane Residual FP in EE6 DRM"),
+  ift.drm(R.fire_lane.drm(l2, map, umpire.hex.asl("CC6"), {name = "u"}, {}), "HMG Fire Lane Residual FP in CC6 DRM")))
 umpire.note("Both Fire Lanes merge in BB5: each is resolved separately.")
 umpire.dice.fix{5, 4, 4, 5}
 R.fire_lane.resolve_location({{name = "Russian 4-4-7", morale = 7}}, "BB5", nil, {{lane = l1, mg = mmg}, {lane = l2, mg = hmg}}, map)

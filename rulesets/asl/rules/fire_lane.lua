@@ -144,8 +144,17 @@ function lane_m.drm(lane, map, h, unit, movement)
       if not unit.pinned then list[#list + 1] = R().ift.drm_entry(m) end
     end
   end
-  umpire.cite("A9.222", "no CX/leader/hero DRM applies to a Fire Lane Residual FP attack")
+  umpire.cite("A9.222", "no CX/leader/hero DRM applies to a Fire Lane Residual FP attack in " .. name(hx(h)))
   return list
+end
+
+--- Cite a rule unless the journal already holds that very line (a general statement the log needs once).
+local function cite_once(rule, text)
+  local line = "[" .. rule .. "] " .. text
+  for _, l in ipairs(umpire.journal.lines(1)) do
+    if l == line then return end
+  end
+  umpire.cite(rule, text)
 end
 
 local function check_malfunction(lane, mg, dr)
@@ -175,7 +184,8 @@ function lane_m.attack(lane, mg, map, unit, h, opts)
   end
   local list = lane_m.drm(lane, map, h, unit, opts.movement)
   local a = R().ift.resolve({label = "Fire Lane Residual FP in " .. name(h), fp = fp, drm = list, dr = opts.dr})
-  umpire.cite("A9.222", "Fire Lane Residual FP attacks cannot cause the firer to Cower")
+  -- said once per game log: it holds for every Fire Lane attack, repeating it adds nothing
+  cite_once("A9.222", "Fire Lane Residual FP attacks cannot cause the firer to Cower")
   lane.attacked[k] = true
   a.lane_malfunction = check_malfunction(lane, mg, a.dr)
   return a
@@ -249,11 +259,14 @@ function lane_m.resolve_location(units, h, residual, lanes, map)
     out[#out + 1] = a
     if residual.apply then R().ift.apply(a, units) end
   end
+  if #lanes > 1 then
+    umpire.cite("A9.222", string.format("%d Fire Lanes exert Residual FP in %s: each attack is resolved separately, in the firer's order",
+      #lanes, name(hx(h))))
+  end
   for _, l in ipairs(lanes) do
     local alive = false
     for _, u in ipairs(units) do if not u.eliminated then alive = true end end
     if not alive then umpire.cite("A9.222", "all targets eliminated: no further Fire Lane attack"); break end
-    umpire.cite("A9.222", "each Fire Lane Residual FP attack is resolved separately")
     local a = lane_m.attack(l.lane, l.mg, map, units[1], h, l.opts)
     out[#out + 1] = a
     if a and l.apply then R().ift.apply(a, units) end

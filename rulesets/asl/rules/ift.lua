@@ -151,8 +151,10 @@ function ift.residual(firers, spec, attack)
     if kinds[e.kind] and e.value > 0 then shift = shift + e.value end
   end
   if shift > 0 then res = ift.column_left(res, shift) end
-  umpire.cite("A8.2", string.format("Residual FP: %s FP (%d column) leaves %d Residual FP%s", tostring(fp), col, res,
-    shift > 0 and string.format(" after %d column(s) left for +%d Hindrance/CX DRM (A8.26)", shift, shift) or ""))
+  -- A8.21: Residual FP is the column left of the one used; A8.26: each +1 Hindrance/CX DRM of the attack shifts it
+  -- one more column left (the 9.222 EX cites "8.21; 8.26" for exactly this).
+  umpire.cite("A8.21", string.format("Residual FP: %s FP (the %d column) leaves %d Residual FP%s", tostring(fp), col, res,
+    shift > 0 and string.format(" (one column left, then %d more for the +%d Hindrance/CX DRM, A8.26)", shift, shift) or ""))
   return res
 end
 

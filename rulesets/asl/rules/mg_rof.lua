@@ -50,8 +50,10 @@ function rof.may_fire_at(mg, unit, loc, mf, ctx)
   local n = (mg.shots or {})[key(unit, loc)] or 0
   local limit = math.max(1, mf or 1)
   if n >= limit then
-    umpire.cite("A9.2", string.format("%s has fired %d time(s) at %s in %s, which expended %d MF there: no further First Fire at it",
-      mg.name or "MG", n, unit.name, tostring(loc), mf or 1))
+    local times = ({ "once", "twice" })[n] or (n .. " times")
+    local mfs = (({ "one", "two", "three", "four" })[mf or 1] or tostring(mf)) .. " MF"
+    umpire.cite("A9.2", string.format("%s has already fired %s at %s in %s, which expended only %s there: no further First Fire at it",
+      mg.name or "MG", times, unit.name, tostring(loc), mfs))
     return false
   end
   return true

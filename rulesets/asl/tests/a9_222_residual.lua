@@ -48,7 +48,7 @@ test("A9.222 EX: the squad's FP leaves one normal Residual FP in AA5 (8.21; 8.26
   local s = setup()
   local a = first_fire(s)
   eq(a.residual, 1)
-  ok(umpire.journal.cited("A8.2"))
+  ok(umpire.journal.cited("A8.21"))
 end)
 
 test("A9.222 EX: a CX 4-6-7 gives +1 DRM, the squad's Residual FP drops to zero, the Fire Lane is unaffected", function()
