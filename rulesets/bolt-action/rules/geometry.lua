@@ -151,10 +151,106 @@ function G.place_template(diameter, targets, friends, others)
 end
 
 -- Several templates (BA Multiple HE hits): "placed so that they are in contact with each other
--- without overlapping ... a model suffers a single hit even if covered by more than one".
--- umpire.table.place_templates: the first as for one hit, each further one touching (greedy).
+-- without overlapping ... a model suffers a single hit even if covered by more than one. One good
+-- way of thinking about this is to imagine that the templates form one odd-shaped new template
+-- that must be used along the same principles as a single larger round template" - i.e. as many
+-- models of the target as possible, no friend clipped.
+--
+-- umpire.table.place_templates places them greedily (the first as for one hit, each further one
+-- touching). That is provably short of the rule: e.g. three 1" templates on the eight models
+-- {2.10,1.21} {1.27,1.16} {5.13,2.25} {5.89,0.03} {5.29,1.28} {2.37,1.95} {1.41,0.74}
+-- {5.02,1.15} (x,y in inches) cover 4 greedily, 5 at best (the best first template is not part
+-- of the best pair). So a Lua search runs too and the better layout wins (the kernel's on a tie):
+-- the first centre at every corner of the reach-disc arrangement (see candidates above), the
+-- second touching it at every angle where it starts or stops covering a model or clipping a
+-- friend (exact for that first centre), further ones greedily the same way. Layouts are ranked
+-- by a cheap count; the answer is counted again by umpire.table.under_template.
+local function reach(m, diameter) return diameter / 2 + (m.base_mm or DEFAULT_BASE_MM) / 25.4 / 2 end
+
+local function covered(p, m, diameter, grow)
+  local dx, dy, r = p.x - m.x, p.y - m.y, reach(m, diameter) + grow
+  return dx * dx + dy * dy <= r * r
+end
+
+local function clips(p, friends, diameter)
+  for _, f in ipairs(friends) do if covered(p, f, diameter, EPS) then return true end end
+  return false
+end
+
+-- Angles (radians) at which a template touching the one at `c` starts or stops covering (or
+-- clipping) one of `models`, nudged to both sides.
+local function touching_angles(c, diameter, models, out)
+  for _, m in ipairs(models) do
+    local dx, dy = m.x - c.x, m.y - c.y
+    local d = math.sqrt(dx * dx + dy * dy)
+    local r = reach(m, diameter)
+    if d > 0 and d <= diameter + r and d >= math.abs(diameter - r) then
+      local base = math.atan2(dy, dx)
+      local off = math.acos(math.max(-1, math.min(1, (diameter * diameter + d * d - r * r) / (2 * diameter * d))))
+      for _, a in ipairs({ base - off, base + off }) do
+        out[#out + 1] = a - 1e-7; out[#out + 1] = a + 1e-7
+      end
+      out[#out + 1] = base
+    end
+  end
+  return out
+end
+
+local function lua_templates(n, diameter, targets, friends)
+  local best, best_n = nil, -1
+  local function count(layout)
+    local k = 0
+    for _, m in ipairs(targets) do
+      for _, c in ipairs(layout) do
+        if covered(c, m, diameter, -EPS) then k = k + 1; break end
+      end
+    end
+    return k
+  end
+  local function next_to(layout)
+    local angles = {}
+    for _, c in ipairs(layout) do
+      local list = touching_angles(c, diameter, targets, {})
+      touching_angles(c, diameter, friends, list)
+      for _, a in ipairs(list) do angles[#angles + 1] = { c = c, a = a } end
+    end
+    local pick, pick_n = nil, -1
+    for _, e in ipairs(angles) do
+      local p = { x = e.c.x + diameter * math.cos(e.a), y = e.c.y + diameter * math.sin(e.a) }
+      local clear = not clips(p, friends, diameter)
+      for _, o in ipairs(layout) do
+        local dx, dy = o.x - p.x, o.y - p.y
+        if dx * dx + dy * dy < (diameter - 1e-6) ^ 2 then clear = false; break end
+      end
+      if clear then
+        layout[#layout + 1] = p
+        local k = count(layout)
+        layout[#layout] = nil
+        if k > pick_n then pick, pick_n = p, k end
+      end
+    end
+    return pick
+  end
+  for _, first in ipairs(candidates(diameter, targets, friends)) do
+    if not clips(first, friends, diameter) then
+      local layout = { first }
+      for _ = 2, n do
+        local p = next_to(layout)
+        if not p then break end
+        layout[#layout + 1] = p
+      end
+      if #layout == n then
+        local k = count(layout)
+        if k > best_n then best, best_n = layout, k end
+      end
+    end
+  end
+  return best
+end
+
 -- Returns the centres and the target models under any of them.
 function G.place_templates(n, diameter, targets, friends)
+  friends = friends or {}
   if n <= 1 then
     local c, under = G.place_template(diameter, targets, friends)
     return { c }, under
@@ -162,7 +258,13 @@ function G.place_templates(n, diameter, targets, friends)
   local centres, under = T.place_templates(n, diameter, kmodels(targets), kmodels(friends))
   local cs = {}
   for i, c in ipairs(centres) do cs[i] = { x = c.x, y = c.y } end
-  return cs, pick(targets, under)
+  local hit = pick(targets, under)
+  local alt = lua_templates(n, diameter, targets, friends)
+  if alt and #G.union_under(alt, diameter, friends) == 0 then
+    local alt_hit = G.union_under(alt, diameter, targets)
+    if #alt_hit > #hit then cs, hit = alt, alt_hit end
+  end
+  return cs, hit
 end
 
 return G
