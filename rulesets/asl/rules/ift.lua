@@ -158,7 +158,9 @@ function ift.residual(firers, spec, attack)
   return res
 end
 
---- Random Selection (A.9 as referenced by A7.3/A9.71): a dr for each candidate, the highest is selected;
+--- Random Selection: a dr for each candidate, the highest is selected;
+-- (The seeds say only "a Random Selection dr" (A9.71 EX); "A.9" is the standard ASL section for Random
+-- Selection, cited from the rulebook's numbering, not from the seed texts.)
 -- ties select all tied (options.random_selection_ties = "all") or re-roll ("reroll").
 function ift.random_selection(candidates, why)
   if #candidates == 0 then return {} end
@@ -219,6 +221,8 @@ function ift.apply(attack, units, opts)
       if i > e.n and #victims > e.n then break end
       u.eliminated = true
       out[#out + 1] = {unit = u, outcome = "eliminated"}
+      -- A7.301 (KIA) and A7.302 (K/#) are the standard ASL IFT-result sections; the seeds do not quote
+      -- them (they mention only "Final KIA result", A9.74). Kept, flagged as not seed-supported.
       umpire.cite("A7.301", string.format("%s: %s eliminated", attack.result, u.name))
       for _, sw in ipairs(u.sw or {}) do R().sw_malfunction.random_destruction(sw, attack.column, opts) end
     end
