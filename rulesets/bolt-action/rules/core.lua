@@ -24,9 +24,8 @@ function C.roll_pool(n, need, what)
     umpire.cite(CORE, ("%s: %d dice needing %d+: %d"):format(what, n, need, hits))
     return hits
   end
-  -- the YAML loader may give the keys as strings or numbers
-  local bs = cr().to_hit.beyond_six
-  local second = bs[tostring(need)] or bs[need]
+  -- quoted keys in data/core_rules.yaml: strings
+  local second = cr().to_hit.beyond_six[tostring(need)]
   if not second then
     umpire.cite(CORE, ("%s: needs %d+, impossible"):format(what, need))
     return 0

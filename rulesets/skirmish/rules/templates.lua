@@ -19,20 +19,10 @@ local function kmodels(list)
   return out
 end
 
--- Map umpire.table's answer back to our figures: by identity, by index, or by position.
-local function map_back(under, klist, list)
+-- umpire.table answers with 1-based indices into the list it was given: the figures at them.
+local function pick(list, indices)
   local out = {}
-  for _, u in ipairs(under or {}) do
-    local f
-    if type(u) == "number" then f = list[u]
-    else
-      for i, k in ipairs(klist) do
-        if k == u or (type(u) == "table" and k.x == u.x and k.y == u.y) then f = list[i]; break end
-      end
-    end
-    if not f then error("umpire.table returned a model the ruleset did not pass", 0) end
-    out[#out + 1] = f
-  end
+  for i, k in ipairs(indices) do out[i] = list[k] end
   return out
 end
 
@@ -67,7 +57,7 @@ function TP.targets(d, firer, target, w, figures, by_id)
       local kf = {}
       for _, f in ipairs(friends) do if has_pos(f) then kf[#kf + 1] = kmodel(f) end end
       local centre, u = umpire.table.place_template(w.template_in, km, kf)
-      if centre then under = map_back(u, km, enemies) end
+      if centre then under = pick(enemies, u) end
       local has_target = false
       for _, f in ipairs(under or {}) do if f == target then has_target = true end end
       if has_target then
@@ -79,7 +69,7 @@ function TP.targets(d, firer, target, w, figures, by_id)
     end
     if not under then
       local centre = umpire.table.point(target.x, target.y)
-      under = map_back(umpire.table.under_template(centre, w.template_in, km), km, enemies)
+      under = pick(enemies, umpire.table.under_template(centre, w.template_in, km))
       umpire.cite("SK Templates", ("%s template (%s\") centred on %s: %d enemy figures under it"):format(w.name, w.template_in, target.id, #under))
     end
   end
