@@ -1,0 +1,6 @@
+-- One SMG hit on a soldier standing in the open with a steel helmet and soft body armour (it stops SMG rounds).
+--   umpire odds --ruleset rulesets/skirmish scripts/skirmish/hit_location_soft_armour_smg.lua
+-- The hit is scored: only the location die is rolled. Outcomes: death | litter_case |
+-- walking_wounded | no_effect (modified 7+) | stopped_by_cover. Other cases: the other
+-- hit_location_*.lua; umpire.rules.situations.one_hit takes position, kit, weapon, firer_above.
+return umpire.rules.situations.one_hit{ position = "standing_in_the_open", kit = { "steel_helmet", "soft_body_armour" }, weapon = "smg" }
