@@ -118,3 +118,30 @@ test("BA HE: in Ambush an AT gun loads AT rounds unless told otherwise, and cann
   HE.ambush(gun, "he")
   raises(function() S.fire{ shooter = gun, target = t, order = "ambush", shot = "ap" } end, "cannot change")
 end)
+
+test("BA Multiple HE hits: the templates cover as many models as possible, not just greedily", function()
+  -- three 1" templates: a greedy layout (best first template, then touching ones) covers 4 of
+  -- these; 5 fit (the cluster of four plus the man at 5.02, 1.15)
+  local u = { id = "u", side = "axis", models = {} }
+  for i, p in ipairs{ {2.10, 1.21}, {1.27, 1.16}, {5.13, 2.25}, {5.89, 0.03}, {5.29, 1.28},
+                      {2.37, 1.95}, {1.41, 0.74}, {5.02, 1.15} } do
+    u.models[i] = { id = "m" .. i, x = p[1], y = p[2] }
+  end
+  local gun = { id = "gun", side = "allies", models = { { id = "g", x = 3, y = -30 } } }
+  local hits, centres = HE.templates(gun, u, 1, 3, { u, gun })
+  eq(hits[1].hits, 5)
+  eq(#centres, 3)
+  -- in contact, not overlapping: every template touches another, none closer than 1"
+  local T = umpire.table
+  for i, a in ipairs(centres) do
+    local touches = false
+    for j, b in ipairs(centres) do
+      if i ~= j then
+        local d = T.distance(a, b)
+        ok(d >= 1 - 1e-6, "overlap " .. d)
+        if d <= 1 + 1e-6 then touches = true end
+      end
+    end
+    ok(touches)
+  end
+end)

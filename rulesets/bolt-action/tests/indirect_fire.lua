@@ -93,3 +93,15 @@ test("BA Howitzer: indirect, direct, indirect against the same target resets the
   umpire.dice.fix{ 1 }; eq(S.fire{ shooter = h, target = t, mode = "indirect", turn = 4 }.groups[1].need, 6)
   ok(umpire.journal.cited("BA Howitzer"))
 end)
+
+test("BA Indirect fire: a shot refused (nothing to aim at) starts no ranging-in sequence", function()
+  local b = SC.line("guns", "allies", 3, nil, { type = "artillery", facing = 90, experience = "inexperienced" })
+  b.models[1].weapon, b.models[1].role = "medium_howitzer", "firer"
+  b.models[2].role, b.models[3].role = "crew", "crew"
+  b.spotter = { id = "fo", x = 0, y = 30, role = "spotter" }
+  local t = squad(50)
+  raises(function()
+    S.fire{ shooter = b, target = t, mode = "indirect", turn = 1, crew_can_see = false, spotter_can_see = true }
+  end, "choose a different target")
+  eq(IF.ranging(b, b.models[1]), nil)
+end)
