@@ -43,14 +43,15 @@ function G.same(a, b)
 end
 
 --- The neighbour of h across hexside j, or an error if it is off the map (D2: vehicles never
--- wrap around). Asked of umpire.hex.neighbour(h, dir) one direction at a time: the kernel's
--- umpire.hex.neighbours(h) raises for a hex on a board edge (one of its six neighbours is off
--- the map) even when the neighbour wanted is on it.
+-- wrap around). The kernel's umpire.hex.neighbour(s) return off-map hexes too (a board-edge hex
+-- still has six); only naming one (tostring) raises "map: hex (q,r) is off the map". So the
+-- neighbour is named here, where the error can say which hex and direction were asked for.
 function G.step(h, j)
   h = G.hex(h)
-  local ok, n = pcall(umpire.hex.neighbour, h, G.hexside_names[norm(j)])
+  local n = umpire.hex.neighbour(h, G.hexside_names[norm(j)])
+  local ok, err = pcall(tostring, n)
   if ok then return n end
-  error(("vehicle_geometry: no hex %s of %s (off the map: %s)"):format(G.hexside_names[norm(j)], G.name(h), tostring(n)), 2)
+  error(("vehicle_geometry: no hex %s of %s (off the map: %s)"):format(G.hexside_names[norm(j)], G.name(h), tostring(err)), 2)
 end
 
 --- The hexside direction j with b = a + s[j], or nil if a and b are not adjacent.
