@@ -1,85 +1,9 @@
 #include "core/odds/SvgChart.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 
 namespace umpire::odds {
-
-SvgChart::SvgChart(double width, double height) : width_(width), height_(height) {}
-
-std::string SvgChart::escape(const std::string& text) {
-    std::string out;
-    for (const char c : text) {
-        switch (c) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            case '\'': out += "&apos;"; break;
-            default: out += c;
-        }
-    }
-    return out;
-}
-
-std::string SvgChart::number(double x) {
-    if (!std::isfinite(x)) x = 0;
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.2f", x);
-    std::string s = buf;
-    while (s.back() == '0') s.pop_back();
-    if (s.back() == '.') s.pop_back();
-    if (s == "-0") s = "0";
-    return s;
-}
-
-void SvgChart::rect(double x, double y, double w, double h, const std::string& fill,
-                    const std::string& css_class, const std::string& title) {
-    body_ += "<rect";
-    if (!css_class.empty()) body_ += " class=\"" + escape(css_class) + "\"";
-    body_ += " x=\"" + number(x) + "\" y=\"" + number(y) + "\" width=\"" + number(w) +
-             "\" height=\"" + number(h) + "\" fill=\"" + escape(fill) + "\"";
-    if (title.empty()) body_ += "/>\n";
-    else body_ += "><title>" + escape(title) + "</title></rect>\n";
-}
-
-void SvgChart::line(double x1, double y1, double x2, double y2, const std::string& stroke,
-                    double stroke_width) {
-    body_ += "<line x1=\"" + number(x1) + "\" y1=\"" + number(y1) + "\" x2=\"" + number(x2) +
-             "\" y2=\"" + number(y2) + "\" stroke=\"" + escape(stroke) + "\" stroke-width=\"" +
-             number(stroke_width) + "\"/>\n";
-}
-
-void SvgChart::text(double x, double y, const std::string& content, const std::string& anchor,
-                    double size, const std::string& fill) {
-    body_ += "<text x=\"" + number(x) + "\" y=\"" + number(y) + "\" text-anchor=\"" +
-             escape(anchor) + "\" font-size=\"" + number(size) + "\" fill=\"" + escape(fill) +
-             "\">" + escape(content) + "</text>\n";
-}
-
-void SvgChart::polygon(const std::vector<std::pair<double, double>>& points,
-                       const std::string& fill, const std::string& stroke) {
-    body_ += "<polygon points=\"";
-    for (std::size_t i = 0; i < points.size(); ++i) {
-        if (i) body_ += ' ';
-        body_ += number(points[i].first) + "," + number(points[i].second);
-    }
-    body_ += "\" fill=\"" + escape(fill) + "\" stroke=\"" + escape(stroke) + "\"/>\n";
-}
-
-void SvgChart::circle(double cx, double cy, double r, const std::string& fill,
-                      const std::string& stroke) {
-    body_ += "<circle cx=\"" + number(cx) + "\" cy=\"" + number(cy) + "\" r=\"" + number(r) +
-             "\" fill=\"" + escape(fill) + "\" stroke=\"" + escape(stroke) + "\"/>\n";
-}
-
-std::string SvgChart::str() const {
-    return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-           "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + number(width_) +
-           "\" height=\"" + number(height_) + "\" viewBox=\"0 0 " + number(width_) + " " +
-           number(height_) + "\" font-family=\"sans-serif\">\n" + body_ + "</svg>\n";
-}
 
 // Layout: a title line, then one row per label (label text right-aligned in a left column sized
 // to the longest label, bars growing right from a baseline, scaled so the largest value fills the
