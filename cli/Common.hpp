@@ -55,6 +55,18 @@ struct RunInputs {
 int cmd_run(const Common& common, const RunInputs& inputs);
 int cmd_watch(const Common& common, const std::string& script);
 int cmd_test(const Common& common, const std::vector<std::string>& rulesets);
+int cmd_check(const Common& common, const std::vector<std::string>& rulesets, bool verbose);
+// What `umpire new` was asked: `new house-rule NAME --extends PARENT [--dir DIR]`.
+struct NewInputs {
+    std::string kind, name, extends, dir;
+};
+int cmd_new(const NewInputs& inputs);
+// What `umpire draw` was asked.
+struct DrawInputs {
+    std::string scenario, svg;
+    bool fire_lane = false, alt_grain = false, covered_arc = false, facing = false, path = false;
+};
+int cmd_draw(const Common& common, const DrawInputs& inputs);
 int cmd_roll(const Common& common, const std::string& expr);
 // What `umpire odds` was asked.
 struct OddsInputs {

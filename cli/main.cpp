@@ -66,6 +66,42 @@ int main(int argc, char** argv) {
     test->add_option("RULESET", test_rulesets, "Ruleset names or folders");
     add_common(test, common);
 
+    std::vector<std::string> check_rulesets;
+    bool check_verbose = false;
+    auto* check = app.add_subcommand(
+        "check", "Check a ruleset before publishing it: manifest, data and scenarios against their JSON\n"
+                 "Schemas (schemas/), loading in the sandbox with every validate(data), and its spec tests.\n"
+                 "Every problem says file:line:col; exit 1 on any.\n"
+                 "Example: umpire check asl   (or: umpire check --ruleset path/to/my_rule)");
+    check->add_option("RULESET", check_rulesets, "Ruleset names or folders (all on the search path if none)");
+    check->add_flag("-v,--verbose", check_verbose, "Also print every spec test and the files without a schema");
+    add_common(check, common);
+
+    NewInputs new_inputs;
+    auto* make = app.add_subcommand(
+        "new", "Start a house rule: a ruleset folder that extends another, with one overridden data value,\n"
+               "one overridden rule function, a spec test and an odds comparison script, all passing.\n"
+               "Example: umpire new house-rule my-mg --extends asl --dir /tmp/rules");
+    make->add_option("KIND", new_inputs.kind, "What to make: house-rule")->required();
+    make->add_option("NAME", new_inputs.name, "The new ruleset's name (and folder name)")->required();
+    make->add_option("--extends", new_inputs.extends, "The parent ruleset: asl or bolt-action")->required();
+    make->add_option("--dir", new_inputs.dir, "Folder to write NAME/ into (default: rulesets)");
+
+    DrawInputs draw_inputs;
+    auto* draw = app.add_subcommand(
+        "draw", "Draw a scenario as SVG: an ASL hex map (terrain, walls/hedges, counters, ASL names) or a\n"
+                "tabletop (model bases, fixed-weapon arcs, HE templates placed by the kernel with the\n"
+                "models they hit). SCENARIO is a file, or a name in scenarios/ of a --ruleset.\n"
+                "Example: umpire draw --ruleset asl a9_222 --fire-lane --svg a9_222.svg");
+    draw->add_option("SCENARIO", draw_inputs.scenario, "Scenario file or name")->required();
+    draw->add_option("--svg", draw_inputs.svg, "Output file (default: stdout)");
+    draw->add_flag("--fire-lane", draw_inputs.fire_lane, "Hex map: each declared Fire Lane (A9.22)");
+    draw->add_flag("--alt-grain", draw_inputs.alt_grain, "Hex map: both sides of each alternate hex grain lane (A9.221)");
+    draw->add_flag("--covered-arc", draw_inputs.covered_arc, "Hex map: each vehicle's covered arc (VCA)");
+    draw->add_flag("--facing", draw_inputs.facing, "Hex map: each vehicle's facing vertex");
+    draw->add_flag("--path", draw_inputs.path, "Hex map: the scenario's moves");
+    add_common(draw, common);
+
     auto* replay = app.add_subcommand("replay", "Replay a saved journal and check it comes out the same.\n"
                                                 "Example: umpire replay game.journal.json");
     replay->add_option("JOURNAL", journal, "Journal file")->required();
@@ -90,5 +126,8 @@ int main(int argc, char** argv) {
     if (*watch) return cmd_watch(common, script);
     if (*test) return cmd_test(common, test_rulesets);
     if (*replay) return cmd_replay(common, journal);
+    if (*check) return cmd_check(common, check_rulesets, check_verbose);
+    if (*make) return cmd_new(new_inputs);
+    if (*draw) return cmd_draw(common, draw_inputs);
     return kUsage;
 }

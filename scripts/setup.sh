@@ -10,7 +10,8 @@ mode="${1:-}"
 case "$mode" in demo|test) ;; *) echo "usage: scripts/setup.sh demo|test" >&2; exit 2;; esac
 
 packages=(g++ cmake ninja-build pkg-config libluajit-5.1-dev luajit libyaml-cpp-dev catch2
-          libcli11-dev nlohmann-json3-dev libgmp-dev libbenchmark-dev)
+          libcli11-dev nlohmann-json3-dev libgmp-dev libbenchmark-dev
+          chromium)  # chromium: renders `umpire draw` SVGs in a test (tests/cli/draw_svg_test.sh)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -39,6 +40,8 @@ build build
 (cd build && ctest --output-on-failure -j "$jobs")
 echo "== ruleset spec tests"
 build/cli/umpire test
+echo "== ruleset checks (schemas, loading, validate, specs)"
+build/cli/umpire check
 echo "== ASan + UBSan build"
 build build-asan -DUMPIRE_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j "$jobs")

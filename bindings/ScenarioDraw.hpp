@@ -1,0 +1,28 @@
+// `umpire draw`: reads a scenario file (rulesets/<r>/scenarios/*.yaml) and fills the kernel's
+// picture scenes (core/draw/MapSvg.hpp) with it, using the kernel's geometry for the overlays:
+// a hex scenario (ASL: map.hexes, hexsides, units, vehicles, lanes, moves) or a tabletop one
+// (Bolt Action: units with models in inches; HE templates placed by core/table/Placement).
+#pragma once
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace umpire {
+
+struct DrawOptions {
+    bool fire_lane = false;    // A9.22: each declared lane's hexes and its line (lane:/lanes:)
+    bool alt_grain = false;    // A9.221: both sides of each alternate-hex-grain lane
+    bool covered_arc = false;  // C3.2/D3.1: each vehicle's VCA
+    bool facing = false;       // each vehicle's facing vertex (an arrow)
+    bool path = false;         // moves: from -> to arrows
+};
+
+// The SVG of a scenario file. Throws ScriptError "file:line:col: ..." for a bad file or hex name.
+std::string draw_scenario(const std::filesystem::path& file, const DrawOptions& options);
+
+// A scenario given by file path, or by name in scenarios/ of the named rulesets (their extends
+// chains, leaf first) on the search path.
+std::filesystem::path find_scenario(const std::string& file_or_name, const std::vector<std::string>& rulesets,
+                                    const std::vector<std::filesystem::path>& search_path);
+
+}  // namespace umpire

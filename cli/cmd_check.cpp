@@ -1,0 +1,42 @@
+// umpire check [RULESET...]: one command before publishing a ruleset: its manifest, data and
+// scenarios against their JSON Schemas, the whole ruleset loading in the sandbox (with every
+// module's validate(data)), and its spec tests (bindings/Checker.hpp). Every problem is printed
+// with its file:line:col; exit 1 if there is any.
+#include <iostream>
+#include <sstream>
+
+#include "bindings/Checker.hpp"
+#include "bindings/Ruleset.hpp"
+#include "cli/Common.hpp"
+
+namespace umpire::cli {
+
+int cmd_check(const Common& common, const std::vector<std::string>& names, bool verbose) {
+    if (int rc = refuse_output_flags(common, "check", false)) return rc;
+    return guarded(common, [&] {
+        const HostOptions options = host_options(common);
+        std::vector<std::string> wanted = names;
+        for (const auto& r : split_rulesets(common).load) wanted.push_back(r);
+        if (wanted.empty()) {
+            LuaHost probe(options);
+            for (const auto& dir : ruleset::all(probe.search_path())) wanted.push_back(LuaHost::display_path(dir));
+        }
+        int problems = 0;
+        for (const auto& name : wanted) {
+            std::ostringstream specs;
+            const CheckResult r = check_ruleset(name, options, specs);
+            if (verbose) std::cout << specs.str();
+            for (const auto& p : r.problems) std::cout << p << "\n";
+            if (verbose)
+                for (const auto& n : r.notes) std::cout << "note: " << n << "\n";
+            std::cout << (r.problems.empty() ? "ok   " : "FAIL ") << name << ": " << r.files_validated
+                      << " files match their schemas, " << r.specs_passed << " specs passed, "
+                      << r.specs_failed << " failed, " << r.problems.size() << " problems\n";
+            problems += static_cast<int>(r.problems.size());
+        }
+        std::cout << std::flush;
+        return problems ? kScriptError : kOk;
+    });
+}
+
+}  // namespace umpire::cli
