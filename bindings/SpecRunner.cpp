@@ -90,6 +90,7 @@ SpecResult run_spec_file(LuaHost& host, const std::filesystem::path& file, std::
     const std::string display = LuaHost::display_path(file);
     SpecResult result;
     const auto saved_dice = host.die_source();
+    const std::string initial_state = host.state_json();
     try {
         host.push_script_env();
         const int env = lua_gettop(L);
@@ -109,6 +110,9 @@ SpecResult run_spec_file(LuaHost& host, const std::filesystem::path& file, std::
             // Each test starts with an empty journal, so umpire.journal.cited() sees only
             // what this test's rules cited.
             host.extension<GameLog>().journal = bus::Journal();
+            // ... and the game state the ruleset loaded with, so no test depends on the order of
+            // the tests before it.
+            host.set_state_json(initial_state);
             try {
                 host.call(0, 0);
                 ++result.passed;

@@ -59,9 +59,11 @@ std::uint32_t roll_count(LuaHost& host, std::uint32_t n, std::uint32_t sides, st
     const std::uint32_t hits = host.dice().count(n, sides, lo, hi);
     auto& log = host.extension<GameLog>();
     if (log.journaling) {
-        const std::string what = std::to_string(n) + "d" + std::to_string(sides) + " counting " +
-                                 std::to_string(lo) + "-" + std::to_string(hi) + ": " +
-                                 std::to_string(hits);
+        // "10d6, 5-6 succeeds" (or "at least 5"/"at most 2" when the range is open-ended).
+        const std::string range = hi >= static_cast<std::int64_t>(sides) ? "at least " + std::to_string(lo)
+                                  : lo <= 1 ? "at most " + std::to_string(hi)
+                                            : std::to_string(lo) + "-" + std::to_string(hi);
+        const std::string what = std::to_string(n) + "d" + std::to_string(sides) + ", each " + range;
         log.journal.roll(what, std::to_string(n) + "d" + std::to_string(sides), {}, hits, "",
                          {{"count", true}, {"lo", lo}, {"hi", hi}});
     }

@@ -186,6 +186,11 @@ std::string explain_line(const JournalEntry& e) {
     if (!e.citation.empty()) out = "[" + e.citation + "] ";
     switch (e.kind) {
         case Kind::roll:
+            // A counted pool (umpire.dice.count) has no faces to show, only how many succeeded.
+            if (e.data.value("count", false)) {
+                out += e.text + " → " + e.data.value("total", json()).dump() + " succeed";
+                break;
+            }
             out += e.text + ": " + e.data.value("expression", "") + " → " +
                    join_faces(e.data.value("faces", json::array())) + " = " +
                    e.data.value("total", json()).dump();
