@@ -133,8 +133,11 @@ std::string draw_hex(const YAML::Node& doc, Reader& rd, const DrawOptions& o) {
             }
             if (o.covered_arc) {
                 draw::HexScene::Shade ca{{}, "covered-arc", "#4e79a7", label + " VCA"};
-                for (const auto& t : hex::range(h, 4))
+                for (const auto& t : hex::range(h, 4)) {
+                    const int col = t.q, row = t.r + (t.q - (t.q & 1)) / 2;  // odd-q (AslName.hpp)
+                    if (col < 0 || row < 0) continue;                        // off the boards
                     if (t != h && hex::in_covered_arc(h, dir, t)) ca.hexes.push_back(t);
+                }
                 scene.shades.push_back(ca);
             }
             if (o.facing) scene.arrows.push_back({h, h, dir, "facing", "#1f3b73", ""});
