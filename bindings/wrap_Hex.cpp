@@ -98,7 +98,16 @@ void push_hexes(lua_State* L, const std::vector<Hex>& hexes) {
     }
 }
 
-std::string name_of(lua_State* L, Hex h) { return hex_map(L).get().tostring(h); }
+// The ASL name of a hex; a hex off every board (a neighbour past the board edge, say) is named
+// as if its default board went on, marked "off-map", so messages stay readable.
+std::string name_of(lua_State* L, Hex h) {
+    const auto& map = hex_map(L).get();
+    if (map.contains(h)) return map.tostring(h);
+    hex::AslName name = hex::local_name(h);
+    name.board = map.default_board();
+    const bool nameable = name.column >= 0 && name.column < 52;
+    return "off-map " + (nameable ? hex::to_string(name) : hex::to_string(h));
+}
 
 hex::Side check_side(lua_State* L, int arg) {
     const std::string side = luaL_optstring(L, arg, "left");
@@ -199,6 +208,19 @@ int l_map(lua_State* L) {
         m.map.emplace(std::move(boards), default_board);
         m.declared = true;
         return 0;
+    });
+}
+
+/// @lua umpire.hex.on_map(h)
+/// ---Is h on one of the map's boards? Geometry (neighbours, rings, lines) is unbounded; rules
+/// ---that walk past a board edge ask this.
+/// ---@param h Hex
+/// ---@return boolean
+int l_on_map(lua_State* L) {
+    return lua::lua_guard(L, [&] {
+        lua::StackCheck check(L, 1);
+        lua_pushboolean(L, hex_map(L).get().contains(check_hex(L, 1)));
+        return 1;
     });
 }
 
@@ -469,6 +491,7 @@ int l_in_bypass_vca(lua_State* L) {
 const luaL_Reg kHexFunctions[] = {
     {"asl", l_asl},
     {"map", l_map},
+    {"on_map", l_on_map},
     {"distance", l_distance},
     {"line", l_line},
     {"grain", l_grain},

@@ -259,6 +259,12 @@ function umpire.hex.neighbours(h) end
 ---@return boolean
 function umpire.hex.on_alt_grain(a, b) end
 
+---Is h on one of the map's boards? Geometry (neighbours, rings, lines) is unbounded; rules
+---that walk past a board edge ask this.
+---@param h Hex
+---@return boolean
+function umpire.hex.on_map(h) end
+
 ---Every hex within `radius` of center: center, then ring 1, ring 2, ...
 ---@param center Hex
 ---@param radius integer

@@ -56,6 +56,10 @@ TEST_CASE("hexsides, neighbours, rings, ranges", "[api][hex]") {
     CHECK(t.eval("#umpire.hex.ring('K6', 2)") == "12");
     CHECK(t.eval("#umpire.hex.range('K6', 2)") == "19");
     CHECK(t.eval("umpire.hex.on_alt_grain('Y6', 'EE6')") == "true");
+    // Past the board edge: geometry goes on, on_map says no, tostring still names it.
+    CHECK(t.eval("umpire.hex.on_map(umpire.hex.neighbour('J10', 'S'))") == "false");
+    CHECK(t.eval("umpire.hex.on_map('J10')") == "true");
+    CHECK(t.eval("tostring(umpire.hex.neighbour('J10', 'S'))") == "off-map J11");
 }
 
 TEST_CASE("covered arc and target facing", "[api][hex]") {
