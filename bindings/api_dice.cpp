@@ -1,5 +1,6 @@
 // umpire.dice: the names Lua sees for the dice bindings, chosen in this one table.
 #include "bindings/LuaHost.hpp"
+#include "bindings/LuaLibrary.hpp"
 #include "bindings/api_modules.hpp"
 #include "bindings/wrap_dice.hpp"
 
@@ -33,9 +34,7 @@ void open_dice(lua_State* L) {
     lua::StackCheck check(L, 0);
     lua_newtable(L);
     luaL_register(L, nullptr, kDiceFunctions);
-    lua_newtable(L);
-    luaL_register(L, nullptr, kClassicFunctions);
-    lua_setfield(L, -2, "classic");
+    lua::set_library(L, -1, "classic", kClassicFunctions);
     wrap::open_fast_dice(L, lua_gettop(L));
     lua_setfield(L, -2, "dice");
 }

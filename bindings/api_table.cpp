@@ -1,5 +1,5 @@
 // umpire.table: the names Lua sees for the tabletop geometry bindings, chosen in this one table.
-#include "bindings/LuaError.hpp"
+#include "bindings/LuaLibrary.hpp"
 #include "bindings/api_modules.hpp"
 #include "bindings/wrap_table.hpp"
 
@@ -21,11 +21,6 @@ const luaL_Reg kTableFunctions[] = {
 
 }  // namespace
 
-void open_table(lua_State* L) {
-    lua::StackCheck check(L, 0);
-    lua_newtable(L);
-    luaL_register(L, nullptr, kTableFunctions);
-    lua_setfield(L, -2, "table");
-}
+void open_table(lua_State* L) { lua::set_library(L, -1, "table", kTableFunctions); }
 
 }  // namespace umpire

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "bindings/LuaHost.hpp"
+#include "bindings/LuaLibrary.hpp"
 #include "bindings/wrap_dice.hpp"
 #include "core/dice/DiceExpression.hpp"
 #include "core/dice/Distribution.hpp"
@@ -126,20 +127,13 @@ const luaL_Reg kMethods[] = {
 void push_distribution(lua_State* L, dice::Distribution d) {
     void* memory = lua_newuserdata(L, sizeof(dice::Distribution));
     new (memory) dice::Distribution(std::move(d));
-    if (luaL_newmetatable(L, kMeta)) {
-        lua_newtable(L);
-        luaL_register(L, nullptr, kMethods);
-        lua_setfield(L, -2, "__index");
-        lua_pushcfunction(L, distribution_tostring);
-        lua_setfield(L, -2, "__tostring");
-        lua_pushcfunction(L, distribution_add);
-        lua_setfield(L, -2, "__add");
-        lua_pushcfunction(L, distribution_gc);
-        lua_setfield(L, -2, "__gc");
-        lua_pushstring(L, "Distribution");
-        lua_setfield(L, -2, "__metatable");  // rules cannot swap the methods
-    }
-    lua_setmetatable(L, -2);
+    static const luaL_Reg metamethods[] = {
+        {"__tostring", distribution_tostring},
+        {"__add", distribution_add},
+        {"__gc", distribution_gc},
+        {nullptr, nullptr},
+    };
+    lua::set_metatable(L, kMeta, kMethods, metamethods);
 }
 
 }  // namespace

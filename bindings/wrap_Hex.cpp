@@ -13,6 +13,7 @@
 #include <string>
 
 #include "bindings/LuaHost.hpp"
+#include "bindings/LuaLibrary.hpp"
 #include "bindings/api_modules.hpp"
 #include "core/hex/AslName.hpp"
 #include "core/hex/Bypass.hpp"
@@ -79,15 +80,13 @@ void push_hex(lua_State* L, Hex h) {
     lua_setfield(L, -2, "q");
     lua_pushinteger(L, h.r);
     lua_setfield(L, -2, "r");
-    if (luaL_newmetatable(L, kHexMeta)) {
-        lua_pushcfunction(L, hex_tostring);
-        lua_setfield(L, -2, "__tostring");
-        lua_pushcfunction(L, hex_eq);
-        lua_setfield(L, -2, "__eq");
-        lua_pushcfunction(L, hex_concat);
-        lua_setfield(L, -2, "__concat");
-    }
-    lua_setmetatable(L, -2);
+    static const luaL_Reg metamethods[] = {
+        {"__tostring", hex_tostring},
+        {"__eq", hex_eq},
+        {"__concat", hex_concat},
+        {nullptr, nullptr},
+    };
+    lua::set_metatable(L, kHexMeta, nullptr, metamethods);
 }
 
 void push_hexes(lua_State* L, const std::vector<Hex>& hexes) {
@@ -514,11 +513,6 @@ const luaL_Reg kHexFunctions[] = {
 
 }  // namespace
 
-void open_hex(lua_State* L) {
-    lua::StackCheck check(L, 0);
-    lua_newtable(L);
-    luaL_register(L, nullptr, kHexFunctions);
-    lua_setfield(L, -2, "hex");
-}
+void open_hex(lua_State* L) { lua::set_library(L, -1, "hex", kHexFunctions); }
 
 }  // namespace umpire

@@ -2,6 +2,7 @@
 #include <string>
 
 #include "bindings/GameLog.hpp"
+#include "bindings/LuaLibrary.hpp"
 #include "bindings/GameState.hpp"
 #include "bindings/api_modules.hpp"
 
@@ -138,9 +139,7 @@ void open_journal(lua_State* L) {
     lua_setfield(L, -2, "note");
     lua_pushcfunction(L, l_result);
     lua_setfield(L, -2, "result");
-    lua_newtable(L);
-    luaL_register(L, nullptr, kJournalFunctions);
-    lua_setfield(L, -2, "journal");
+    lua::set_library(L, -1, "journal", kJournalFunctions);
 }
 
 }  // namespace umpire

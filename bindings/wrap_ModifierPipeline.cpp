@@ -5,6 +5,7 @@
 #include <string>
 
 #include "bindings/GameLog.hpp"
+#include "bindings/LuaLibrary.hpp"
 #include "core/bus/ModifierPipeline.hpp"
 
 namespace umpire {
@@ -155,18 +156,12 @@ int l_modifiers(lua_State* L) {
         const std::string kind = luaL_optstring(L, 2, "DRM");
         void* memory = lua_newuserdata(L, sizeof(LuaPipeline));
         new (memory) LuaPipeline{bus::ModifierPipeline(name, kind)};
-        if (luaL_newmetatable(L, kMeta)) {
-            lua_newtable(L);
-            luaL_register(L, nullptr, kMethods);
-            lua_setfield(L, -2, "__index");
-            lua_pushcfunction(L, l_tostring);
-            lua_setfield(L, -2, "__tostring");
-            lua_pushcfunction(L, l_gc);
-            lua_setfield(L, -2, "__gc");
-            lua_pushstring(L, "ModifierPipeline");
-            lua_setfield(L, -2, "__metatable");
-        }
-        lua_setmetatable(L, -2);
+        static const luaL_Reg metamethods[] = {
+            {"__tostring", l_tostring},
+            {"__gc", l_gc},
+            {nullptr, nullptr},
+        };
+        lua::set_metatable(L, kMeta, kMethods, metamethods);
         return 1;
     });
 }
