@@ -11,7 +11,8 @@ case "$mode" in demo|test) ;; *) echo "usage: scripts/setup.sh demo|test" >&2; e
 
 packages=(g++ cmake ninja-build pkg-config libluajit-5.1-dev luajit libyaml-cpp-dev catch2
           libcli11-dev nlohmann-json3-dev libgmp-dev libbenchmark-dev
-          chromium)  # chromium: renders `umpire draw` SVGs in a test (tests/cli/draw_svg_test.sh)
+          chromium python3)  # chromium renders `umpire draw` SVGs in a test, python3 reads its pixels
+                             # (tests/cli/draw_svg_test.sh, tests/cli/svg_pixels.py: standard library only)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
