@@ -64,6 +64,33 @@ BENCHMARK(BM_DieClassicTrusted)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_DieFfiSandboxed)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_DieClassicSandboxed)->Unit(benchmark::kMillisecond);
 
+// A rule's inner loop: an ASL DR, a DRM pipeline of two modifiers, and an IFT-style table look-up,
+// all through the fast paths (trusted). The -jv log of this loop is the one docs/performance.md
+// shows: no trace aborts.
+void BM_RuleLoopTrusted(benchmark::State& state) {
+    umpire::LuaHost host(quiet(true));
+    host.extension<umpire::GameLog>().set_journaling(false);
+    const int n = 20000;
+    const std::string code =
+        "local ift = {} for dr = 0, 15 do ift[dr] = dr <= 4 and 'K/1' or dr <= 7 and '1MC' or '-' end\n"
+        "local hits = 0\n"
+        "for i = 1, " + std::to_string(n) + " do\n"
+        "  local dr = umpire.dice.dr()\n"
+        "  local drm = umpire.bus.modifiers('IFT DRM'):add(-1, 'FFNAM', 'A4.6'):add(3, 'TEM', 'B13.3')\n"
+        "  local final = dr.total + drm:total()\n"
+        "  if final > 15 then final = 15 end\n"
+        "  if ift[final] ~= '-' then hits = hits + 1 end\n"
+        "end\n"
+        "umpire.state.hits = hits";
+    if (const char* log = std::getenv("UMPIRE_JIT_LOG")) {
+        const std::string start = "require('jit.v').start('" + std::string(log) + "')";
+        luaL_dostring(host.state(), start.c_str());
+    }
+    for (auto _ : state) host.run_string(code);
+    state.SetItemsProcessed(state.iterations() * n);
+}
+BENCHMARK(BM_RuleLoopTrusted)->Unit(benchmark::kMillisecond);
+
 }  // namespace
 
 BENCHMARK_MAIN();

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "bindings/FfiCall.hpp"
 #include "bindings/GameLog.hpp"
 #include "bindings/LuaHost.hpp"
 #include "bindings/embedded_lua.hpp"
@@ -18,21 +19,12 @@
 #include "core/dice/AslDr.hpp"
 #include "core/dice/FixedSource.hpp"
 
-namespace {
-thread_local std::string g_ffi_error;
-
-template <class Body>
-std::uint32_t ffi_guard(Body&& body) noexcept {
-    try {
-        return body();
-    } catch (const std::exception& e) {
-        g_ffi_error = e.what();
-    } catch (...) {
-        g_ffi_error = "unknown error while rolling dice";
-    }
-    return 0;
+namespace umpire::ffi {
+std::string& last_error() {
+    thread_local std::string message;
+    return message;
 }
-}  // namespace
+}  // namespace umpire::ffi
 
 namespace umpire::wrap {
 
@@ -72,17 +64,14 @@ std::uint32_t roll_count(LuaHost& host, std::uint32_t n, std::uint32_t sides, st
 
 }  // namespace umpire::wrap
 
-extern "C" {
 // One die of `sides` faces from the host's source; 0 on error (see umpire_ffi_error).
-__attribute__((visibility("default"))) std::uint32_t umpire_ffi_die(void* host,
-                                                                    std::uint32_t sides) noexcept {
-    return ffi_guard([&] { return umpire::wrap::roll_die(*static_cast<umpire::LuaHost*>(host), sides); });
+UMPIRE_FFI std::uint32_t umpire_ffi_die(void* host, std::uint32_t sides) noexcept {
+    return umpire::ffi::guard([&] { return umpire::wrap::roll_die(*static_cast<umpire::LuaHost*>(host), sides); });
 }
 
 // An ASL DR into out[0] (coloured) and out[1] (white); 0 on error, 1 on success.
-__attribute__((visibility("default"))) std::uint32_t umpire_ffi_dr(void* host,
-                                                                   std::uint32_t* out) noexcept {
-    return ffi_guard([&] {
+UMPIRE_FFI std::uint32_t umpire_ffi_dr(void* host, std::uint32_t* out) noexcept {
+    return umpire::ffi::guard([&] {
         const auto dr = umpire::wrap::roll_dr(*static_cast<umpire::LuaHost*>(host));
         out[0] = dr.colored;
         out[1] = dr.white;
@@ -91,19 +80,19 @@ __attribute__((visibility("default"))) std::uint32_t umpire_ffi_dr(void* host,
 }
 
 // How many of n dice show lo..hi; returns count+1 so that 0 can mean an error.
-__attribute__((visibility("default"))) std::uint32_t umpire_ffi_count(void* host, std::uint32_t n,
-                                                                      std::uint32_t sides,
-                                                                      std::int32_t lo,
-                                                                      std::int32_t hi) noexcept {
-    return ffi_guard([&] {
+UMPIRE_FFI std::uint32_t umpire_ffi_count(void* host, std::uint32_t n, std::uint32_t sides,
+                                          std::int32_t lo, std::int32_t hi) noexcept {
+    return umpire::ffi::guard([&] {
         return umpire::wrap::roll_count(*static_cast<umpire::LuaHost*>(host), n, sides, lo, hi) + 1;
     });
 }
 
 // The message of the last failed fast-path call on this thread.
-__attribute__((visibility("default"))) const char* umpire_ffi_error() noexcept {
-    return g_ffi_error.c_str();
-}
+UMPIRE_FFI const char* umpire_ffi_error() noexcept { return umpire::ffi::last_error().c_str(); }
+
+// Whether the host journals (off under the odds engine): the fast paths skip journal work then.
+UMPIRE_FFI std::uint32_t umpire_ffi_journaling(void* host) noexcept {
+    return static_cast<umpire::LuaHost*>(host)->extension<umpire::GameLog>().journaling ? 1 : 0;
 }
 
 namespace umpire::wrap {

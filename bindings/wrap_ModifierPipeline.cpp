@@ -1,100 +1,92 @@
 // umpire.bus.modifiers: a named pipeline of modifiers with sources and citations
-// (core/bus/ModifierPipeline), as a Lua userdata. The first m:total() after a change journals the
-// pipeline, so --explain shows "+2 DRM (-1 [FFNAM] +3 [TEM])" with every step's citation.
-#include <new>
+// (core/bus/ModifierPipeline).
+//
+// Modifier sums sit in the hottest rule loops (every IFT attack, every to-hit roll), so the
+// pipeline object is a plain Lua table built by bindings/lua/fast_modifiers.lua and its total is
+// computed by the FFI fast path below, which the JIT compiles inline. The arithmetic itself is
+// core's ModifierPipeline in both cases: the fast path replays the steps' ops and operands through
+// it, and the classic functions (tostring, steps, journaling; not hot) rebuild it with the labels
+// too. The first m:total() after a change journals the pipeline, so --explain shows
+// "+2 DRM (-1 [FFNAM] +3 [TEM])" with every step's citation.
 #include <string>
 
+#include "bindings/FfiCall.hpp"
 #include "bindings/GameLog.hpp"
 #include "bindings/LuaLibrary.hpp"
+#include "bindings/embedded_lua.hpp"
 #include "core/bus/ModifierPipeline.hpp"
 
 namespace umpire {
 namespace {
 
-constexpr const char* kMeta = "umpire.ModifierPipeline";
+using Pipeline = bus::ModifierPipeline;
 
-struct LuaPipeline {
-    bus::ModifierPipeline pipeline;
-    bool journaled = false;
-};
+// The op codes fast_modifiers.lua stores (keep in step with its OP table).
+enum Op : std::int32_t { op_start, op_add, op_set, op_at_most, op_at_least, op_halve_down,
+                         op_halve_up, op_multiply };
 
-LuaPipeline& check_pipeline(lua_State* L) {
-    return *static_cast<LuaPipeline*>(luaL_checkudata(L, 1, kMeta));
+void apply(Pipeline& p, std::int32_t op, std::int64_t operand, std::string source = {},
+           std::string rule = {}, std::string note = {}) {
+    switch (op) {
+        case op_start: p.start_from(operand, source, rule, note); break;
+        case op_add: p.add(operand, source, rule, note); break;
+        case op_set: p.set_to(operand, source, rule, note); break;
+        case op_at_most: p.at_most(operand, source, rule, note); break;
+        case op_at_least: p.at_least(operand, source, rule, note); break;
+        case op_halve_down: p.halve(Pipeline::Rounding::down, source, rule, note); break;
+        case op_halve_up: p.halve(Pipeline::Rounding::up, source, rule, note); break;
+        case op_multiply: p.multiply(operand, source, rule, note); break;
+        default: throw Error("modifier pipeline: unknown step op " + std::to_string(op));
+    }
 }
 
-// The common tail of every step method: (self, amount, source, rule, note) -> self.
-template <class Step>
-int step(lua_State* L, Step&& apply) {
+std::string string_field(lua_State* L, int table, int i) {
+    lua_rawgeti(L, table, i);
+    std::string s = lua_isstring(L, -1) ? lua_tostring(L, -1) : "";
+    lua_pop(L, 1);
+    return s;
+}
+
+// The core pipeline of a Lua pipeline table {name, kind, ops, values, sources, rules, notes}.
+Pipeline materialize(lua_State* L, int index) {
+    luaL_checktype(L, index, LUA_TTABLE);
+    lua_getfield(L, index, "name");
+    lua_getfield(L, index, "kind");
+    Pipeline p(luaL_optstring(L, -2, ""), luaL_optstring(L, -1, ""));
+    lua_pop(L, 2);
+    const char* fields[] = {"ops", "values", "sources", "rules", "notes"};
+    for (const char* f : fields) lua_getfield(L, index, f);
+    const int base = lua_gettop(L) - 4;  // ops, values, sources, rules, notes
+    const int n = static_cast<int>(lua_objlen(L, base));
+    for (int i = 1; i <= n; ++i) {
+        lua_rawgeti(L, base, i);
+        lua_rawgeti(L, base + 1, i);
+        const auto op = static_cast<std::int32_t>(lua_tointeger(L, -2));
+        const auto operand = static_cast<std::int64_t>(lua_tonumber(L, -1));
+        lua_pop(L, 2);
+        apply(p, op, operand, string_field(L, base + 2, i), string_field(L, base + 3, i),
+              string_field(L, base + 4, i));
+    }
+    lua_pop(L, 5);
+    return p;
+}
+
+// tostring(m): the rulebook's form, "+2 DRM (-1 [FFNAM] +3 [TEM])".
+int l_render(lua_State* L) {
     return lua::lua_guard(L, [&] {
-        auto& p = check_pipeline(L);
-        const std::string source = luaL_optstring(L, 3, "");
-        const std::string rule = luaL_optstring(L, 4, "");
-        const std::string note = luaL_optstring(L, 5, "");
-        apply(p.pipeline, source, rule, note);
-        p.journaled = false;
-        lua_settop(L, 1);
+        lua::StackCheck check(L, 1);
+        lua_pushstring(L, materialize(L, 1).render().c_str());
         return 1;
     });
 }
 
-/// @lua ModifierPipeline:add(value, source, rule, note)
-/// ---Adds a modifier: m:add(-1, "FFNAM", "A4.6"). Returns m, so calls chain.
-/// ---@param value integer
-/// ---@param source string the label the rulebook prints in brackets
-/// ---@param rule? string the citation
-/// ---@param note? string
-/// ---@return ModifierPipeline
-int l_add(lua_State* L) {
-    return step(L, [&](auto& p, auto& s, auto& r, auto& n) { p.add(luaL_checkinteger(L, 2), s, r, n); });
-}
-/// @lua ModifierPipeline:start(base, source, rule, note)
-/// ---Starts from a base value instead of 0 ("8 FP [4-6-7 + MMG]"); only as the first step.
-int l_start(lua_State* L) {
-    return step(L, [&](auto& p, auto& s, auto& r, auto& n) { p.start_from(luaL_checkinteger(L, 2), s, r, n); });
-}
-/// @lua ModifierPipeline:set(value, source, rule, note)
-/// ---Replaces the running total (e.g. an X# that takes precedence).
-int l_set(lua_State* L) {
-    return step(L, [&](auto& p, auto& s, auto& r, auto& n) { p.set_to(luaL_checkinteger(L, 2), s, r, n); });
-}
-/// @lua ModifierPipeline:at_most(limit, source, rule, note)
-/// ---Caps the running total from above.
-int l_at_most(lua_State* L) {
-    return step(L, [&](auto& p, auto& s, auto& r, auto& n) { p.at_most(luaL_checkinteger(L, 2), s, r, n); });
-}
-/// @lua ModifierPipeline:at_least(limit, source, rule, note)
-/// ---Caps the running total from below.
-int l_at_least(lua_State* L) {
-    return step(L, [&](auto& p, auto& s, auto& r, auto& n) { p.at_least(luaL_checkinteger(L, 2), s, r, n); });
-}
-/// @lua ModifierPipeline:halve(rounding, source, rule, note)
-/// ---Halves the running total, rounding "down" or "up" (the rule must say which).
-int l_halve(lua_State* L) {
-    return step(L, [&](auto& p, auto& s, auto& r, auto& n) {
-        const std::string rounding = luaL_checkstring(L, 2);
-        if (rounding != "down" && rounding != "up")
-            throw Error("halve: rounding must be \"down\" or \"up\", got \"" + rounding + "\"");
-        p.halve(rounding == "down" ? bus::ModifierPipeline::Rounding::down
-                                   : bus::ModifierPipeline::Rounding::up, s, r, n);
-    });
-}
-/// @lua ModifierPipeline:multiply(factor, source, rule, note)
-/// ---Multiplies the running total (PBF x2, TPBF x3).
-int l_multiply(lua_State* L) {
-    return step(L, [&](auto& p, auto& s, auto& r, auto& n) { p.multiply(luaL_checkinteger(L, 2), s, r, n); });
-}
-
-/// @lua ModifierPipeline:total()
-/// ---The running total. The first call after a change journals the pipeline with its steps.
-/// ---@return integer
-int l_total(lua_State* L) {
+// Journals the pipeline with every step and citation (called by m:total() when journaling).
+int l_journal(lua_State* L) {
     return lua::lua_guard(L, [&] {
-        auto& p = check_pipeline(L);
+        lua::StackCheck check(L, 0);
         auto& log = GameLog::of(L);
-        if (!p.journaled && log.journaling) log.journal.modifiers(p.pipeline);
-        p.journaled = true;
-        lua_pushinteger(L, static_cast<lua_Integer>(p.pipeline.total()));
-        return 1;
+        if (log.journaling) log.journal.modifiers(materialize(L, 1));
+        return 0;
     });
 }
 
@@ -103,7 +95,8 @@ int l_total(lua_State* L) {
 /// ---@return table[]
 int l_steps(lua_State* L) {
     return lua::lua_guard(L, [&] {
-        const auto& steps = check_pipeline(L).pipeline.steps();
+        lua::StackCheck check(L, 1);
+        const auto steps = materialize(L, 1).steps();
         lua_createtable(L, static_cast<int>(steps.size()), 0);
         for (std::size_t i = 0; i < steps.size(); ++i) {
             lua_createtable(L, 0, 5);
@@ -123,25 +116,11 @@ int l_steps(lua_State* L) {
     });
 }
 
-int l_tostring(lua_State* L) {
-    return lua::lua_guard(L, [&] {
-        lua_pushstring(L, check_pipeline(L).pipeline.render().c_str());
-        return 1;
-    });
-}
+}  // namespace
 
-int l_gc(lua_State* L) {
-    check_pipeline(L).~LuaPipeline();
-    return 0;
-}
-
-const luaL_Reg kMethods[] = {
-    {"add", l_add},         {"start", l_start},       {"set", l_set},
-    {"at_most", l_at_most}, {"at_least", l_at_least}, {"halve", l_halve},
-    {"multiply", l_multiply}, {"total", l_total},     {"steps", l_steps},
-    {nullptr, nullptr},
-};
-
+// The pipeline methods implemented in bindings/lua/fast_modifiers.lua, documented here so the
+// editor stubs (scripts/gen_stubs.lua) list them with the rest of the API.
+//
 /// @lua umpire.bus.modifiers(name, kind)
 /// ---A new modifier pipeline: umpire.bus.modifiers("IFT DRM", "DRM"). `kind` is the unit printed
 /// ---after the total ("DRM", "FP", "to hit"); tostring(m) reads like the rulebook:
@@ -149,28 +128,74 @@ const luaL_Reg kMethods[] = {
 /// ---@param name string
 /// ---@param kind? string
 /// ---@return ModifierPipeline
-int l_modifiers(lua_State* L) {
-    return lua::lua_guard(L, [&] {
-        lua::StackCheck check(L, 1);
-        const std::string name = luaL_checkstring(L, 1);
-        const std::string kind = luaL_optstring(L, 2, "DRM");
-        void* memory = lua_newuserdata(L, sizeof(LuaPipeline));
-        new (memory) LuaPipeline{bus::ModifierPipeline(name, kind)};
-        static const luaL_Reg metamethods[] = {
-            {"__tostring", l_tostring},
-            {"__gc", l_gc},
-            {nullptr, nullptr},
-        };
-        lua::set_metatable(L, kMeta, kMethods, metamethods);
-        return 1;
-    });
-}
+//
+/// @lua ModifierPipeline:add(value, source, rule, note)
+/// ---Adds a modifier: m:add(-1, "FFNAM", "A4.6"). Returns m, so calls chain.
+/// ---@param value integer
+/// ---@param source string the label the rulebook prints in brackets
+/// ---@param rule? string the citation
+/// ---@param note? string
+/// ---@return ModifierPipeline
+//
+/// @lua ModifierPipeline:start(base, source, rule, note)
+/// ---Starts from a base value instead of 0 ("8 FP [4-6-7 + MMG]"); only as the first step.
+/// ---@return ModifierPipeline
+//
+/// @lua ModifierPipeline:set(value, source, rule, note)
+/// ---Replaces the running total (e.g. an X# that takes precedence).
+/// ---@return ModifierPipeline
+//
+/// @lua ModifierPipeline:at_most(limit, source, rule, note)
+/// ---Caps the running total from above.
+/// ---@return ModifierPipeline
+//
+/// @lua ModifierPipeline:at_least(limit, source, rule, note)
+/// ---Caps the running total from below.
+/// ---@return ModifierPipeline
+//
+/// @lua ModifierPipeline:halve(rounding, source, rule, note)
+/// ---Halves the running total, rounding "down" or "up" (the rule must say which).
+/// ---@return ModifierPipeline
+//
+/// @lua ModifierPipeline:multiply(factor, source, rule, note)
+/// ---Multiplies the running total (PBF x2, TPBF x3).
+/// ---@return ModifierPipeline
+//
+/// @lua ModifierPipeline:total()
+/// ---The running total (through the FFI fast path). The first call after a change journals the
+/// ---pipeline with its steps and citations.
+/// ---@return integer
 
-}  // namespace
-
+// Runs bindings/lua/fast_modifiers.lua with the full library (it needs ffi): it installs
+// umpire.bus.modifiers and the pipeline methods, closing over the classic functions above.
 void open_modifiers(lua_State* L, int bus_table) {
-    lua_pushcfunction(L, l_modifiers);
-    lua_setfield(L, bus_table, "modifiers");
+    lua::StackCheck check(L, 0);
+    const std::string_view code = embedded_lua("fast_modifiers.lua");
+    if (luaL_loadbuffer(L, code.data(), code.size(), "=fast_modifiers.lua") != 0)
+        throw Error(std::string("fast_modifiers.lua: ") + lua_tostring(L, -1));
+    lua_pushvalue(L, bus_table);
+    lua_pushlightuserdata(L, &LuaHost::from(L));
+    lua_pushcfunction(L, l_render);
+    lua_pushcfunction(L, l_journal);
+    lua_pushcfunction(L, l_steps);
+    if (lua_pcall(L, 5, 0, 0) != 0) {
+        std::string message = lua_tostring(L, -1);
+        lua_pop(L, 1);
+        throw Error("fast_modifiers.lua: " + message);
+    }
 }
 
 }  // namespace umpire
+
+// The total of a pipeline's steps (ops and operands as fast_modifiers.lua stores them) through
+// core's ModifierPipeline; 0 on error (overflow, a start that is not first...), 1 on success.
+UMPIRE_FFI std::uint32_t umpire_ffi_pipeline_total(const std::int32_t* ops,
+                                                   const std::int64_t* operands, std::int32_t n,
+                                                   std::int64_t* total) noexcept {
+    return umpire::ffi::guard([&] {
+        umpire::bus::ModifierPipeline p({}, {});
+        for (std::int32_t i = 0; i < n; ++i) umpire::apply(p, ops[i], operands[i]);
+        *total = p.total();
+        return 1u;
+    });
+}

@@ -35,28 +35,35 @@ ModifierPipeline = {}
 function ModifierPipeline:add(value, source, rule, note) end
 
 ---Caps the running total from below.
+---@return ModifierPipeline
 function ModifierPipeline:at_least(limit, source, rule, note) end
 
 ---Caps the running total from above.
+---@return ModifierPipeline
 function ModifierPipeline:at_most(limit, source, rule, note) end
 
 ---Halves the running total, rounding "down" or "up" (the rule must say which).
+---@return ModifierPipeline
 function ModifierPipeline:halve(rounding, source, rule, note) end
 
 ---Multiplies the running total (PBF x2, TPBF x3).
+---@return ModifierPipeline
 function ModifierPipeline:multiply(factor, source, rule, note) end
 
 ---Replaces the running total (e.g. an X# that takes precedence).
+---@return ModifierPipeline
 function ModifierPipeline:set(value, source, rule, note) end
 
 ---Starts from a base value instead of 0 ("8 FP [4-6-7 + MMG]"); only as the first step.
+---@return ModifierPipeline
 function ModifierPipeline:start(base, source, rule, note) end
 
 ---The steps so far: {value=, source=, rule=, before=, after=} in order.
 ---@return table[]
 function ModifierPipeline:steps() end
 
----The running total. The first call after a change journals the pipeline with its steps.
+---The running total (through the FFI fast path). The first call after a change journals the
+---pipeline with its steps and citations.
 ---@return integer
 function ModifierPipeline:total() end
 
