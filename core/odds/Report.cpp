@@ -44,7 +44,7 @@ std::string method_line(const Result& r) {
     std::snprintf(widest, sizeof widest, "%.4f", 100 * r.widest_half_width());
     return "monte-carlo: " + std::to_string(r.samples) + " samples, seed " +
            std::to_string(r.seed) + ", " + std::to_string(r.threads) +
-           " threads; widest 95% half-width " + widest + " percentage points";
+           (r.threads == 1 ? " thread" : " threads") + "; widest 95% half-width " + widest + " percentage points";
 }
 
 std::string estimate(const OutcomeStats& o) {
