@@ -1,8 +1,11 @@
 #include "bindings/OddsRunner.hpp"
 
+#include <algorithm>
+#include <cstdio>
 #include <memory>
 
 #include "bindings/GameLog.hpp"
+#include "core/Error.hpp"
 #include "core/dice/DiceExpression.hpp"
 #include "core/dice/Distribution.hpp"
 #include "core/odds/Comparison.hpp"
@@ -122,18 +125,62 @@ odds::Result of_expression(const std::string& expression) {
     return result;
 }
 
+odds::Result given(const odds::Result& result, const std::vector<std::string>& conditions) {
+    if (conditions.empty()) return result;
+    if (!result.outcomes.empty() && !result.outcomes.front().outcome.is_table())
+        throw RuleError("a condition names fields of the outcome, so the script must return a table "
+                        "(return {ift = ..., malfunction = ...})");
+    std::vector<odds::Predicate> all;
+    std::string text;
+    for (const auto& c : conditions) {
+        all.push_back(odds::parse_field_predicate(c));
+        text += (text.empty() ? "" : " and ") + c;
+    }
+    const odds::Predicate every = [all](const odds::Outcome& o) {
+        for (const auto& p : all)
+            if (!p(o)) return false;
+        return true;
+    };
+    const odds::Probability p = odds::probability(result, every);
+    odds::Result r;
+    try {
+        r = odds::given(result, every);
+    } catch (const RuleError&) {
+        throw RuleError("the condition " + text + " never happens" +
+                        (result.is_exact() ? "" : " in " + std::to_string(result.samples) + " samples") +
+                        ", so there is nothing to condition on (check the field names the script returns)");
+    }
+    char percent[32];
+    std::snprintf(percent, sizeof percent, "%.4f%%", 100 * p.value);
+    r.condition = text + " (P = " +
+                  (p.is_exact ? p.exact.get_str() + ", " + percent
+                              : std::string(percent) + ", " + std::to_string(p.count) + " of " +
+                                    std::to_string(p.trials) + " samples") +
+                  ")";
+    return r;
+}
+
+namespace {
+// The fields of a table result (those of its first outcome; every outcome of a script that
+// returns tables is expected to carry the same fields, a missing one reads as nil).
+std::vector<std::string> field_names(const odds::Result& result) {
+    std::vector<std::string> names;
+    if (!result.outcomes.empty() && result.outcomes.front().outcome.is_table())
+        for (const auto& [name, value] : result.outcomes.front().outcome.fields()) names.push_back(name);
+    return names;
+}
+}  // namespace
+
 Report report(const odds::Result& result, const std::string& title) {
     Report r{odds::format_table(result), odds::to_json(result), odds::to_svg(result, title)};
     // Joint outcomes (tables of fields): the table above is the joint distribution; each
     // field's marginal follows, so "malfunction" can be read on its own.
-    if (!result.outcomes.empty() && result.outcomes.front().outcome.is_table()) {
-        r.json["marginals"] = nlohmann::json::object();
-        for (const auto& [name, value] : result.outcomes.front().outcome.fields()) {
-            (void)value;
-            const auto m = odds::marginal(result, name);
-            r.text += "\nMarginal distribution of " + name + ":\n" + odds::format_table(m);
-            r.json["marginals"][name] = odds::to_json(m);
-        }
+    const auto names = field_names(result);
+    if (!names.empty()) r.json["marginals"] = nlohmann::json::object();
+    for (const auto& name : names) {
+        const auto m = odds::marginal(result, name);
+        r.text += "\nMarginal distribution of " + name + ":\n" + odds::format_table(m);
+        r.json["marginals"][name] = odds::to_json(m);
     }
     return r;
 }
@@ -141,8 +188,20 @@ Report report(const odds::Result& result, const std::string& title) {
 Report report(const odds::Result& first, const odds::Result& second, const std::string& first_label,
               const std::string& second_label, const std::string& title) {
     const auto comparison = odds::compare(first, second, first_label, second_label);
-    return {odds::format_table(comparison), odds::to_json(comparison),
-            odds::to_svg(comparison, title)};
+    Report r{odds::format_table(comparison), odds::to_json(comparison), odds::to_svg(comparison, title)};
+    // As for one result: each field's marginal compared on its own (the union of both sides'
+    // fields, so a field the house rule adds is shown too).
+    auto names = field_names(first);
+    for (const auto& name : field_names(second))
+        if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+    if (!names.empty()) r.json["marginals"] = nlohmann::json::object();
+    for (const auto& name : names) {
+        const auto m = odds::compare(odds::marginal(first, name), odds::marginal(second, name), first_label,
+                                     second_label);
+        r.text += "\nMarginal distribution of " + name + ":\n" + odds::format_table(m);
+        r.json["marginals"][name] = odds::to_json(m);
+    }
+    return r;
 }
 
 }  // namespace umpire::odds_runner

@@ -28,11 +28,17 @@ struct Request {
 // some path; RuleError if it is not deterministic given its dice.
 odds::Result run_script(const Request& request);
 
+// The distribution given every condition ("ift=1KIA", "malfunction=true", "final_dr<=4"; see
+// odds::parse_field_predicate), with `condition` naming them and their probability. ParseError
+// for a malformed condition, RuleError if they never hold together.
+odds::Result given(const odds::Result& result, const std::vector<std::string>& conditions);
+
 // The exact distribution of a dice expression ("2d6+1"), as an odds Result.
 odds::Result of_expression(const std::string& expression);
 
 // What `umpire odds` prints: the table (joint outcomes followed by each field's marginal), the
-// JSON document, and the SVG chart; for a comparison, both sides and their difference.
+// JSON document, and the SVG chart; for a comparison, both sides and their difference, then the
+// same for each field's marginal.
 struct Report {
     std::string text;
     nlohmann::json json;

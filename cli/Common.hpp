@@ -78,6 +78,7 @@ struct OddsInputs {
     std::uint64_t samples = 1000000; // --samples
     double precision = 0;            // --precision PP: sample until every 95% half-width <= PP
     unsigned threads = 0;            // --threads (0: every core)
+    std::vector<std::string> given;  // --given FIELD=VALUE (repeatable; all must hold)
 };
 int cmd_odds(const Common& common, const OddsInputs& inputs);
 int cmd_replay(const Common& common, const std::string& journal);

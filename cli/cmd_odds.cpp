@@ -43,6 +43,8 @@ int cmd_odds(const Common& common, const OddsInputs& in) {
         if (!is_script) {
             if (!in.compare.empty())
                 throw Error("--compare needs a rule script: a dice expression has no ruleset to compare");
+            if (!in.given.empty())
+                throw Error("--given needs a rule script that returns a table of fields: a dice expression has none");
             result = odds_runner::of_expression(in.target);
         } else {
             odds_runner::Request request;
@@ -62,7 +64,10 @@ int cmd_odds(const Common& common, const OddsInputs& in) {
                 other = odds_runner::run_script(request);
             }
         }
-        const std::string title = in.target + (other ? " vs " + in.compare : "");
+        result = odds_runner::given(result, in.given);
+        if (other) other = odds_runner::given(*other, in.given);
+        std::string title = in.target + (other ? " vs " + in.compare : "");
+        for (std::size_t i = 0; i < in.given.size(); ++i) title += (i ? " and " : " given ") + in.given[i];
         const auto report = other ? odds_runner::report(result, *other, "original", in.compare, title)
                                   : odds_runner::report(result, title);
         if (!in.svg.empty()) write_svg(in.svg, report.svg);

@@ -37,10 +37,11 @@ int main(int argc, char** argv) {
         "rolls becomes a branch and the script is re-run along every path (pools asked with\n"
         "umpire.dice.count cost n+1 branches). Past --budget paths it samples instead (Monte Carlo\n"
         "on every core, 95% intervals) and says so. A script returning a table of fields gets the\n"
-        "joint distribution and each field's marginal.\n"
+        "joint distribution and each field's marginal; --given asks the odds given a condition.\n"
         "Examples:\n"
         "  umpire odds 2d6+1\n"
         "  umpire odds --ruleset asl scripts/asl/odds_mmg_fire_group.lua --svg mmg.svg\n"
+        "  umpire odds --ruleset asl scripts/asl/odds_mmg_fire_group.lua --given ift=1KIA\n"
         "  umpire odds --ruleset bolt-action scripts/bolt-action/compare_mg42.lua --compare bolt-action-mg42");
     odds->add_option("EXPR_OR_SCRIPT", odds_inputs.target, "Dice expression or Lua script")->required();
     odds->add_option("--compare", odds_inputs.compare,
@@ -54,6 +55,12 @@ int main(int argc, char** argv) {
                      "Monte Carlo: sample until every outcome's 95% half-width is at most this many "
                      "percentage points (e.g. 0.1)");
     odds->add_option("--threads", odds_inputs.threads, "Monte Carlo worker threads (default: every core)");
+    odds->add_option("--given", odds_inputs.given,
+                     "Only the outcomes meeting this condition on a returned field, renormalized: "
+                     "FIELD=VALUE, FIELD~=VALUE, or FIELD<=N (also <, >, >=). Repeat it: all must "
+                     "hold. E.g. --given ift=1KIA shows malfunction given a KIA")
+        ->take_all()
+        ->allow_extra_args(false);
     add_common(odds, common);
 
     auto* watch = app.add_subcommand("watch", "Run a script, and again every time it or a ruleset changes.\n"

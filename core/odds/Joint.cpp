@@ -9,29 +9,42 @@ namespace umpire::odds {
 
 namespace {
 
-// Groups the outcomes of `result` by project(outcome), adding probabilities (exact) or counts.
-Result project(const Result& result, const std::function<Outcome(const Outcome&)>& fn) {
+// Groups the outcomes of `result` that meet `keep` by project(outcome), adding probabilities
+// (exact) or counts, then renormalizes over the kept ones (a no-op when every outcome is kept).
+Result project(const Result& result, const std::function<Outcome(const Outcome&)>& fn,
+               const Predicate& keep = [](const Outcome&) { return true; }) {
     Result r;
     if (result.is_exact()) {
         std::map<std::string, std::pair<Outcome, mpq_class>> sums;
+        mpq_class kept = 0;
         for (const auto& o : result.outcomes) {
+            if (!keep(o.outcome)) continue;
+            kept += o.exact;
             Outcome p = fn(o.outcome);
             auto [it, fresh] = sums.try_emplace(p.key(), p, o.exact);
             if (!fresh) it->second.second += o.exact;
         }
+        if (kept == 0) throw RuleError("the condition never happens (probability 0)");
+        for (auto& [key, entry] : sums) entry.second /= kept;
         r = Result::from_exact(sums, result.paths);
     } else {
         std::map<std::string, std::pair<Outcome, std::uint64_t>> counts;
+        std::uint64_t kept = 0;
         for (const auto& o : result.outcomes) {
+            if (!keep(o.outcome)) continue;
+            kept += o.count;
             Outcome p = fn(o.outcome);
             auto [it, fresh] = counts.try_emplace(p.key(), p, o.count);
             if (!fresh) it->second.second += o.count;
         }
-        r = Result::from_counts(counts, result.samples);
+        if (kept == 0)
+            throw RuleError("the condition never happened in " + std::to_string(result.samples) + " samples");
+        r = Result::from_counts(counts, kept);
     }
     r.seed = result.seed;
     r.threads = result.threads;
     r.note = result.note;
+    r.condition = result.condition;
     return r;
 }
 
@@ -56,11 +69,33 @@ Predicate field_is(std::string name, Scalar value) {
     };
 }
 
+namespace {
+
+// name<value, name<=value, name>value, name>=value: numbers only.
+Predicate ordering(const std::string& text, std::size_t op) {
+    const bool less = text[op] == '<';
+    const bool or_equal = op + 1 < text.size() && text[op + 1] == '=';
+    const std::size_t value_at = op + (or_equal ? 2 : 1);
+    const Scalar bound = parse_value(text.substr(value_at));
+    if (!std::holds_alternative<double>(bound))
+        throw ParseError("field condition", text, value_at, "expected a number after " + text.substr(op, value_at - op));
+    const double limit = std::get<double>(bound);
+    return [name = text.substr(0, op), less, or_equal, limit](const Outcome& o) {
+        const Scalar v = o.field(name);
+        if (!std::holds_alternative<double>(v)) return false;
+        const double x = std::get<double>(v);
+        return less ? (or_equal ? x <= limit : x < limit) : (or_equal ? x >= limit : x > limit);
+    };
+}
+
+}  // namespace
+
 Predicate parse_field_predicate(const std::string& text) {
-    std::size_t op = text.find_first_of("=~!");
+    std::size_t op = text.find_first_of("=~!<>");
     if (op == std::string::npos || op == 0)
         throw ParseError("field condition", text, op == 0 ? 0 : text.size(),
-                         "expected name=value (or name~=value)");
+                         "expected name=value (or name~=value, name<=number, name>number, ...)");
+    if (text[op] == '<' || text[op] == '>') return ordering(text, op);
     const bool negate = text[op] == '~' || text[op] == '!';
     std::size_t value_at = op + 1;
     if (negate || (value_at < text.size() && text[value_at] == '=')) {
@@ -86,6 +121,10 @@ Result joint(const Result& result, const std::vector<std::string>& fields) {
         }
         return Outcome(std::move(kept));
     });
+}
+
+Result given(const Result& result, const Predicate& condition) {
+    return project(result, [](const Outcome& o) { return o; }, condition);
 }
 
 Probability probability(const Result& result, const Predicate& event) {

@@ -16,15 +16,22 @@ using Predicate = std::function<bool(const Outcome&)>;
 
 // The outcome's field `name` equals `value` (a scalar outcome has only nil fields).
 Predicate field_is(std::string name, Scalar value);
-// Parses "name=value" (also "name==value" and "name~=value" / "name!=value" for inequality);
-// the value reads as true, false, nil, a number, or else a string ("kia=true", "shots=3",
-// "result=1KIA"). ParseError on text without a name and an operator.
+// Parses "name=value" (also "name==value" and "name~=value" / "name!=value" for inequality),
+// and "name<value", "name<=value", "name>value", "name>=value" for numbers (false when the field
+// is not a number); the value reads as true, false, nil, a number, or else a string
+// ("kia=true", "shots=3", "result=1KIA", "final_dr<=4"). ParseError on text without a name,
+// an operator or (for an ordering) a number.
 Predicate parse_field_predicate(const std::string& text);
 
 // Distribution of one field: outcomes are that field's values (nil where a table lacks it).
 Result marginal(const Result& result, const std::string& field);
 // Distribution of some fields together: outcomes are tables holding only those fields.
 Result joint(const Result& result, const std::vector<std::string>& fields);
+// The distribution given `condition`: only the outcomes meeting it, renormalized (exact: each
+// probability divided by P(condition); Monte Carlo: the samples meeting it become the samples,
+// so the intervals widen honestly). Its marginals answer "malfunction given a KIA".
+// RuleError if the condition never happens.
+Result given(const Result& result, const Predicate& condition);
 
 struct Probability {
     bool is_exact = false;

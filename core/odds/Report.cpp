@@ -67,6 +67,7 @@ std::string format_table(const Result& result) {
                             std::to_string(o.count)});
     }
     std::string out = layout(rows) + method_line(result) + "\n";
+    if (!result.condition.empty()) out += "given: " + result.condition + "\n";
     if (!result.note.empty()) out += "note: " + result.note + "\n";
     return out;
 }
@@ -86,10 +87,11 @@ std::string format_table(const Comparison& c) {
                         side(c.second, row.second, row.second_value), diff});
     }
     std::string out = layout(rows);
-    out += c.first_label + ": " + method_line(c.first) + "\n";
-    if (!c.first.note.empty()) out += "  note: " + c.first.note + "\n";
-    out += c.second_label + ": " + method_line(c.second) + "\n";
-    if (!c.second.note.empty()) out += "  note: " + c.second.note + "\n";
+    for (const Result* side : {&c.first, &c.second}) {
+        out += (side == &c.first ? c.first_label : c.second_label) + ": " + method_line(*side) + "\n";
+        if (!side->condition.empty()) out += "  given: " + side->condition + "\n";
+        if (!side->note.empty()) out += "  note: " + side->note + "\n";
+    }
     return out;
 }
 

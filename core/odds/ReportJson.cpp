@@ -34,6 +34,7 @@ nlohmann::json summary(const Result& r, const std::string& label) {
         j["threads"] = r.threads;
         j["widest_half_width"] = r.widest_half_width();
     }
+    if (!r.condition.empty()) j["given"] = r.condition;
     if (!r.note.empty()) j["note"] = r.note;
     return j;
 }

@@ -33,6 +33,7 @@ struct Result {
     std::uint64_t seed = 0;              // Monte Carlo: the seed
     unsigned threads = 0;                // Monte Carlo: worker threads used
     std::string note;                    // e.g. why Monte Carlo was used instead of exact
+    std::string condition;               // what it is conditioned on ("ift=1KIA, P = 1/18"); "" = nothing
 
     bool is_exact() const { return method == Method::exact; }
     // "exact" or "monte-carlo".

@@ -3,6 +3,8 @@
 #include <catch2/catch.hpp>
 
 #include "bindings/OddsRunner.hpp"
+#include "core/Error.hpp"
+#include "core/odds/Joint.hpp"
 #include "tests/bindings/helpers.hpp"
 
 namespace {
@@ -92,4 +94,47 @@ TEST_CASE("Monte Carlo lands inside its interval and repeats for the same seed",
 TEST_CASE("a script that fails says where", "[odds]") {
     REQUIRE_THROWS_WITH(run("local x = umpire.dice.d6()\nif x == 6 then error('boom') end\nreturn x"),
                         Catch::Contains("script.lua:2") && Catch::Contains("boom"));
+}
+
+TEST_CASE("the distribution given a condition: malfunction given a KIA", "[odds][given]") {
+    // scripts/asl/odds_mmg_rof_kia.lua: an MMG + squad Fire Group (8 column, -1 leader) Prep
+    // Fires, then the MMG alone (4 column, -1) while it keeps ROF, at most three shots.
+    // By hand: a KIA needs Final DR <= 1 on the 8 column (Original DR <= 3: 3/36) on the first
+    // shot, Final DR <= 1 on the 4 column (Original DR 2: 1/36) after; ROF is kept on a coloured
+    // dr <= 2 (12/36); B11 breaks the MG on an Original DR >= 11 (3/36).
+    //   P(KIA) = 3/36 + 9/36 (1/36 + 11/36 * 1/36) = 479/5184
+    //   P(KIA, malfunction) = 3/36 (3/36 + 12/36 * 3/36) + 9/36 * 1/36 * 3/36 = 459/46656
+    //   P(malfunction | KIA) = 459/46656 / (479/5184) = 51/479
+    umpire::odds_runner::Request request;
+    request.rulesets = {(fs::path(UMPIRE_SOURCE_DIR) / "rulesets" / "asl").string()};
+    request.script = fs::path(UMPIRE_SOURCE_DIR) / "scripts" / "asl" / "odds_mmg_rof_kia.lua";
+    const auto all = umpire::odds_runner::run_script(request);
+    REQUIRE(all.is_exact());
+    const auto kia = umpire::odds_runner::given(all, {"kia=true"});
+    CHECK(kia.condition == "kia=true (P = 479/5184, 9.2400%)");
+    const auto malfunction = umpire::odds::marginal(kia, "malfunction");
+    CHECK(exact(malfunction, umpire::odds::Outcome(true)) == frac(51, 479));
+    // Two conditions must both hold; a KIA on the first shot keeps ROF, so never one shot.
+    const auto both = umpire::odds_runner::given(all, {"kia=true", "malfunction=true"});
+    CHECK(exact(umpire::odds::marginal(both, "shots"), umpire::odds::Outcome(2)) == frac(3 * 3 * 36, 459));
+    CHECK_THROWS_WITH(umpire::odds_runner::given(all, {"kia=true", "shots=1"}), Catch::Contains("never happens"));
+    CHECK_THROWS_AS(umpire::odds_runner::given(all, {"kia"}), umpire::ParseError);
+    // The report of a conditioned result says what it is conditioned on, in text and JSON.
+    const auto report = umpire::odds_runner::report(kia, "kia");
+    CHECK_THAT(report.text, Catch::Contains("given: kia=true (P = 479/5184"));
+    CHECK(report.json["given"] == kia.condition);
+    CHECK(report.json["marginals"]["malfunction"]["outcomes"][1]["exact"] == "51/479");
+}
+
+TEST_CASE("a comparison shows each field's marginal too", "[odds][compare]") {
+    const auto first = run("local dr = umpire.dice.dr() return {kia = dr.total <= 3, malfunction = dr.total >= 11}");
+    const auto second = run("local dr = umpire.dice.dr() return {kia = dr.total <= 3, malfunction = dr.total >= 12}");
+    const auto report = umpire::odds_runner::report(first, second, "B11", "B12", "house");
+    CHECK_THAT(report.text, Catch::Contains("Marginal distribution of malfunction:"));
+    const auto& rows = report.json["marginals"]["malfunction"]["rows"];
+    REQUIRE(rows.size() == 2);
+    CHECK(rows[1]["exact"]["first"] == frac(3, 36));
+    CHECK(rows[1]["exact"]["second"] == frac(1, 36));
+    CHECK(rows[1]["exact"]["difference"] == frac(-2, 36));
+    CHECK(report.json["marginals"]["kia"]["rows"][1]["exact"]["difference"] == "0");
 }

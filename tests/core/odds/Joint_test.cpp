@@ -130,3 +130,55 @@ TEST_CASE("Comparing two rulesets outcome by outcome", "[odds][compare]") {
     CHECK(m.rows[7].difference_value == m.rows[7].second_value);
     CHECK(m.rows[0].difference_value == Approx(m.rows[0].second_value - 1.0 / 6));
 }
+
+TEST_CASE("The distribution given a condition, and ordered field conditions", "[odds][joint]") {
+    // Malfunction on doubles, KIA on DR <= 4, and the DR itself as a field.
+    const Script script = [](DieSource& d) {
+        const auto dr = umpire::dice::AslDr::roll(d);
+        Fields f;
+        f["dr"] = static_cast<double>(dr.total());
+        f["kia"] = dr.total() <= 4;
+        f["malfunction"] = dr.doubles();
+        return Outcome(f);
+    };
+    const auto r = enumerate(script);
+    REQUIRE(r);
+    // Given a KIA (6/36 of DRs), a malfunction (doubles) is 2 of those 6: (1,1) and (2,2).
+    const Result kia = given(*r, parse_field_predicate("kia=true"));
+    CHECK(kia.is_exact());
+    CHECK(kia.paths == 36);
+    const Result m = marginal(kia, "malfunction");
+    CHECK(m.exact_probability(Outcome(true)) == q(1, 3));
+    CHECK(m.exact_probability(Outcome(false)) == q(2, 3));
+    // Every outcome kept is renormalized: DR 3 given a KIA is 2/6, DR 5 is impossible.
+    const Result dr = marginal(kia, "dr");
+    CHECK(dr.exact_probability(Outcome(3.0)) == q(2, 6));
+    CHECK(dr.exact_probability(Outcome(5.0)) == 0);
+    mpq_class total = 0;
+    for (const auto& o : kia.outcomes) total += o.exact;
+    CHECK(total == 1);
+
+    // Ordered conditions read numbers only.
+    CHECK(probability(*r, parse_field_predicate("dr<=4")).exact == q(6, 36));
+    CHECK(probability(*r, parse_field_predicate("dr<4")).exact == q(3, 36));
+    CHECK(probability(*r, parse_field_predicate("dr>=11")).exact == q(3, 36));
+    CHECK(probability(*r, parse_field_predicate("dr>11")).exact == q(1, 36));
+    CHECK(probability(*r, parse_field_predicate("kia>0")).exact == 0);  // a boolean is not a number
+    CHECK_THROWS_AS(parse_field_predicate("dr<=high"), umpire::ParseError);
+    CHECK_THROWS_AS(given(*r, parse_field_predicate("dr>12")), umpire::RuleError);
+
+    // Monte Carlo: the samples meeting the condition become the samples.
+    MonteCarloOptions options;
+    options.samples = 50000;
+    options.seed = 3;
+    options.threads = 1;
+    const Result mc = monte_carlo([&] { return script; }, options);
+    const Result mc_kia = given(mc, parse_field_predicate("kia=true"));
+    CHECK(mc_kia.samples == conditional(mc, field_is("kia", true), field_is("kia", true)).trials);
+    CHECK(mc_kia.samples < 50000);
+    const OutcomeStats* yes = marginal(mc_kia, "malfunction").find(Outcome(true));
+    REQUIRE(yes);
+    const Interval wide = wilson_interval(yes->count, mc_kia.samples, 3.2905);
+    CHECK(wide.low <= 1.0 / 3);
+    CHECK(1.0 / 3 <= wide.high);
+}
