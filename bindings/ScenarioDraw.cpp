@@ -8,6 +8,7 @@
 
 #include "bindings/LuaHost.hpp"
 #include "bindings/Ruleset.hpp"
+#include "bindings/YamlLoader.hpp"
 #include "core/draw/MapSvg.hpp"
 #include "core/hex/AslName.hpp"
 #include "core/hex/Facing.hpp"
@@ -63,7 +64,7 @@ struct Reader {
     }
 };
 
-std::string draw_hex(const YAML::Node& doc, Reader& rd, const DrawOptions& o) {
+draw::HexScene hex_scene(const YAML::Node& doc, Reader& rd, const DrawOptions& o) {
     draw::HexScene scene;
     scene.title = Reader::str(doc["name"], "scenario");
     const YAML::Node map = doc["map"];
@@ -181,17 +182,81 @@ std::string draw_hex(const YAML::Node& doc, Reader& rd, const DrawOptions& o) {
             } else {
                 rd.fail(l, "lane: the counter hex is on neither a hex grain nor an alternate hex grain from the MG");
             }
-            if (o.fire_lane) scene.arrows.push_back({from, end, std::nullopt, "lane", "#b3001b", "Fire Lane"});
+            // No text on the arrow: it would sit on the lane hexes, where the Residual FP notes go.
+            if (o.fire_lane) scene.arrows.push_back({from, end, std::nullopt, "lane", "#b3001b", ""});
         }
     }
     if (o.path && doc["moves"])
         for (const auto& m : doc["moves"])
             scene.arrows.push_back({rd.hex_of(m["from"]), rd.hex_of(m["to"]), std::nullopt, "path", "#333333",
                                     m["mf"] ? Reader::str(m["mf"]) + " MF" : ""});
-    return draw::render_hex_map(scene);
+    return scene;
 }
 
-std::string draw_table(const YAML::Node& doc, const Reader& rd) {
+// The rulesets' own labels: every handler of umpire.hooks "draw" is called with the scenario (as
+// umpire.data.scenario gives it) and an overlay table {fire_lane, alt_grain, covered_arc, facing,
+// path, notes = {}}, and may append {hex = "Y4", text = "2 FP"[, colour = "#..."]} to notes.
+// A hex the scenario's reader cannot place is an error naming the note.
+void add_ruleset_notes(LuaHost& rules, const fs::path& file, const Reader& rd, const DrawOptions& o,
+                       draw::HexScene& scene) {
+    lua_State* L = rules.state();
+    const int top = lua_gettop(L);
+    rules.push_env();
+    lua_getfield(L, -1, "umpire");
+    lua_getfield(L, -1, "hooks");
+    lua_getfield(L, -1, "fire");
+    lua_pushliteral(L, "draw");
+    yaml::push_file(L, file, rd.display);
+    lua_newtable(L);
+    const int overlay = lua_gettop(L);
+    for (const auto& [name, on] : {std::pair<const char*, bool>{"fire_lane", o.fire_lane}, {"alt_grain", o.alt_grain},
+                                   {"covered_arc", o.covered_arc}, {"facing", o.facing}, {"path", o.path}}) {
+        lua_pushboolean(L, on);
+        lua_setfield(L, overlay, name);
+    }
+    lua_newtable(L);
+    lua_setfield(L, overlay, "notes");
+    lua_pushvalue(L, overlay);
+    lua_insert(L, overlay - 3);  // keep the overlay below the call: fire(event, scenario, overlay)
+    try {
+        rules.call(3, 0);
+        lua_getfield(L, -1, "notes");
+        const int notes = lua_gettop(L);
+        for (int i = 1; lua_rawgeti(L, notes, i), !lua_isnil(L, -1); ++i) {
+            lua_getfield(L, -1, "hex");
+            lua_getfield(L, -2, "text");
+            lua_getfield(L, -3, "colour");
+            const char* hex_name = lua_tostring(L, -3);
+            const char* text = lua_tostring(L, -2);
+            const std::string where = rd.display + ": the rulesets' draw note " + std::to_string(i);
+            if (!hex_name || !text) throw ScriptError(where + " needs hex and text strings");
+            draw::HexScene::Note note;
+            try {
+                note.hex = rd.place(hex::parse_asl_name(hex_name));
+            } catch (const std::exception& e) {
+                throw ScriptError(where + ": " + e.what());
+            }
+            note.text = text;
+            if (lua_isstring(L, -1)) note.colour = lua_tostring(L, -1);
+            scene.notes.push_back(note);
+            lua_pop(L, 4);
+        }
+    } catch (...) {
+        lua_settop(L, top);
+        throw;
+    }
+    lua_settop(L, top);
+}
+
+std::string draw_table(const YAML::Node& doc, const Reader& rd, const DrawOptions& o) {
+    // The overlay flags are hex-map overlays; a tabletop scene always shows its arcs and HE
+    // templates. Saying so beats drawing the same picture and leaving the author to wonder.
+    for (const auto& [flag, on] : {std::pair<const char*, bool>{"--fire-lane", o.fire_lane}, {"--alt-grain", o.alt_grain},
+                                   {"--covered-arc", o.covered_arc}, {"--facing", o.facing}, {"--path", o.path}})
+        if (on)
+            throw ScriptError(rd.display + ": " + flag +
+                              " is a hex-map overlay; a tabletop scenario always shows its models' arcs and HE "
+                              "templates (drop the flag)");
     draw::TableScene scene;
     scene.title = Reader::str(doc["cite"], Reader::str(doc["name"], "scenario"));
     std::vector<table::Model> models;
@@ -264,7 +329,7 @@ std::string draw_table(const YAML::Node& doc, const Reader& rd) {
 
 }  // namespace
 
-std::string draw_scenario(const fs::path& file, const DrawOptions& options) {
+std::string draw_scenario(const fs::path& file, const DrawOptions& options, LuaHost* rules) {
     Reader rd{LuaHost::display_path(file), {}, 0};
     YAML::Node doc;
     try {
@@ -276,8 +341,10 @@ std::string draw_scenario(const fs::path& file, const DrawOptions& options) {
     }
     if (!doc.IsMap()) throw ScriptError(rd.display + ":1:1: a scenario must be a map", rd.display, 1);
     try {
-        if (doc["units"] && doc["units"].IsSequence()) return draw_table(doc, rd);
-        return draw_hex(doc, rd, options);
+        if (doc["units"] && doc["units"].IsSequence()) return draw_table(doc, rd, options);
+        draw::HexScene scene = hex_scene(doc, rd, options);
+        if (rules) add_ruleset_notes(*rules, file, rd, options, scene);
+        return draw::render_hex_map(scene);
     } catch (const YAML::Exception& e) {
         throw ScriptError(rd.display + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
                               ": " + e.msg,

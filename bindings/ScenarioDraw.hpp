@@ -9,6 +9,8 @@
 
 namespace umpire {
 
+class LuaHost;
+
 struct DrawOptions {
     bool fire_lane = false;    // A9.22: each declared lane's hexes and its line (lane:/lanes:)
     bool alt_grain = false;    // A9.221: both sides of each alternate-hex-grain lane
@@ -18,7 +20,9 @@ struct DrawOptions {
 };
 
 // The SVG of a scenario file. Throws ScriptError "file:line:col: ..." for a bad file or hex name.
-std::string draw_scenario(const std::filesystem::path& file, const DrawOptions& options);
+// With `rules` (a host with the scenario's rulesets loaded), a hex map also carries the notes
+// the rulesets add through umpire.hooks "draw" (e.g. asl's Fire Lane Residual FP per hex).
+std::string draw_scenario(const std::filesystem::path& file, const DrawOptions& options, LuaHost* rules = nullptr);
 
 // A scenario given by file path, or by name in scenarios/ of the named rulesets (their extends
 // chains, leaf first) on the search path.

@@ -61,6 +61,7 @@ std::string render_hex_map(const HexScene& scene, double size) {
     for (const auto& c : scene.counters) all.push_back(c.hex);
     for (const auto& s : scene.shades) all.insert(all.end(), s.hexes.begin(), s.hexes.end());
     for (const auto& a : scene.arrows) { all.push_back(a.from); all.push_back(a.to); }
+    for (const auto& n : scene.notes) all.push_back(n.hex);
     if (all.empty()) all.push_back({0, 0});
     int c0 = std::numeric_limits<int>::max(), c1 = std::numeric_limits<int>::min(), r0 = c0, r1 = c1;
     for (const auto& h : all) {
@@ -155,6 +156,14 @@ std::string render_hex_map(const HexScene& scene, double size) {
         svg.polyline({{cx, cy}, {cx + w, cy}, {cx + w, cy + h}, {cx, cy + h}, {cx, cy}}, "#333", 0.8);
         std::string label = c.label.size() > 12 ? c.label.substr(0, 12) : c.label;
         svg.text(cx + w / 2, cy + h * 0.72, label, "middle", size * 0.2, "#111");
+    }
+    // Notes sit between the counters (centre and above) and the hex's bottom line (wreck, level);
+    // a second note in the same hex goes one line lower.
+    std::map<hex::Hex, int> lines;
+    for (const auto& n : scene.notes) {
+        const auto [x, y] = centre(n.hex);
+        const int k = lines[n.hex]++;
+        svg.text(x, y + size * (0.4 + 0.3 * k), n.text, "middle", size * 0.3, n.colour, "note");
     }
     return svg.str(true);
 }

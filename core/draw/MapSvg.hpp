@@ -49,11 +49,17 @@ struct HexScene {
         std::string colour;
         std::string label;
     };
+    struct Note {
+        hex::Hex hex;
+        std::string text;  // short: "2 FP", "4 MP"; drawn below the hex's counters
+        std::string colour = "#b3001b";
+    };
     std::vector<Cell> cells;
     std::vector<Side> sides;
     std::vector<Counter> counters;
     std::vector<Shade> shades;
     std::vector<Arrow> arrows;
+    std::vector<Note> notes;  // a ruleset's own labels (e.g. Fire Lane Residual FP per hex)
     std::string default_terrain = "open";
 };
 

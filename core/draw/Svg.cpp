@@ -55,8 +55,9 @@ void Svg::line(double x1, double y1, double x2, double y2, const std::string& st
 }
 
 void Svg::text(double x, double y, const std::string& content, const std::string& anchor, double size,
-               const std::string& fill) {
-    body_ += "<text x=\"" + number(x) + "\" y=\"" + number(y) + "\" text-anchor=\"" + escape(anchor) +
+               const std::string& fill, const std::string& css_class) {
+    body_ += "<text" + (css_class.empty() ? std::string() : " class=\"" + escape(css_class) + "\"") + " x=\"" +
+             number(x) + "\" y=\"" + number(y) + "\" text-anchor=\"" + escape(anchor) +
              "\" font-size=\"" + number(size) + "\" fill=\"" + escape(fill) + "\">" + escape(content) +
              "</text>\n";
 }

@@ -22,7 +22,7 @@ public:
               double stroke_width = 1);
     // anchor: "start", "middle" or "end".
     void text(double x, double y, const std::string& content, const std::string& anchor = "start",
-              double size = 12, const std::string& fill = "#222");
+              double size = 12, const std::string& fill = "#222", const std::string& css_class = "");
     void polygon(const Points& points, const std::string& fill, const std::string& stroke = "none",
                  const std::string& css_class = "", const std::string& title = "",
                  double stroke_width = 1);

@@ -16,6 +16,13 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 [ "$(count "$work/a9_222.svg" 'class="hex grain"')" -eq 1 ] || fail "a9_222: expected 1 grain hex"
 [ "$(count "$work/a9_222.svg" 'class="counter"')" -eq 6 ] || fail "a9_222: expected 6 counters"
 [ "$(count "$work/a9_222.svg" '<polygon class="lane"')" -ge 6 ] || fail "a9_222: expected the lane hexes"
+# The asl ruleset's draw hook labels every lane hex with its Fire Lane Residual FP (A9.222 EX:
+# MMG lane 4 in Y4 (PBF), 2 beyond; HMG lane 8 in Z5, 4 in AA6 BB5 CC6 EE6, 0 in DD5): 10 notes.
+[ "$(count "$work/a9_222.svg" 'class="note"')" -eq 10 ] || fail "a9_222: expected 10 Residual FP notes"
+[ "$(count "$work/a9_222.svg" '>8 FP<')" -eq 1 ] || fail "a9_222: expected 8 FP (PBF) in Z5"
+# The same scenario given as a file brings its ruleset (and so its notes) without --ruleset.
+"$umpire" draw rulesets/asl/scenarios/a9_222.yaml --fire-lane --svg "$work/by_file.svg" >/dev/null
+[ "$(count "$work/by_file.svg" 'class="note"')" -eq 10 ] || fail "a9_222 by file: expected the notes"
 "$umpire" draw --ruleset asl a9_221 --fire-lane --svg "$work/a9_221.svg" >/dev/null
 [ "$(count "$work/a9_221.svg" 'class="hexside wall"')" -eq 2 ] || fail "a9_221: expected 2 walls"
 "$umpire" draw --ruleset asl d2_33_pzkpfw --covered-arc --facing --svg "$work/d2.svg" >/dev/null
@@ -23,6 +30,11 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 "$umpire" draw --ruleset bolt-action diagram_10 --svg "$work/d10.svg" >/dev/null
 [ "$(count "$work/d10.svg" '<circle class="template"')" -eq 2 ] || fail "diagram_10: expected 2 templates"
 [ "$(count "$work/d10.svg" 'class="model hit"')" -eq 3 ] || fail "diagram_10: expected 3 models hit"
+# A hex-map overlay flag on a tabletop scenario is refused, not silently ignored.
+if "$umpire" draw --ruleset bolt-action diagram_10 --facing --svg "$work/d10f.svg" 2> "$work/err"; then
+  fail "tabletop accepted --facing"
+fi
+grep -q "hex-map overlay" "$work/err" || fail "tabletop --facing: unclear error: $(cat "$work/err")"
 # A bad hex name is an error with file:line:col.
 printf 'name: bad\nmap:\n  hexes:\n    K99: woods\n' > "$work/bad.yaml"
 if "$umpire" draw "$work/bad.yaml" --svg "$work/bad.svg" 2> "$work/err"; then fail "bad hex accepted"; fi

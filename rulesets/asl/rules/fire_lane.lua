@@ -274,4 +274,27 @@ function lane_m.resolve_location(units, h, residual, lanes, map)
   return out
 end
 
+--- `umpire draw SCENARIO --fire-lane`: each hex of each declared lane (scenario `lane:`/`lanes:`,
+-- {mg = unit id, target, counter, side}) labelled with its Fire Lane Residual FP, as place()
+-- computes it after the First Fire attack (A9.22: the column left of the MG's FP, doubled when
+-- ADJACENT, 0 beyond Normal Range, off-level or out of LOS). A lane place() refuses gets no labels;
+-- the map shading still shows where it was declared.
+umpire.hooks.on("draw", function(scenario, overlay)
+  if not overlay.fire_lane then return end
+  local lanes = scenario.lanes or {scenario.lane}
+  if #lanes == 0 or not scenario.units then return end
+  local map = R().map_los.map(scenario.map or {})
+  for _, l in ipairs(lanes) do
+    local unit = scenario.units[l.mg or "mg"]
+    if unit and unit.counter and unit.hex then
+      local mg = R().mg_usage.counter(unit.counter, {hex = unit.hex})
+      local lane = lane_m.place(mg, {mg_hex = unit.hex, target = l.target, counter = l.counter or l.target,
+        side = l.side, map = map})
+      for _, e in ipairs(lane and lane.hexes or {}) do
+        overlay.notes[#overlay.notes + 1] = {hex = tostring(e.hex), text = e.fp .. " FP"}
+      end
+    end
+  end
+end)
+
 return lane_m

@@ -73,6 +73,16 @@ TEST_CASE("render_hex_map: terrain, hexsides, counters, shaded overlays, ASL nam
     CHECK(count(svg, "<polygon class=\"lane\"") == 2);
     CHECK(svg.find(">K6</text>") != std::string::npos);
     CHECK(svg.find("<title>K6: woods</title>") != std::string::npos);
+    CHECK(count(svg, "class=\"note\"") == 0);
+
+    // A ruleset's notes: one line each, a second in the same hex one line lower; a note's hex
+    // widens the picture like any other.
+    s.notes = {{asl("K7"), "2 FP"}, {asl("K7"), "4 MP"}, {asl("P9"), "far"}};
+    const std::string noted = draw::render_hex_map(s);
+    CHECK(count(noted, "class=\"note\"") == 3);
+    CHECK(noted.find(">2 FP</text>") != std::string::npos);
+    CHECK(noted.find(">P9</text>") != std::string::npos);
+    CHECK(svg.find(">P9</text>") == std::string::npos);
 }
 
 TEST_CASE("render_table: models, hits, arcs, templates", "[draw]") {
