@@ -2,7 +2,9 @@
 // and the shipped schemas against the shipped data.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include "bindings/Checker.hpp"
@@ -120,17 +122,42 @@ TEST_CASE("schema: the yaml-language-server modeline") {
 }
 
 TEST_CASE("schema: every shipped schema loads and the shipped data matches it") {
+    // Stricter than `umpire check`, which only notes a file without a schema (a user's own ruleset
+    // may have none): every shipped ruleset's every YAML file has a schema, named by the modeline
+    // on its first line (the line an editor's YAML language server reads), and matches it.
     namespace fs = std::filesystem;
     const fs::path root(UMPIRE_SOURCE_DIR);
     for (const auto& e : fs::recursive_directory_iterator(root / "schemas"))
         if (e.path().extension() == ".json") CHECK_NOTHROW(SchemaValidator::from_file(e.path()));
-    for (const char* name : {"asl", "bolt-action", "skirmish", "asl-house-mg", "bolt-action-mg42"}) {
+    std::vector<fs::path> rulesets;
+    for (const auto& e : fs::directory_iterator(root / "rulesets"))
+        if (fs::is_regular_file(e.path() / "ruleset.yaml")) rulesets.push_back(e.path());
+    std::sort(rulesets.begin(), rulesets.end());
+    REQUIRE(rulesets.size() >= 5);
+    for (const auto& dir : rulesets) {
         umpire::HostOptions o;
         std::ostringstream specs;
-        const auto r = umpire::check_ruleset((root / "rulesets" / name).string(), o, specs);
-        INFO(name);
+        const auto r = umpire::check_ruleset(dir.string(), o, specs);
+        INFO(dir.filename().string());
         for (const auto& p : r.problems)
             if (p.rfind("spec ", 0) != 0) FAIL(p);  // spec failures belong to the rules' own tests
+        for (const auto& n : r.notes)
+            if (n.find("no schema") != std::string::npos) FAIL(n);
+        CHECK(r.files_validated > 0);
+    }
+    for (const auto& e : fs::recursive_directory_iterator(root / "rulesets")) {
+        if (e.path().extension() != ".yaml") continue;
+        std::ifstream in(e.path());
+        std::string first;
+        std::getline(in, first);
+        INFO(e.path().lexically_relative(root).generic_string() << " starts with: " << first);
+        const std::string schema = umpire::schema::modeline_schema(first);
+        CHECK_FALSE(schema.empty());  // add "# yaml-language-server: $schema=<relative path>" as line 1
+        if (!schema.empty()) {
+            const fs::path target = (e.path().parent_path() / schema).lexically_normal();
+            CHECK(fs::is_regular_file(target));
+            CHECK(target.lexically_relative(root).generic_string().rfind("schemas/", 0) == 0);
+        }
     }
 }
 
