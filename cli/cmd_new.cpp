@@ -147,6 +147,20 @@ std::string fill(std::string text, const std::string& name, const std::string& p
     return std::regex_replace(text, std::regex("@PARENT@"), parent);
 }
 
+// The yaml-language-server modeline pointing a YAML file written into `folder` at a schema of the
+// source tree (schemas/<rel>), as a path relative to `folder` (editors and `umpire check` resolve it
+// from the file; absolute if there is no relative path), or "" if this build's source tree has no
+// such schema.
+std::string modeline(const fs::path& folder, const std::string& rel) {
+    const fs::path schema = fs::path(UMPIRE_SOURCE_DIR) / "schemas" / rel;
+    if (!fs::is_regular_file(schema)) return "";
+    // Lexical, not fs::relative: editors and the checker join the path to the file's folder
+    // lexically, so a symlink on the way must not be resolved here either.
+    const fs::path relative =  // empty if there is no relative path
+        fs::absolute(schema).lexically_normal().lexically_relative(fs::absolute(folder).lexically_normal());
+    return "# yaml-language-server: $schema=" + (relative.empty() ? schema : relative).generic_string() + "\n";
+}
+
 void write(const fs::path& file, const std::string& text) {
     fs::create_directories(file.parent_path());
     std::ofstream out(file, std::ios::binary);
@@ -180,7 +194,18 @@ int cmd_new(const NewInputs& in) {
     }
     const std::string& n = in.name;
     const std::string& p = in.extends;
+    std::string manifest_modeline, data_modeline;
+    try {
+        manifest_modeline = modeline(dir, "ruleset.schema.json");
+        // The data file is a partial overlay of the parent's: the parent's schema (umpire check
+        // validates it with partial = true, so the parent's required keys need not be repeated).
+        data_modeline = modeline(dir / "data", p + "/" + fs::path(t.data_file).stem().string() + ".schema.json");
+    } catch (const std::exception& e) {
+        std::cerr << "umpire new: " << e.what() << "\n";
+        return kScriptError;
+    }
     const std::string manifest =
+        manifest_modeline +
         "# " + fill(t.description, n, p) + "\n"
         "# Made by `umpire new house-rule " + n + " --extends " + p + "`. A data file here is deep-merged\n"
         "# over the parent's file of the same name; a module named like a parent's extends it\n"
@@ -190,7 +215,7 @@ int cmd_new(const NewInputs& in) {
         "\ntests:\n  - tests/house.lua\n";
     try {
         write(dir / "ruleset.yaml", manifest);
-        write(dir / "data" / t.data_file, fill(t.data, n, p));
+        write(dir / "data" / t.data_file, data_modeline + fill(t.data, n, p));
         write(dir / "rules" / t.module_file, fill(t.module, n, p));
         write(dir / "tests" / "house.lua", fill(t.test, n, p));
         write(dir / "odds" / "compare.lua", fill(t.compare, n, p));
