@@ -193,12 +193,24 @@ draw::HexScene hex_scene(const YAML::Node& doc, Reader& rd, const DrawOptions& o
     return scene;
 }
 
+// Reads a hex name a ruleset gave (a string like "Y4" or "1K2"), placed like the scenario's own.
+hex::Hex ruleset_hex(lua_State* L, int index, const Reader& rd, const std::string& where) {
+    const char* name = lua_isstring(L, index) ? lua_tostring(L, index) : nullptr;
+    if (!name) throw ScriptError(where + ": expected a hex name string, got " + luaL_typename(L, index));
+    try {
+        return rd.place(hex::parse_asl_name(name));
+    } catch (const std::exception& e) {
+        throw ScriptError(where + ": " + e.what());
+    }
+}
+
 // The rulesets' own labels: every handler of umpire.hooks "draw" is called with the scenario (as
 // umpire.data.scenario gives it) and an overlay table {fire_lane, alt_grain, covered_arc, facing,
-// path, notes = {}}, and may append {hex = "Y4", text = "2 FP"[, colour = "#..."]} to notes.
-// A hex the scenario's reader cannot place is an error naming the note.
-void add_ruleset_notes(LuaHost& rules, const fs::path& file, const Reader& rd, const DrawOptions& o,
-                       draw::HexScene& scene) {
+// path, notes = {}, arrows = {}}. A handler may append notes {hex = "Y4", text = "2 FP"[, colour]}
+// and arrows {from = "L1", to = "K1"[, text = "+½ MP"][, colour]}. A hex the scenario's reader
+// cannot place is an error naming the note or arrow.
+void add_ruleset_overlay(LuaHost& rules, const fs::path& file, const Reader& rd, const DrawOptions& o,
+                         draw::HexScene& scene) {
     lua_State* L = rules.state();
     const int top = lua_gettop(L);
     rules.push_env();
@@ -216,30 +228,38 @@ void add_ruleset_notes(LuaHost& rules, const fs::path& file, const Reader& rd, c
     }
     lua_newtable(L);
     lua_setfield(L, overlay, "notes");
+    lua_newtable(L);
+    lua_setfield(L, overlay, "arrows");
     lua_pushvalue(L, overlay);
     lua_insert(L, overlay - 3);  // keep the overlay below the call: fire(event, scenario, overlay)
+    auto optional_string = [&](int index, const std::string& fallback) {
+        return lua_isstring(L, index) ? std::string(lua_tostring(L, index)) : fallback;
+    };
     try {
         rules.call(3, 0);
-        lua_getfield(L, -1, "notes");
-        const int notes = lua_gettop(L);
-        for (int i = 1; lua_rawgeti(L, notes, i), !lua_isnil(L, -1); ++i) {
+        const int result = lua_gettop(L);
+        lua_getfield(L, result, "notes");
+        for (int i = 1; lua_rawgeti(L, result + 1, i), lua_istable(L, -1); ++i) {
+            const std::string where = rd.display + ": the rulesets' draw note " + std::to_string(i);
             lua_getfield(L, -1, "hex");
             lua_getfield(L, -2, "text");
             lua_getfield(L, -3, "colour");
-            const char* hex_name = lua_tostring(L, -3);
-            const char* text = lua_tostring(L, -2);
-            const std::string where = rd.display + ": the rulesets' draw note " + std::to_string(i);
-            if (!hex_name || !text) throw ScriptError(where + " needs hex and text strings");
-            draw::HexScene::Note note;
-            try {
-                note.hex = rd.place(hex::parse_asl_name(hex_name));
-            } catch (const std::exception& e) {
-                throw ScriptError(where + ": " + e.what());
-            }
-            note.text = text;
-            if (lua_isstring(L, -1)) note.colour = lua_tostring(L, -1);
+            draw::HexScene::Note note{ruleset_hex(L, -3, rd, where), optional_string(-2, "")};
+            note.colour = optional_string(-1, note.colour);
             scene.notes.push_back(note);
             lua_pop(L, 4);
+        }
+        lua_settop(L, result);
+        lua_getfield(L, result, "arrows");
+        for (int i = 1; lua_rawgeti(L, result + 1, i), lua_istable(L, -1); ++i) {
+            const std::string where = rd.display + ": the rulesets' draw arrow " + std::to_string(i);
+            lua_getfield(L, -1, "from");
+            lua_getfield(L, -2, "to");
+            lua_getfield(L, -3, "text");
+            lua_getfield(L, -4, "colour");
+            scene.arrows.push_back({ruleset_hex(L, -4, rd, where), ruleset_hex(L, -3, rd, where), std::nullopt, "path",
+                                    optional_string(-1, "#333333"), optional_string(-2, "")});
+            lua_pop(L, 5);
         }
     } catch (...) {
         lua_settop(L, top);
@@ -343,7 +363,7 @@ std::string draw_scenario(const fs::path& file, const DrawOptions& options, LuaH
     try {
         if (doc["units"] && doc["units"].IsSequence()) return draw_table(doc, rd, options);
         draw::HexScene scene = hex_scene(doc, rd, options);
-        if (rules) add_ruleset_notes(*rules, file, rd, options, scene);
+        if (rules) add_ruleset_overlay(*rules, file, rd, options, scene);
         return draw::render_hex_map(scene);
     } catch (const YAML::Exception& e) {
         throw ScriptError(rd.display + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +

@@ -20,8 +20,9 @@ struct DrawOptions {
 };
 
 // The SVG of a scenario file. Throws ScriptError "file:line:col: ..." for a bad file or hex name.
-// With `rules` (a host with the scenario's rulesets loaded), a hex map also carries the notes
-// the rulesets add through umpire.hooks "draw" (e.g. asl's Fire Lane Residual FP per hex).
+// With `rules` (a host with the scenario's rulesets loaded), a hex map also carries the notes and
+// arrows the rulesets add through umpire.hooks "draw" (asl: each lane hex's Fire Lane Residual
+// FP; each vehicle path step with its MP).
 std::string draw_scenario(const std::filesystem::path& file, const DrawOptions& options, LuaHost* rules = nullptr);
 
 // A scenario given by file path, or by name in scenarios/ of the named rulesets (their extends

@@ -98,15 +98,18 @@ int main(int argc, char** argv) {
     auto* draw = app.add_subcommand(
         "draw", "Draw a scenario as SVG: an ASL hex map (terrain, walls/hedges, counters, ASL names) or a\n"
                 "tabletop (model bases, fixed-weapon arcs, HE templates placed by the kernel with the\n"
-                "models they hit). SCENARIO is a file, or a name in scenarios/ of a --ruleset.\n"
-                "Example: umpire draw --ruleset asl a9_222 --fire-lane --svg a9_222.svg");
+                "models they hit). SCENARIO is a file, or a name in scenarios/ of a --ruleset. The\n"
+                "ruleset labels what it computes (asl: Residual FP per lane hex, MP per vehicle step).\n"
+                "Examples:\n"
+                "  umpire draw --ruleset asl a9_222 --fire-lane --svg a9_222.svg\n"
+                "  umpire draw --ruleset asl d2_33_pzkpfw --path --svg d2_33.svg");
     draw->add_option("SCENARIO", draw_inputs.scenario, "Scenario file or name")->required();
     draw->add_option("--svg", draw_inputs.svg, "Output file (default: stdout)");
-    draw->add_flag("--fire-lane", draw_inputs.fire_lane, "Hex map: each declared Fire Lane (A9.22)");
+    draw->add_flag("--fire-lane", draw_inputs.fire_lane, "Hex map: each declared Fire Lane (A9.22), each hex with its Residual FP");
     draw->add_flag("--alt-grain", draw_inputs.alt_grain, "Hex map: both sides of each alternate hex grain lane (A9.221)");
     draw->add_flag("--covered-arc", draw_inputs.covered_arc, "Hex map: each vehicle's covered arc (VCA)");
     draw->add_flag("--facing", draw_inputs.facing, "Hex map: each vehicle's facing vertex");
-    draw->add_flag("--path", draw_inputs.path, "Hex map: the scenario's moves");
+    draw->add_flag("--path", draw_inputs.path, "Hex map: the scenario's moves (MF), and each vehicle's path played by the rules (MP per step and hex)");
     add_common(draw, common);
 
     auto* replay = app.add_subcommand("replay", "Replay a saved journal and check it comes out the same.\n"

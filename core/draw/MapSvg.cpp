@@ -140,7 +140,15 @@ std::string render_hex_map(const HexScene& scene, double size) {
         const auto [x1, y1] = centre(a.from);
         auto [x2, y2] = a.to_vertex ? at(hex::pixel_corner(a.from, *a.to_vertex, size)) : centre(a.to);
         svg.arrow(x1, y1, x2, y2, a.colour, a.css_class == "lane" ? 3 : 2.5, a.css_class);
-        if (!a.label.empty()) svg.text((x1 + x2) / 2, (y1 + y2) / 2 - 6, a.label, "middle", size * 0.3, a.colour);
+        if (!a.label.empty()) {
+            // Beside the arrow's middle, on its right-hand side (a hexside's midpoint is where the
+            // hexes' own labels and notes are not), anchored away from the line.
+            const double dx = x2 - x1, dy = y2 - y1, len = std::max(std::hypot(dx, dy), 1e-9);
+            const double nx = -dy / len, ny = dx / len, gap = size * 0.22;
+            const char* anchor = nx > 0.3 ? "start" : nx < -0.3 ? "end" : "middle";
+            svg.text((x1 + x2) / 2 + nx * gap, (y1 + y2) / 2 + ny * gap + size * 0.1, a.label, anchor, size * 0.3,
+                     a.colour);
+        }
     }
     std::map<hex::Hex, int> stack;
     for (const auto& c : scene.counters) {

@@ -27,6 +27,12 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 [ "$(count "$work/a9_221.svg" 'class="hexside wall"')" -eq 2 ] || fail "a9_221: expected 2 walls"
 "$umpire" draw --ruleset asl d2_33_pzkpfw --covered-arc --facing --svg "$work/d2.svg" >/dev/null
 [ "$(count "$work/d2.svg" '<polygon class="covered-arc"')" -ge 3 ] || fail "d2_33: expected a covered arc"
+# D2.33 EX (a) as the vehicle's path, played by the rules: ½ MP along the road into K1, 1 for the
+# VCA change there (1½ in K1), 2 for VBM into K2, then 1 + 2 more in K2: 6½ MP.
+"$umpire" draw --ruleset asl d2_33_pzkpfw --path --svg "$work/d2_path.svg" >/dev/null
+for label in '>1½ MP<' '>6½ MP<' '>+½ MP<' '>+2 MP<'; do
+  [ "$(count "$work/d2_path.svg" "$label")" -eq 1 ] || fail "d2_33 --path: expected one $label"
+done
 "$umpire" draw --ruleset bolt-action diagram_10 --svg "$work/d10.svg" >/dev/null
 [ "$(count "$work/d10.svg" '<circle class="template"')" -eq 2 ] || fail "diagram_10: expected 2 templates"
 [ "$(count "$work/d10.svg" 'class="model hit"')" -eq 3 ] || fail "diagram_10: expected 3 models hit"

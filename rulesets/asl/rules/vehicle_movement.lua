@@ -525,4 +525,32 @@ end
 
 VM.fmt = function(h) return T().fmt(h) end
 
+--- `umpire draw SCENARIO --path`: each vehicle's `path` (a list of steps as VM.step takes them)
+-- played by these rules from the scenario's set-up: an arrow for every hex entered, labelled with
+-- what that step cost, and in each hex the MP spent when the vehicle last stood there (D2.1), so
+-- VCA changes and other steps that stay in a hex show in its total.
+umpire.hooks.on("draw", function(scenario, overlay)
+  if not overlay.path or not scenario.vehicles then return end
+  local ids = {}
+  for id, spec in pairs(scenario.vehicles) do if spec.path then ids[#ids + 1] = id end end
+  if #ids == 0 then return end
+  table.sort(ids)
+  VM.setup(scenario)
+  for _, id in ipairs(ids) do
+    local v = VM.begin_mph(id)
+    local order, total = {}, {}
+    for _, s in ipairs(scenario.vehicles[id].path) do
+      local from, before = G().name(v.hex), v.mp_spent_h
+      VM.step(id, s)
+      local here = G().name(v.hex)
+      if here ~= from then
+        overlay.arrows[#overlay.arrows + 1] = {from = from, to = here, text = "+" .. VM.fmt(v.mp_spent_h - before) .. " MP"}
+      end
+      if not total[here] then order[#order + 1] = here end
+      total[here] = VM.fmt(v.mp_spent_h)
+    end
+    for _, h in ipairs(order) do overlay.notes[#overlay.notes + 1] = {hex = h, text = total[h] .. " MP", colour = "#1f3b73"} end
+  end
+end)
+
 return VM
