@@ -49,15 +49,24 @@ struct LuaHost::Limits {
     bool has_deadline = false;
     std::uint64_t instructions = 0;
     char stop[200] = "";  // the stop message once a limit fired, "" before
+    // Where the rules were running when Lua memory last stood above half the cap ("" if never
+    // in this call): a memory error carries no traceback, so this is how it names file:line.
+    char memory_where[200] = "";
+    int memory_line = 0;
     std::unique_ptr<Watchdog> watchdog;  // trusted mode only
 };
 
 // Runs in the middle of rule code: level 0 is the running Lua function, so luaL_where(L, 0)
 // gives the author's file:line.
-void LuaHost::count_hook(lua_State* L, lua_Debug*) {
+void LuaHost::count_hook(lua_State* L, lua_Debug* ar) {
     auto& host = LuaHost::from(L);
     auto& limits = *host.limits_;
     limits.instructions += Limits::kHookEvery;
+    // Only near the cap, so the common case costs one comparison.
+    if (host.alloc_->used > host.alloc_->limit / 2 && lua_getinfo(L, "Sl", ar) && ar->currentline > 0) {
+        std::snprintf(limits.memory_where, sizeof limits.memory_where, "%s:%d", ar->short_src, ar->currentline);
+        limits.memory_line = ar->currentline;
+    }
     // A plain buffer: lua_error below must not skip the destructor of a C++ object.
     char problem[160] = "";
     if (host.options_.instruction_limit && limits.instructions > host.options_.instruction_limit) {
@@ -151,6 +160,8 @@ void LuaHost::call(int nargs, int nresults) {
         last_traceback_.clear();
         limits_->instructions = 0;
         limits_->stop[0] = '\0';
+        limits_->memory_where[0] = '\0';
+        limits_->memory_line = 0;
         limits_->has_deadline = options_.time_limit > 0;
         limits_->deadline = std::chrono::steady_clock::now() +
                             std::chrono::duration_cast<std::chrono::steady_clock::duration>(
@@ -174,9 +185,12 @@ void LuaHost::call(int nargs, int nresults) {
     if (status == LUA_ERRMEM || (text && std::string(text) == "not enough memory")) {
         lua_pop(L_, 1);
         lua_gc(L_, LUA_GCCOLLECT, 0);  // give the heap back so the host stays usable
-        throw ScriptError("memory limit: the rules used more than " +
-                          std::to_string(options_.memory_limit >> 20) +
-                          " MiB of Lua memory (a table or string growing without end?)");
+        const std::string where = limits_->memory_where;
+        const std::string file = where.substr(0, where.rfind(':'));
+        throw ScriptError((where.empty() ? std::string() : where + ": ") + "memory limit: the rules used more than " +
+                              std::to_string(options_.memory_limit >> 20) +
+                              " MiB of Lua memory (a table or string growing without end?)",
+                          where.empty() ? std::string() : file, limits_->memory_line);
     }
     throw lua::to_script_error(L_, status, options_.traceback ? last_traceback_ : std::string());
 }

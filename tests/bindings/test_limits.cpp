@@ -77,6 +77,24 @@ TEST_CASE("a memory bomb is refused and the host stays usable", "[limits]") {
     CHECK(t.eval("#('x'):rep(1000)") == "1000");
 }
 
+TEST_CASE("a memory error names the line that was growing the heap", "[limits]") {
+    umpire::HostOptions o;
+    o.memory_limit = 32 << 20;
+    TestHost t(o);
+    const std::string bomb = "local t = {}\nfor i = 1, 1e9 do\n  t[i] = ('x'):rep(1000) .. i\nend\n";
+    try {
+        t.host.run_string(bomb, "@bomb.lua");
+        FAIL("the bomb ran to the end");
+    } catch (const umpire::ScriptError& e) {
+        CHECK_THAT(e.what(), Catch::StartsWith("bomb.lua:3: memory limit"));
+        CHECK(e.file == "bomb.lua");
+        CHECK(e.line == 3);
+    }
+    // The next call starts with no location left over from this one.
+    CHECK_THROWS_WITH(t.host.run_string("local s = {} while true do s[#s + 1] = ('y'):rep(4e6) .. #s end", "@big.lua"),
+                      !Catch::Contains("bomb.lua"));
+}
+
 TEST_CASE("trusted mode: the watchdog ends a runaway process with exit code 1", "[limits][jit]") {
     const pid_t pid = fork();
     REQUIRE(pid >= 0);
