@@ -34,6 +34,16 @@ void stamp_header(LuaHost& host, std::uint64_t seed, nlohmann::json inputs) {
         header.rulesets[dir.filename().string()] = ruleset_hash(dir);
 }
 
+void play(LuaHost& host, std::uint64_t seed, const std::vector<std::string>& rulesets, nlohmann::json inputs) {
+    if (!rulesets.empty()) host.load_rulesets(rulesets);
+    if (inputs.contains("state") && inputs["state"].is_string()) host.set_state_json(inputs["state"].get<std::string>());
+    inputs["state"] = host.state_json();
+    const std::string code = inputs.value("code", std::string());
+    const std::string script = inputs.value("script", std::string());
+    stamp_header(host, seed, inputs);
+    host.run_string(code, script.empty() ? "=(command line)" : "@" + LuaHost::display_path(script));
+}
+
 std::optional<bus::Journal::Divergence> compare(const bus::Journal& recorded,
                                                 const bus::Journal& replayed) {
     const auto& was = recorded.header().rulesets;

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -21,6 +22,14 @@ std::string ruleset_hash(const std::filesystem::path& dir);
 // Fills the journal header of host's game: engine version, the hash of each loaded ruleset
 // (by folder name), the seed, and `inputs` as given.
 void stamp_header(LuaHost& host, std::uint64_t seed, nlohmann::json inputs);
+
+// One game from its inputs, the way `umpire run` records it and `umpire replay` plays it again
+// (one function, so the two cannot drift apart): loads `rulesets` (names or folders), sets the
+// starting state from inputs["state"] (a JSON text; absent or null: the state the rulesets
+// leave), stamps the journal header with the inputs (the actual starting state filled in), and
+// runs inputs["code"], named after inputs["script"] (or "(command line)" for -e code).
+// The journal is host's; errors are ScriptError with file:line as from any run.
+void play(LuaHost& host, std::uint64_t seed, const std::vector<std::string>& rulesets, nlohmann::json inputs);
 
 // Compares a replayed journal with the recorded one. The header's ruleset hashes are compared
 // first: a ruleset edited since the recording is reported as such, because every later entry

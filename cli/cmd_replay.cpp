@@ -25,13 +25,7 @@ int cmd_replay(const Common& common, const std::string& journal_file) {
         HostOptions options = host_options(replay_common);
         options.print = [&ignored](const std::string& line) { ignored.push_back(line); };
         LuaHost host(options);
-        const auto rulesets = split_rulesets(replay_common);
-        if (!rulesets.load.empty()) host.load_rulesets(rulesets.load);
-        host.set_state_json(inputs.value("state", std::string("{}")));
-        replay::stamp_header(host, header.seed, inputs);
-        const std::string script = inputs.value("script", std::string());
-        host.run_string(inputs["code"].get<std::string>(),
-                        script.empty() ? "=(command line)" : "@" + script);
+        replay::play(host, header.seed, split_rulesets(replay_common).load, inputs);
         const auto& replayed = host.extension<GameLog>().journal;
         const auto divergence = replay::compare(recorded, replayed);
         if (common.json) {

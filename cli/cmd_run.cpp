@@ -12,18 +12,14 @@ int cmd_run(const Common& common, const RunInputs& in) {
     return guarded(common, [&] {
         std::vector<std::string> captured;
         LuaHost host(host_options(common, &captured));
-        const auto rulesets = split_rulesets(common);
-        if (!rulesets.load.empty()) host.load_rulesets(rulesets.load);
-        if (!in.state_in.empty()) host.load_state(in.state_in);
-        // The header says everything replay needs: the script text itself (so a later edit of
-        // the file is found, not silently replayed), the rulesets, the starting state.
+        // The inputs are what replay needs: the script text itself (so a later edit of the file
+        // is found, not silently replayed), the rulesets, and the starting state (play() fills
+        // in the state the rulesets leave when no --state file is given).
         nlohmann::json inputs = {{"rulesets", common.rulesets},
                                  {"script", in.script},
                                  {"code", in.code.empty() ? LuaHost::read_file(in.script) : in.code},
-                                 {"state", host.state_json()}};
-        replay::stamp_header(host, common.seed, std::move(inputs));
-        if (!in.code.empty()) host.run_string(in.code);
-        else host.run_file(in.script);
+                                 {"state", in.state_in.empty() ? nlohmann::json() : nlohmann::json(LuaHost::read_file(in.state_in))}};
+        replay::play(host, common.seed, split_rulesets(common).load, std::move(inputs));
         if (!in.state_out.empty()) host.save_state(in.state_out);
         if (!in.journal_out.empty()) {
             std::ofstream out(in.journal_out, std::ios::binary);
