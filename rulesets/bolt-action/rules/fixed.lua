@@ -40,9 +40,15 @@ function F.rotate(unit, model, target)
   return b
 end
 
+-- True when this rule, not the core one, gives the fire-on-the-move penalty (shooting.lua then
+-- skips the core modifier), so special_rules.fixed.advance_to_hit is the number that counts.
+function F.replaces_move_penalty(o) return o.order == "advance" end
+
 function F.to_hit(m, f, o)
   if o.order == "advance" then
-    umpire.cite("BA Fixed", f.model.id .. " rotated on an Advance order: fires with the normal -1 for fire on the move")
+    m:add(sr().advance_to_hit, "fire on the move (rotated on the spot)", "BA Fixed")
+    umpire.cite("BA Fixed", ("%s rotated on an Advance order: fires with the normal %+d for fire on the move"):format(
+      f.model.id, sr().advance_to_hit))
   end
 end
 

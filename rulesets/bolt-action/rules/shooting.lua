@@ -112,6 +112,7 @@ function S.need(shooter, f, o)
   local skip = {}
   if W.has(p, "assault") then skip.moving = R("assault").no_move_penalty(f, o) end
   if W.has(p, "flamethrower") then skip.cover, skip.down = R("flamethrower").ignores_cover_and_down(f) end
+  if W.has(p, "fixed") and R("fixed").replaces_move_penalty(o) then skip.moving = true end
   local m = C.to_hit_modifiers(shooter, f.model, f.target, f.distance, f.range, o.order, skip)
   if W.has(p, "fixed") then R("fixed").to_hit(m, f, o) end
   if W.has(p, "team") then R("team").to_hit(m, shooter, f) end
@@ -169,8 +170,10 @@ function S.damage_vehicle(unit, hits, pen, how, o)
   if facing == "side" then m:add(v.side_pen, "side armour", C.CITE)
   elseif facing == "rear" then m:add(v.rear_pen, "rear armour", C.CITE)
   elseif facing == "top" then
-    local rule = how.flamethrower and "BA Flamethrower" or (how.indirect and "BA Indirect fire" or C.CITE)
-    m:add(v.top_pen, "top armour", rule)
+    -- Indirect fire states its own "+1 penetration modifier" (special_rules.indirect_fire), so a
+    -- house rule can change it apart from the core top-armour value other hits use.
+    if how.indirect then m:add(umpire.data.special_rules.indirect_fire.top_armour_pen, "top armour", "BA Indirect fire")
+    else m:add(v.top_pen, "top armour", how.flamethrower and "BA Flamethrower" or C.CITE) end
   end
   if how.long_range then
     if how.he then umpire.cite("BA HE", "HE shells suffer no -1 Pen at long range")

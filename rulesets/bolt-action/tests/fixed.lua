@@ -40,3 +40,16 @@ test("BA Fixed: Run moves the normal 12\", Advance does not move", function()
   eq(F.move_distance("advance"), 0)
   ok(umpire.journal.cited("BA Fixed"))
 end)
+
+test("BA Fixed: the Advance penalty is special_rules.fixed.advance_to_hit (a house rule can change it)", function()
+  local sr = umpire.data.special_rules.fixed
+  local was = sr.advance_to_hit
+  sr.advance_to_hit = -2
+  local u = SC.load("diagram_8")
+  umpire.dice.fix{ 4, 4, 4, 4, 4 }
+  local ok_, r = pcall(S.fire, { shooter = u.us_mmg, target = u.german_officer, order = "advance" })
+  sr.advance_to_hit = was
+  ok(ok_, tostring(r))
+  eq(r.groups[1].need, 5)   -- 3+ base, -2: 5+; the core -1 is not added as well
+  eq(r.hits, 0)
+end)

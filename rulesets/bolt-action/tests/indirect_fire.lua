@@ -64,6 +64,21 @@ test("BA Indirect fire: against vehicles, top armour +1 Pen, open-topped +1 on t
   eq(ht.damage_results, { "on_fire" })
 end)
 
+test("BA Indirect fire: the top-armour Pen is special_rules.indirect_fire.top_armour_pen, not the core value", function()
+  local sr = umpire.data.special_rules.indirect_fire
+  local was = sr.top_armour_pen
+  sr.top_armour_pen = 0
+  local m = mortar("medium_mortar")
+  local ht = { id = "ht", side = "axis", vehicle = { armour = "armoured_carrier", open_topped = true },
+    models = { { id = "ht", x = 0, y = 30, base_mm = 50 } } }
+  -- as above, but pen 4 +2 +0 = 6 vs 7: no penetration, so no damage result
+  umpire.dice.fix{ 6,  1,  4 }
+  local ok_, err = pcall(S.fire, { shooter = m, target = ht, turn = 1, world = {} })
+  sr.top_armour_pen = was
+  ok(ok_, tostring(err))
+  eq(#(ht.damage_results or {}), 0)
+end)
+
 test("BA Indirect fire: each mortar in a squad ranges in on its own", function()
   local sq = SC.line("sq", "allies", 3, "rifle")
   sq.models[2].weapon = "light_mortar"; sq.models[3].weapon = "light_mortar"
