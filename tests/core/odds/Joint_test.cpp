@@ -176,7 +176,8 @@ TEST_CASE("The distribution given a condition, and ordered field conditions", "[
     const Result mc_kia = given(mc, parse_field_predicate("kia=true"));
     CHECK(mc_kia.samples == conditional(mc, field_is("kia", true), field_is("kia", true)).trials);
     CHECK(mc_kia.samples < 50000);
-    const OutcomeStats* yes = marginal(mc_kia, "malfunction").find(Outcome(true));
+    const Result mc_malfunction = marginal(mc_kia, "malfunction");  // kept: find() points into it
+    const OutcomeStats* yes = mc_malfunction.find(Outcome(true));
     REQUIRE(yes);
     const Interval wide = wilson_interval(yes->count, mc_kia.samples, 3.2905);
     CHECK(wide.low <= 1.0 / 3);
