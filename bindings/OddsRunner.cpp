@@ -169,19 +169,23 @@ std::vector<std::string> field_names(const odds::Result& result) {
         for (const auto& [name, value] : result.outcomes.front().outcome.fields()) names.push_back(name);
     return names;
 }
+
+// Appends each field's marginal (a Result, or a Comparison of two) to the text and to
+// json["marginals"], so "malfunction" can be read on its own after the joint table.
+template <class MarginalOf>
+void add_marginals(Report& r, const std::vector<std::string>& names, MarginalOf marginal_of) {
+    if (!names.empty()) r.json["marginals"] = nlohmann::json::object();
+    for (const auto& name : names) {
+        const auto m = marginal_of(name);
+        r.text += "\nMarginal distribution of " + name + ":\n" + odds::format_table(m);
+        r.json["marginals"][name] = odds::to_json(m);
+    }
+}
 }  // namespace
 
 Report report(const odds::Result& result, const std::string& title) {
     Report r{odds::format_table(result), odds::to_json(result), odds::to_svg(result, title)};
-    // Joint outcomes (tables of fields): the table above is the joint distribution; each
-    // field's marginal follows, so "malfunction" can be read on its own.
-    const auto names = field_names(result);
-    if (!names.empty()) r.json["marginals"] = nlohmann::json::object();
-    for (const auto& name : names) {
-        const auto m = odds::marginal(result, name);
-        r.text += "\nMarginal distribution of " + name + ":\n" + odds::format_table(m);
-        r.json["marginals"][name] = odds::to_json(m);
-    }
+    add_marginals(r, field_names(result), [&](const std::string& name) { return odds::marginal(result, name); });
     return r;
 }
 
@@ -189,18 +193,13 @@ Report report(const odds::Result& first, const odds::Result& second, const std::
               const std::string& second_label, const std::string& title) {
     const auto comparison = odds::compare(first, second, first_label, second_label);
     Report r{odds::format_table(comparison), odds::to_json(comparison), odds::to_svg(comparison, title)};
-    // As for one result: each field's marginal compared on its own (the union of both sides'
-    // fields, so a field the house rule adds is shown too).
+    // The union of both sides' fields, so a field the house rule adds is shown too.
     auto names = field_names(first);
     for (const auto& name : field_names(second))
         if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
-    if (!names.empty()) r.json["marginals"] = nlohmann::json::object();
-    for (const auto& name : names) {
-        const auto m = odds::compare(odds::marginal(first, name), odds::marginal(second, name), first_label,
-                                     second_label);
-        r.text += "\nMarginal distribution of " + name + ":\n" + odds::format_table(m);
-        r.json["marginals"][name] = odds::to_json(m);
-    }
+    add_marginals(r, names, [&](const std::string& name) {
+        return odds::compare(odds::marginal(first, name), odds::marginal(second, name), first_label, second_label);
+    });
     return r;
 }
 
