@@ -3,6 +3,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 
@@ -193,6 +194,13 @@ draw::HexScene hex_scene(const YAML::Node& doc, Reader& rd, const DrawOptions& o
     return scene;
 }
 
+// The hex-map overlay flags by their Lua name (the command-line flag is the same with '-' for '_'):
+// what the draw hook's overlay table holds, and what a tabletop scene refuses.
+std::array<std::pair<std::string, bool>, 5> overlay_flags(const DrawOptions& o) {
+    return {{{"fire_lane", o.fire_lane}, {"alt_grain", o.alt_grain}, {"covered_arc", o.covered_arc},
+             {"facing", o.facing}, {"path", o.path}}};
+}
+
 // Reads a hex name a ruleset gave (a string like "Y4" or "1K2"), placed like the scenario's own.
 hex::Hex ruleset_hex(lua_State* L, int index, const Reader& rd, const std::string& where) {
     const char* name = lua_isstring(L, index) ? lua_tostring(L, index) : nullptr;
@@ -221,10 +229,9 @@ void add_ruleset_overlay(LuaHost& rules, const fs::path& file, const Reader& rd,
     yaml::push_file(L, file, rd.display);
     lua_newtable(L);
     const int overlay = lua_gettop(L);
-    for (const auto& [name, on] : {std::pair<const char*, bool>{"fire_lane", o.fire_lane}, {"alt_grain", o.alt_grain},
-                                   {"covered_arc", o.covered_arc}, {"facing", o.facing}, {"path", o.path}}) {
+    for (const auto& [name, on] : overlay_flags(o)) {
         lua_pushboolean(L, on);
-        lua_setfield(L, overlay, name);
+        lua_setfield(L, overlay, name.c_str());
     }
     lua_newtable(L);
     lua_setfield(L, overlay, "notes");
@@ -235,11 +242,21 @@ void add_ruleset_overlay(LuaHost& rules, const fs::path& file, const Reader& rd,
     auto optional_string = [&](int index, const std::string& fallback) {
         return lua_isstring(L, index) ? std::string(lua_tostring(L, index)) : fallback;
     };
+    // Calls each(i) with item i of overlay[list] on top of the stack, for i = 1, 2, ... while the
+    // items are tables; each() leaves the stack as it found it.
+    auto for_each_item = [&](int overlay_index, const char* list, const auto& each) {
+        lua_getfield(L, overlay_index, list);
+        const int items = lua_gettop(L);
+        for (int i = 1; lua_rawgeti(L, items, i), lua_istable(L, -1); ++i) {
+            each(i);
+            lua_pop(L, 1);
+        }
+        lua_settop(L, overlay_index);
+    };
     try {
         rules.call(3, 0);
         const int result = lua_gettop(L);
-        lua_getfield(L, result, "notes");
-        for (int i = 1; lua_rawgeti(L, result + 1, i), lua_istable(L, -1); ++i) {
+        for_each_item(result, "notes", [&](int i) {
             const std::string where = rd.display + ": the rulesets' draw note " + std::to_string(i);
             lua_getfield(L, -1, "hex");
             lua_getfield(L, -2, "text");
@@ -247,11 +264,9 @@ void add_ruleset_overlay(LuaHost& rules, const fs::path& file, const Reader& rd,
             draw::HexScene::Note note{ruleset_hex(L, -3, rd, where), optional_string(-2, "")};
             note.colour = optional_string(-1, note.colour);
             scene.notes.push_back(note);
-            lua_pop(L, 4);
-        }
-        lua_settop(L, result);
-        lua_getfield(L, result, "arrows");
-        for (int i = 1; lua_rawgeti(L, result + 1, i), lua_istable(L, -1); ++i) {
+            lua_pop(L, 3);
+        });
+        for_each_item(result, "arrows", [&](int i) {
             const std::string where = rd.display + ": the rulesets' draw arrow " + std::to_string(i);
             lua_getfield(L, -1, "from");
             lua_getfield(L, -2, "to");
@@ -259,8 +274,8 @@ void add_ruleset_overlay(LuaHost& rules, const fs::path& file, const Reader& rd,
             lua_getfield(L, -4, "colour");
             scene.arrows.push_back({ruleset_hex(L, -4, rd, where), ruleset_hex(L, -3, rd, where), std::nullopt, "path",
                                     optional_string(-1, "#333333"), optional_string(-2, "")});
-            lua_pop(L, 5);
-        }
+            lua_pop(L, 4);
+        });
     } catch (...) {
         lua_settop(L, top);
         throw;
@@ -271,12 +286,13 @@ void add_ruleset_overlay(LuaHost& rules, const fs::path& file, const Reader& rd,
 std::string draw_table(const YAML::Node& doc, const Reader& rd, const DrawOptions& o) {
     // The overlay flags are hex-map overlays; a tabletop scene always shows its arcs and HE
     // templates. Saying so beats drawing the same picture and leaving the author to wonder.
-    for (const auto& [flag, on] : {std::pair<const char*, bool>{"--fire-lane", o.fire_lane}, {"--alt-grain", o.alt_grain},
-                                   {"--covered-arc", o.covered_arc}, {"--facing", o.facing}, {"--path", o.path}})
+    for (auto [flag, on] : overlay_flags(o)) {
+        std::replace(flag.begin(), flag.end(), '_', '-');
         if (on)
-            throw ScriptError(rd.display + ": " + flag +
+            throw ScriptError(rd.display + ": --" + flag +
                               " is a hex-map overlay; a tabletop scenario always shows its models' arcs and HE "
                               "templates (drop the flag)");
+    }
     draw::TableScene scene;
     scene.title = Reader::str(doc["cite"], Reader::str(doc["name"], "scenario"));
     std::vector<table::Model> models;
