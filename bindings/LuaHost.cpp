@@ -51,7 +51,7 @@ struct LuaHost::Limits {
     char stop[200] = "";  // the stop message once a limit fired, "" before
     // Where the rules were running when Lua memory last stood above half the cap ("" if never
     // in this call): a memory error carries no traceback, so this is how it names file:line.
-    char memory_where[200] = "";
+    char memory_file[200] = "";
     int memory_line = 0;
     std::unique_ptr<Watchdog> watchdog;  // trusted mode only
 };
@@ -64,7 +64,7 @@ void LuaHost::count_hook(lua_State* L, lua_Debug* ar) {
     limits.instructions += Limits::kHookEvery;
     // Only near the cap, so the common case costs one comparison.
     if (host.alloc_->used > host.alloc_->limit / 2 && lua_getinfo(L, "Sl", ar) && ar->currentline > 0) {
-        std::snprintf(limits.memory_where, sizeof limits.memory_where, "%s:%d", ar->short_src, ar->currentline);
+        std::snprintf(limits.memory_file, sizeof limits.memory_file, "%s", ar->short_src);
         limits.memory_line = ar->currentline;
     }
     // A plain buffer: lua_error below must not skip the destructor of a C++ object.
@@ -160,7 +160,7 @@ void LuaHost::call(int nargs, int nresults) {
         last_traceback_.clear();
         limits_->instructions = 0;
         limits_->stop[0] = '\0';
-        limits_->memory_where[0] = '\0';
+        limits_->memory_file[0] = '\0';
         limits_->memory_line = 0;
         limits_->has_deadline = options_.time_limit > 0;
         limits_->deadline = std::chrono::steady_clock::now() +
@@ -185,12 +185,11 @@ void LuaHost::call(int nargs, int nresults) {
     if (status == LUA_ERRMEM || (text && std::string(text) == "not enough memory")) {
         lua_pop(L_, 1);
         lua_gc(L_, LUA_GCCOLLECT, 0);  // give the heap back so the host stays usable
-        const std::string where = limits_->memory_where;
-        const std::string file = where.substr(0, where.rfind(':'));
-        throw ScriptError((where.empty() ? std::string() : where + ": ") + "memory limit: the rules used more than " +
-                              std::to_string(options_.memory_limit >> 20) +
+        const std::string file = limits_->memory_file;
+        throw ScriptError((file.empty() ? std::string() : file + ":" + std::to_string(limits_->memory_line) + ": ") +
+                              "memory limit: the rules used more than " + std::to_string(options_.memory_limit >> 20) +
                               " MiB of Lua memory (a table or string growing without end?)",
-                          where.empty() ? std::string() : file, limits_->memory_line);
+                          file, file.empty() ? 0 : limits_->memory_line);
     }
     throw lua::to_script_error(L_, status, options_.traceback ? last_traceback_ : std::string());
 }
