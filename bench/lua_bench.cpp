@@ -9,7 +9,8 @@
 #include <string>
 
 #include "bindings/GameLog.hpp"
-#include "bindings/LuaHost.hpp"
+#include "host/LuaHost.hpp"
+#include "ruleset/Load.hpp"
 
 namespace {
 
@@ -24,7 +25,7 @@ umpire::HostOptions quiet(bool trusted) {
 void BM_ColdStart(benchmark::State& state) {
     for (auto _ : state) {
         umpire::LuaHost host(quiet(false));
-        host.load_rulesets({"asl", "bolt-action", "skirmish"});
+        umpire::ruleset::load(host, {"asl", "bolt-action", "skirmish"});
         benchmark::DoNotOptimize(host.memory_used());
     }
 }
@@ -32,8 +33,8 @@ BENCHMARK(BM_ColdStart)->Unit(benchmark::kMillisecond);
 
 void BM_ReloadAsl(benchmark::State& state) {
     umpire::LuaHost host(quiet(false));
-    host.load_rulesets({"asl"});
-    for (auto _ : state) host.reload();
+    umpire::ruleset::load(host, {"asl"});
+    for (auto _ : state) umpire::ruleset::reload(host);
 }
 BENCHMARK(BM_ReloadAsl)->Unit(benchmark::kMillisecond);
 

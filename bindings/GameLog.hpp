@@ -1,5 +1,5 @@
-// The record of a game inside a host: its journal (core/bus/Journal) and its event bus
-// (core/bus/EventBus), one per LuaHost (LuaHost::extension<GameLog>()).
+// The record of a game: its journal (core/bus/Journal) and its event bus
+// (core/bus/EventBus), one per game (Game::extension<GameLog>()).
 //
 // Bus subscriptions belong to the load generation that made them (Registry.hpp): a reload that
 // succeeds drops the older generations' handlers, a reload that fails drops its own, so a
@@ -8,7 +8,8 @@
 #include <cstdint>
 #include <string>
 
-#include "bindings/LuaHost.hpp"
+#include "bindings/Game.hpp"
+#include "bindings/LuaError.hpp"
 #include "core/bus/EventBus.hpp"
 #include "core/bus/Journal.hpp"
 
@@ -16,11 +17,11 @@ namespace umpire {
 
 class GameLog final : public Registry::Listener {
 public:
-    explicit GameLog(LuaHost& host) : host_(host) {
-        host_.registry().add_listener(this);
+    explicit GameLog(Game& game) : game_(game) {
+        game_.registry().add_listener(this);
         bus.attach_journal(&journal);
     }
-    ~GameLog() override { host_.registry().remove_listener(this); }
+    ~GameLog() override { game_.registry().remove_listener(this); }
 
     bus::Journal journal;
     bus::EventBus bus;
@@ -33,7 +34,7 @@ public:
 
     // The owner name of bus subscriptions made now (by the loading or the current generation).
     std::string owner() const {
-        return "generation " + std::to_string(host_.registry().registration_generation());
+        return "generation " + std::to_string(game_.registry().registration_generation());
     }
 
     void commit(std::uint64_t generation) override {
@@ -43,10 +44,10 @@ public:
         bus.unsubscribe_owner("generation " + std::to_string(generation));
     }
 
-    static GameLog& of(lua_State* L) { return LuaHost::from(L).extension<GameLog>(); }
+    static GameLog& of(lua_State* L) { return Game::of(L).extension<GameLog>(); }
 
 private:
-    LuaHost& host_;
+    Game& game_;
 };
 
 }  // namespace umpire

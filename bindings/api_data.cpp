@@ -1,6 +1,7 @@
 // umpire.data and umpire.where.
-#include "bindings/LuaHost.hpp"
-#include "bindings/YamlLoader.hpp"
+#include "bindings/Game.hpp"
+#include "bindings/LuaError.hpp"
+#include "bindings/DataMarks.hpp"
 #include "bindings/api_modules.hpp"
 
 namespace umpire {
@@ -17,7 +18,7 @@ int l_where(lua_State* L) {
         luaL_checktype(L, 1, LUA_TTABLE);
         lua_settop(L, 2);  // key may be absent: nil
         lua::StackCheck check(L, 1);
-        yaml::push_where(L, 1, 2);
+        marks::push_where(L, 1, 2);
         return check.result(1);
     });
 }
@@ -33,7 +34,7 @@ void open_data(lua_State* L) {
 }
 
 void open_state(lua_State* L) {
-    LuaHost::from(L).push_state();
+    Game::of(L).push_state();
     lua_setfield(L, -2, "state");
 }
 

@@ -1,5 +1,6 @@
 // umpire.dice: the names Lua sees for the dice bindings, chosen in this one table.
-#include "bindings/LuaHost.hpp"
+#include "bindings/Game.hpp"
+#include "bindings/LuaError.hpp"
 #include "bindings/LuaLibrary.hpp"
 #include "bindings/api_modules.hpp"
 #include "bindings/wrap_dice.hpp"

@@ -4,7 +4,8 @@
 #include <map>
 #include <vector>
 
-#include "bindings/LuaHost.hpp"
+#include "bindings/Game.hpp"
+#include "bindings/LuaError.hpp"
 #include "bindings/api_modules.hpp"
 
 namespace umpire {
@@ -12,14 +13,14 @@ namespace {
 
 class Hooks final : public Registry::Listener {
 public:
-    explicit Hooks(LuaHost& host) : host_(host) { host_.registry().add_listener(this); }
+    explicit Hooks(Game& game) : game_(game) { game_.registry().add_listener(this); }
     ~Hooks() override {
-        host_.registry().remove_listener(this);
+        game_.registry().remove_listener(this);
         // The lua_State may be closing; references die with it.
     }
 
     void add(const std::string& event, int ref) {
-        handlers_[event].push_back({host_.registry().registration_generation(), ref});
+        handlers_[event].push_back({game_.registry().registration_generation(), ref});
     }
     const std::vector<std::pair<std::uint64_t, int>>* find(const std::string& event) const {
         auto it = handlers_.find(event);
@@ -39,14 +40,14 @@ private:
         for (auto& [event, list] : handlers_) {
             std::vector<std::pair<std::uint64_t, int>> kept;
             for (auto& h : list) {
-                if (pred(h.first)) luaL_unref(host_.state(), LUA_REGISTRYINDEX, h.second);
+                if (pred(h.first)) luaL_unref(game_.state(), LUA_REGISTRYINDEX, h.second);
                 else kept.push_back(h);
             }
             list.swap(kept);
         }
     }
 
-    LuaHost& host_;
+    Game& game_;
     std::map<std::string, std::vector<std::pair<std::uint64_t, int>>> handlers_;
 };
 
@@ -61,7 +62,7 @@ int l_on(lua_State* L) {
         const std::string event = luaL_checkstring(L, 1);
         luaL_checktype(L, 2, LUA_TFUNCTION);
         lua_pushvalue(L, 2);
-        LuaHost::from(L).extension<Hooks>().add(event, luaL_ref(L, LUA_REGISTRYINDEX));
+        Game::of(L).extension<Hooks>().add(event, luaL_ref(L, LUA_REGISTRYINDEX));
         return check.result(0);
     });
 }
@@ -78,7 +79,7 @@ int l_fire(lua_State* L) {
         // Put the handlers on the Lua stack first (a handler may register more while we run),
         // so no C++ object is alive across the calls below: their errors propagate as Lua errors.
         const std::string event = lua_tostring(L, 1);
-        if (const auto* list = LuaHost::from(L).extension<Hooks>().find(event)) {
+        if (const auto* list = Game::of(L).extension<Hooks>().find(event)) {
             luaL_checkstack(L, static_cast<int>(list->size()) + nargs + 2, "too many handlers");
             for (const auto& h : *list) {
                 lua_rawgeti(L, LUA_REGISTRYINDEX, h.second);

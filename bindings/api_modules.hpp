@@ -2,7 +2,7 @@
 //
 // Contract of an open function: it is called with the new `umpire` table on top of the stack,
 // sets its field(s) in it (umpire.<module> = {...}, or plain functions like umpire.cite), and
-// leaves the stack as it found it. Per-host C++ state goes in LuaHost::from(L).extension<T>().
+// leaves the stack as it found it. Per-game C++ state goes in Game::of(L).extension<T>() (bindings/Game.hpp).
 // It runs once per load generation (a reload opens everything again into a fresh table).
 //
 // To add a module (the wrap_* files): declare open_<module> here, define it in

@@ -1,5 +1,6 @@
 // umpire.dice.dr: an ASL Dice Roll with the coloured and white dice kept apart (core/dice/AslDr.hpp).
-#include "bindings/LuaHost.hpp"
+#include "bindings/Game.hpp"
+#include "bindings/LuaError.hpp"
 #include "bindings/wrap_dice.hpp"
 #include "core/dice/AslDr.hpp"
 
@@ -12,7 +13,7 @@ namespace umpire::wrap {
 int asl_dr(lua_State* L) {
     return lua::lua_guard(L, [&] {
         lua::StackCheck check(L, 1);
-        const dice::AslDr dr = roll_dr(LuaHost::from(L));
+        const dice::AslDr dr = roll_dr(Game::of(L));
         lua_createtable(L, 0, 4);
         lua_pushinteger(L, dr.colored);
         lua_setfield(L, -2, "colored");

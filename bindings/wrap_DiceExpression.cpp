@@ -16,7 +16,7 @@ int expression_roll(lua_State* L) {
     return lua::lua_guard(L, [&] {
         lua::StackCheck check(L, 2);
         const dice::DiceExpression expression(luaL_checkstring(L, 1));
-        const dice::RollResult result = expression.roll(LuaHost::from(L).dice());
+        const dice::RollResult result = expression.roll(Game::of(L).dice());
         auto& log = GameLog::of(L);
         if (log.journaling) {
             std::vector<std::int64_t> faces;

@@ -2,7 +2,8 @@
 #include <algorithm>
 #include <string>
 
-#include "bindings/LuaHost.hpp"
+#include "bindings/Game.hpp"
+#include "bindings/LuaError.hpp"
 #include "bindings/wrap_dice.hpp"
 #include "core/dice/Die.hpp"
 
@@ -27,7 +28,7 @@ int die_d(lua_State* L) {
     return lua::lua_guard(L, [&] {
         lua::StackCheck check(L, 1);
         const std::uint32_t sides = lua_isnoneornil(L, 1) ? 6 : check_count(L, 1, "sides", 1000000);
-        lua_pushinteger(L, roll_die(LuaHost::from(L), sides));
+        lua_pushinteger(L, roll_die(Game::of(L), sides));
         return 1;
     });
 }
@@ -43,7 +44,7 @@ int die_pool(lua_State* L) {
         lua::StackCheck check(L, 1);
         const std::uint32_t n = check_count(L, 1, "pool size", 1000);
         const std::uint32_t sides = lua_isnoneornil(L, 2) ? 6 : check_count(L, 2, "sides", 1000000);
-        auto faces = dice::Die::d(sides).roll_pool(LuaHost::from(L).dice(), n);
+        auto faces = dice::Die::d(sides).roll_pool(Game::of(L).dice(), n);
         std::sort(faces.begin(), faces.end());
         lua_createtable(L, static_cast<int>(faces.size()), 0);
         for (std::size_t i = 0; i < faces.size(); ++i) {
@@ -72,7 +73,7 @@ int die_count(lua_State* L) {
         if (how != ">=" && how != "<=")
             throw Error("umpire.dice.count: how must be \">=\" or \"<=\", got \"" + how + "\"");
         const bool at_least = how == ">=";
-        lua_pushinteger(L, roll_count(LuaHost::from(L), n, sides, at_least ? target : 1,
+        lua_pushinteger(L, roll_count(Game::of(L), n, sides, at_least ? target : 1,
                                       at_least ? sides : target));
         return 1;
     });

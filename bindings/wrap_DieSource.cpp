@@ -4,7 +4,7 @@
 // Why an FFI path: a lua_CFunction call ends a compiled LuaJIT trace, so a rule loop that rolls
 // dice through the classic API runs interpreted. The extern "C" functions below are called
 // through the FFI instead (bindings/lua/fast_dice.lua), which the JIT compiles inline. They take
-// the host as an opaque pointer, never throw (an error is returned as 0 and its message kept for
+// the game as an opaque pointer, never throw (an error is returned as 0 and its message kept for
 // the Lua side to raise), and touch only plain data.
 #include <cstring>
 #include <memory>
@@ -13,7 +13,8 @@
 
 #include "bindings/FfiCall.hpp"
 #include "bindings/GameLog.hpp"
-#include "bindings/LuaHost.hpp"
+#include "bindings/Game.hpp"
+#include "bindings/LuaError.hpp"
 #include "bindings/embedded_lua.hpp"
 #include "bindings/wrap_dice.hpp"
 #include "core/dice/AslDr.hpp"
@@ -29,27 +30,27 @@ std::string& last_error() {
 namespace umpire::wrap {
 
 // Every die a rule rolls is journaled here, whichever path (FFI or classic) rolled it.
-std::uint32_t roll_die(LuaHost& host, std::uint32_t sides) {
-    const std::uint32_t face = host.die(sides);
-    auto& log = host.extension<GameLog>();
+std::uint32_t roll_die(Game& game, std::uint32_t sides) {
+    const std::uint32_t face = game.die(sides);
+    auto& log = game.extension<GameLog>();
     if (log.journaling)
         log.journal.roll("d" + std::to_string(sides), "d" + std::to_string(sides), {face}, face);
     return face;
 }
 
-dice::AslDr roll_dr(LuaHost& host) {
-    const dice::AslDr dr = dice::AslDr::roll(host.dice());
-    auto& log = host.extension<GameLog>();
+dice::AslDr roll_dr(Game& game) {
+    const dice::AslDr dr = dice::AslDr::roll(game.dice());
+    auto& log = game.extension<GameLog>();
     if (log.journaling)
         log.journal.roll("Original DR", "colored + white", {dr.colored, dr.white}, dr.total(), "",
                          {{"colored", dr.colored}, {"white", dr.white}, {"doubles", dr.doubles()}});
     return dr;
 }
 
-std::uint32_t roll_count(LuaHost& host, std::uint32_t n, std::uint32_t sides, std::int64_t lo,
+std::uint32_t roll_count(Game& game, std::uint32_t n, std::uint32_t sides, std::int64_t lo,
                          std::int64_t hi) {
-    const std::uint32_t hits = host.dice().count(n, sides, lo, hi);
-    auto& log = host.extension<GameLog>();
+    const std::uint32_t hits = game.dice().count(n, sides, lo, hi);
+    auto& log = game.extension<GameLog>();
     if (log.journaling) {
         // "10d6, 5-6 succeeds" (or "at least 5"/"at most 2" when the range is open-ended).
         const std::string range = hi >= static_cast<std::int64_t>(sides) ? "at least " + std::to_string(lo)
@@ -64,15 +65,15 @@ std::uint32_t roll_count(LuaHost& host, std::uint32_t n, std::uint32_t sides, st
 
 }  // namespace umpire::wrap
 
-// One die of `sides` faces from the host's source; 0 on error (see umpire_ffi_error).
-UMPIRE_FFI std::uint32_t umpire_ffi_die(void* host, std::uint32_t sides) noexcept {
-    return umpire::ffi::guard([&] { return umpire::wrap::roll_die(*static_cast<umpire::LuaHost*>(host), sides); });
+// One die of `sides` faces from the game's source; 0 on error (see umpire_ffi_error).
+UMPIRE_FFI std::uint32_t umpire_ffi_die(void* game, std::uint32_t sides) noexcept {
+    return umpire::ffi::guard([&] { return umpire::wrap::roll_die(*static_cast<umpire::Game*>(game), sides); });
 }
 
 // An ASL DR into out[0] (coloured) and out[1] (white); 0 on error, 1 on success.
-UMPIRE_FFI std::uint32_t umpire_ffi_dr(void* host, std::uint32_t* out) noexcept {
+UMPIRE_FFI std::uint32_t umpire_ffi_dr(void* game, std::uint32_t* out) noexcept {
     return umpire::ffi::guard([&] {
-        const auto dr = umpire::wrap::roll_dr(*static_cast<umpire::LuaHost*>(host));
+        const auto dr = umpire::wrap::roll_dr(*static_cast<umpire::Game*>(game));
         out[0] = dr.colored;
         out[1] = dr.white;
         return 1u;
@@ -80,19 +81,19 @@ UMPIRE_FFI std::uint32_t umpire_ffi_dr(void* host, std::uint32_t* out) noexcept 
 }
 
 // How many of n dice show lo..hi; returns count+1 so that 0 can mean an error.
-UMPIRE_FFI std::uint32_t umpire_ffi_count(void* host, std::uint32_t n, std::uint32_t sides,
+UMPIRE_FFI std::uint32_t umpire_ffi_count(void* game, std::uint32_t n, std::uint32_t sides,
                                           std::int32_t lo, std::int32_t hi) noexcept {
     return umpire::ffi::guard([&] {
-        return umpire::wrap::roll_count(*static_cast<umpire::LuaHost*>(host), n, sides, lo, hi) + 1;
+        return umpire::wrap::roll_count(*static_cast<umpire::Game*>(game), n, sides, lo, hi) + 1;
     });
 }
 
 // The message of the last failed fast-path call on this thread.
 UMPIRE_FFI const char* umpire_ffi_error() noexcept { return umpire::ffi::last_error().c_str(); }
 
-// Whether the host journals (off under the odds engine): the fast paths skip journal work then.
-UMPIRE_FFI std::uint32_t umpire_ffi_journaling(void* host) noexcept {
-    return static_cast<umpire::LuaHost*>(host)->extension<umpire::GameLog>().journaling ? 1 : 0;
+// Whether the game journals (off under the odds engine): the fast paths skip journal work then.
+UMPIRE_FFI std::uint32_t umpire_ffi_journaling(void* game) noexcept {
+    return static_cast<umpire::Game*>(game)->extension<umpire::GameLog>().journaling ? 1 : 0;
 }
 
 namespace umpire::wrap {
@@ -117,7 +118,7 @@ int source_fix(lua_State* L) {
                             " must be a whole number >= 1");
             faces.push_back(static_cast<std::uint32_t>(face));
         }
-        LuaHost::from(L).set_die_source(std::make_shared<dice::FixedSource>(std::move(faces)));
+        Game::of(L).set_die_source(std::make_shared<dice::FixedSource>(std::move(faces)));
         return 0;
     });
 }
@@ -127,20 +128,20 @@ int source_fix(lua_State* L) {
 int source_unfix(lua_State* L) {
     return lua::lua_guard(L, [&] {
         lua::StackCheck check(L, 0);
-        LuaHost::from(L).set_die_source(nullptr);
+        Game::of(L).set_die_source(nullptr);
         return 0;
     });
 }
 
 // Runs bindings/lua/fast_dice.lua with the full library (it needs ffi) and hands it the dice
-// table and the host pointer; it replaces d/d2/d3/d6/d100/count/dr with FFI versions.
+// table and the game pointer; it replaces d/d2/d3/d6/d100/count/dr with FFI versions.
 void open_fast_dice(lua_State* L, int dice_table) {
     lua::StackCheck check(L, 0);
     const std::string_view code = embedded_lua("fast_dice.lua");
     if (luaL_loadbuffer(L, code.data(), code.size(), "=fast_dice.lua") != 0)
         throw Error(std::string("fast_dice.lua: ") + lua_tostring(L, -1));
     lua_pushvalue(L, dice_table);
-    lua_pushlightuserdata(L, &LuaHost::from(L));
+    lua_pushlightuserdata(L, &Game::of(L));
     if (lua_pcall(L, 2, 0, 0) != 0) {
         std::string message = lua_tostring(L, -1);
         lua_pop(L, 1);

@@ -4,7 +4,8 @@
 #include <new>
 #include <string>
 
-#include "bindings/LuaHost.hpp"
+#include "bindings/Game.hpp"
+#include "bindings/LuaError.hpp"
 #include "bindings/LuaLibrary.hpp"
 #include "bindings/wrap_dice.hpp"
 #include "core/dice/DiceExpression.hpp"

@@ -65,16 +65,16 @@ int l_on(lua_State* L) {
             lua_pop(L, 2);
         }
         auto handler = std::make_shared<LuaRef>(L, 2);
-        LuaHost* host = &LuaHost::from(L);
+        Game* game = &Game::of(L);
         auto& log = GameLog::of(L);
         const auto id = log.bus.subscribe(
             event, priority,
-            [handler, host](bus::Event& ev) {
-                lua_State* S = host->state();
+            [handler, game](bus::Event& ev) {
+                lua_State* S = game->state();
                 auto* table = static_cast<LuaRef*>(ev.host.get());
                 handler->push();
                 table->push();
-                host->call(1, 0);
+                game->call(1, 0);
                 table->push();
                 lua_getfield(S, -1, "cancelled");
                 const bool cancelled = lua_toboolean(S, -1);

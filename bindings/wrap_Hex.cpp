@@ -12,7 +12,8 @@
 #include <optional>
 #include <string>
 
-#include "bindings/LuaHost.hpp"
+#include "bindings/Game.hpp"
+#include "bindings/LuaError.hpp"
 #include "bindings/LuaLibrary.hpp"
 #include "bindings/api_modules.hpp"
 #include "core/hex/AslName.hpp"
@@ -31,7 +32,7 @@ using hex::Hex;
 constexpr const char* kHexMeta = "umpire.Hex";
 
 struct HexMap {
-    explicit HexMap(LuaHost&) {}
+    explicit HexMap(Game&) {}
     std::optional<hex::Map> map;
     bool declared = false;
 
@@ -55,7 +56,7 @@ struct HexMap {
     }
 };
 
-HexMap& hex_map(lua_State* L) { return LuaHost::from(L).extension<HexMap>(); }
+HexMap& hex_map(lua_State* L) { return Game::of(L).extension<HexMap>(); }
 
 Hex check_hex(lua_State* L, int arg) {
     if (lua_type(L, arg) == LUA_TSTRING) return hex_map(L).parse(lua_tostring(L, arg));

@@ -174,7 +174,7 @@ void open_modifiers(lua_State* L, int bus_table) {
     if (luaL_loadbuffer(L, code.data(), code.size(), "=fast_modifiers.lua") != 0)
         throw Error(std::string("fast_modifiers.lua: ") + lua_tostring(L, -1));
     lua_pushvalue(L, bus_table);
-    lua_pushlightuserdata(L, &LuaHost::from(L));
+    lua_pushlightuserdata(L, &Game::of(L));
     lua_pushcfunction(L, l_render);
     lua_pushcfunction(L, l_journal);
     lua_pushcfunction(L, l_steps);

@@ -8,13 +8,13 @@
 #include "core/dice/DieSource.hpp"
 
 namespace umpire {
-class LuaHost;
+class Game;
 
 namespace wrap {
 // Rolling and journaling in one place, for the FFI and the classic entries alike.
-std::uint32_t roll_die(LuaHost& host, std::uint32_t sides);
-dice::AslDr roll_dr(LuaHost& host);
-std::uint32_t roll_count(LuaHost& host, std::uint32_t n, std::uint32_t sides, std::int64_t lo,
+std::uint32_t roll_die(Game& game, std::uint32_t sides);
+dice::AslDr roll_dr(Game& game);
+std::uint32_t roll_count(Game& game, std::uint32_t n, std::uint32_t sides, std::int64_t lo,
                          std::int64_t hi);
 
 int die_d(lua_State* L);            // wrap_Die.cpp

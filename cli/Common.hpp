@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "bindings/LuaHost.hpp"
+#include "host/LuaHost.hpp"
 
 namespace umpire::cli {
 

@@ -1,13 +1,14 @@
 // umpire check [RULESET...]: one command before publishing a ruleset: its manifest, data and
 // scenarios against their JSON Schemas, the whole ruleset loading in the sandbox (with every
-// module's validate(data)), and its spec tests (bindings/Checker.hpp). Every problem is printed
+// module's validate(data)), and its spec tests (app/Checker.hpp). Every problem is printed
 // with its file:line:col; exit 1 if there is any.
 #include <iostream>
 #include <sstream>
 
-#include "bindings/Checker.hpp"
-#include "bindings/Ruleset.hpp"
+#include "app/Checker.hpp"
+#include "ruleset/Ruleset.hpp"
 #include "cli/Common.hpp"
+#include "ruleset/Load.hpp"
 
 namespace umpire::cli {
 
@@ -19,7 +20,7 @@ int cmd_check(const Common& common, const std::vector<std::string>& names, bool 
         for (const auto& r : split_rulesets(common).load) wanted.push_back(r);
         if (wanted.empty()) {
             LuaHost probe(options);
-            for (const auto& dir : ruleset::all(probe.search_path())) wanted.push_back(LuaHost::display_path(dir));
+            for (const auto& dir : ruleset::all(ruleset::search_path(probe))) wanted.push_back(LuaHost::display_path(dir));
         }
         int problems = 0;
         for (const auto& name : wanted) {

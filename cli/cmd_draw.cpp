@@ -1,11 +1,12 @@
-// umpire draw SCENARIO --svg FILE: a picture of a scenario (bindings/ScenarioDraw.hpp): an ASL hex
+// umpire draw SCENARIO --svg FILE: a picture of a scenario (app/ScenarioDraw.hpp): an ASL hex
 // map with the overlays asked for, or a Bolt Action tabletop with arcs and HE templates.
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 
-#include "bindings/ScenarioDraw.hpp"
+#include "app/ScenarioDraw.hpp"
 #include "cli/Common.hpp"
+#include "ruleset/Load.hpp"
 
 namespace umpire::cli {
 
@@ -15,12 +16,12 @@ int cmd_draw(const Common& common, const DrawInputs& in) {
         const HostOptions options = host_options(common);
         LuaHost rules(options);
         std::vector<std::string> rulesets = split_rulesets(common).load;
-        const auto file = find_scenario(in.scenario, rulesets, rules.search_path());
+        const auto file = find_scenario(in.scenario, rulesets, ruleset::search_path(rules));
         // A scenario file inside a ruleset (rulesets/asl/scenarios/x.yaml) brings its ruleset,
         // so the ruleset's own notes (asl: Fire Lane Residual FP) appear without --ruleset.
         const auto home = std::filesystem::absolute(file).parent_path().parent_path();
         if (rulesets.empty() && std::filesystem::is_regular_file(home / "ruleset.yaml")) rulesets.push_back(home.string());
-        if (!rulesets.empty()) rules.load_rulesets(rulesets);
+        if (!rulesets.empty()) ruleset::load(rules, rulesets);
         DrawOptions o;
         o.fire_lane = in.fire_lane;
         o.alt_grain = in.alt_grain;

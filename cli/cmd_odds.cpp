@@ -8,7 +8,7 @@
 #include <fstream>
 #include <iostream>
 
-#include "bindings/OddsRunner.hpp"
+#include "app/OddsRunner.hpp"
 #include "cli/Common.hpp"
 
 namespace umpire::cli {

@@ -4,7 +4,7 @@
 #include <iostream>
 
 #include "bindings/GameLog.hpp"
-#include "bindings/Replay.hpp"
+#include "app/Replay.hpp"
 #include "cli/Common.hpp"
 
 namespace umpire::cli {

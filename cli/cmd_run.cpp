@@ -3,7 +3,7 @@
 #include <fstream>
 
 #include "bindings/GameLog.hpp"
-#include "bindings/Replay.hpp"
+#include "app/Replay.hpp"
 #include "cli/Common.hpp"
 
 namespace umpire::cli {

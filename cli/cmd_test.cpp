@@ -2,9 +2,10 @@
 // its own host (so one ruleset's state cannot leak into another's tests).
 #include <iostream>
 
-#include "bindings/Ruleset.hpp"
-#include "bindings/SpecRunner.hpp"
+#include "ruleset/Ruleset.hpp"
+#include "app/SpecRunner.hpp"
 #include "cli/Common.hpp"
+#include "ruleset/Load.hpp"
 
 namespace umpire::cli {
 
@@ -17,14 +18,14 @@ int cmd_test(const Common& common, const std::vector<std::string>& names) {
         std::vector<std::filesystem::path> dirs;
         {
             LuaHost probe(options);
-            if (wanted.empty()) dirs = ruleset::all(probe.search_path());
-            for (const auto& n : wanted) dirs.push_back(ruleset::find(n, probe.search_path()));
+            if (wanted.empty()) dirs = ruleset::all(ruleset::search_path(probe));
+            for (const auto& n : wanted) dirs.push_back(ruleset::find(n, ruleset::search_path(probe)));
         }
         SpecResult total;
         for (const auto& dir : dirs) {
             LuaHost host(options);
             try {
-                host.load_rulesets({dir.string()});
+                ruleset::load(host, {dir.string()});
             } catch (const ScriptError& e) {
                 ++total.failed;
                 std::cout << "FAIL " << LuaHost::display_path(dir) << " (does not load)\n     "

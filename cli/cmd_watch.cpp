@@ -4,9 +4,10 @@
 #include <iostream>
 
 #include "bindings/GameLog.hpp"
-#include "bindings/Ruleset.hpp"
-#include "bindings/Watcher.hpp"
+#include "ruleset/Ruleset.hpp"
+#include "app/Watcher.hpp"
 #include "cli/Common.hpp"
+#include "ruleset/Load.hpp"
 
 namespace umpire::cli {
 
@@ -18,14 +19,14 @@ int cmd_watch(const Common& common, const std::string& script) {
         Watcher watcher;
         watcher.watch_file(script);
         for (const auto& name : rulesets.load)
-            for (const auto& m : ruleset::chain(ruleset::find(name, host.search_path()), host.search_path()))
+            for (const auto& m : ruleset::chain(ruleset::find(name, ruleset::search_path(host)), ruleset::search_path(host)))
                 watcher.watch_tree(m.dir);
 
         bool rules_changed = true;
         for (;;) {
             if (rules_changed && !rulesets.load.empty()) {
                 try {
-                    host.load_rulesets(rulesets.load);
+                    ruleset::load(host, rulesets.load);
                 } catch (const ScriptError& e) {
                     std::cerr << "umpire: " << e.what() << "\n  (the previous rules stay loaded)\n";
                 }

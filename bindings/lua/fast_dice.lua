@@ -1,24 +1,24 @@
 -- The FFI fast paths of umpire.dice (see bindings/wrap_DieSource.cpp for why).
 -- Runs once per API generation with the full library; rules only ever see the functions it
 -- installs, never `ffi` itself.
-local dice, host = ...
+local dice, game = ...
 local ffi = require("ffi")
 ffi.cdef[[
-uint32_t umpire_ffi_die(void* host, uint32_t sides);
-uint32_t umpire_ffi_dr(void* host, uint32_t* out);
-uint32_t umpire_ffi_count(void* host, uint32_t n, uint32_t sides, int32_t lo, int32_t hi);
+uint32_t umpire_ffi_die(void* game, uint32_t sides);
+uint32_t umpire_ffi_dr(void* game, uint32_t* out);
+uint32_t umpire_ffi_count(void* game, uint32_t n, uint32_t sides, int32_t lo, int32_t hi);
 const char* umpire_ffi_error(void);
 ]]
 local C = ffi.C
 local error, floor, type, tostring = error, math.floor, type, tostring
-host = ffi.cast("void*", host)
+game = ffi.cast("void*", game)
 
 local function fail(level)
   error(ffi.string(C.umpire_ffi_error()), level + 1)
 end
 
 local function roll(sides)
-  local face = C.umpire_ffi_die(host, sides)
+  local face = C.umpire_ffi_die(game, sides)
   if face == 0 then fail(2) end
   return face
 end
@@ -47,7 +47,7 @@ function dice.d100() return roll(100) end
 --- An ASL DR, coloured die first.
 local dr_out = ffi.new("uint32_t[2]")
 function dice.dr()
-  if C.umpire_ffi_dr(host, dr_out) == 0 then fail(1) end
+  if C.umpire_ffi_dr(game, dr_out) == 0 then fail(1) end
   local colored, white = dr_out[0], dr_out[1]
   return { colored = colored, white = white, total = colored + white, doubles = colored == white }
 end
@@ -65,7 +65,7 @@ function dice.count(n, sides, target, how)
   if how == nil or how == ">=" then lo, hi = target, sides
   elseif how == "<=" then lo, hi = 1, target
   else error('umpire.dice.count: how must be ">=" or "<=", got ' .. tostring(how), 2) end
-  local r = C.umpire_ffi_count(host, n, sides, lo, hi)
+  local r = C.umpire_ffi_count(game, n, sides, lo, hi)
   if r == 0 then fail(1) end
   return r - 1
 end

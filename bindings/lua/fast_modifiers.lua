@@ -1,17 +1,17 @@
 -- umpire.bus.modifiers: modifier pipelines as plain Lua tables whose total is computed through the
 -- LuaJIT FFI (see bindings/wrap_ModifierPipeline.cpp for why). Runs once per API generation with
 -- the full library; rules only see the functions it installs.
-local bus, host, render, journal, steps = ...
+local bus, game, render, journal, steps = ...
 local ffi = require("ffi")
 ffi.cdef[[
 uint32_t umpire_ffi_pipeline_total(const int32_t* ops, const int64_t* operands, int32_t n,
                                    int64_t* total);
-uint32_t umpire_ffi_journaling(void* host);
+uint32_t umpire_ffi_journaling(void* game);
 const char* umpire_ffi_error(void);
 ]]
 local C = ffi.C
 local error, type, floor, tostring, tonumber, setmetatable = error, type, math.floor, tostring, tonumber, setmetatable
-host = ffi.cast("void*", host)
+game = ffi.cast("void*", game)
 
 -- Op codes; keep in step with the Op enum of wrap_ModifierPipeline.cpp.
 local START, ADD, SET, AT_MOST, AT_LEAST, HALVE_DOWN, HALVE_UP, MULTIPLY = 0, 1, 2, 3, 4, 5, 6, 7
@@ -85,7 +85,7 @@ function Pipeline:total()
   end
   if not self.journaled then
     self.journaled = true
-    if C.umpire_ffi_journaling(host) ~= 0 then journal(view(self)) end
+    if C.umpire_ffi_journaling(game) ~= 0 then journal(view(self)) end
   end
   return tonumber(total_out[0])
 end

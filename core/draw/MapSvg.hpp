@@ -1,7 +1,7 @@
 // Scenario pictures: an ASL hex map (terrain, hexsides, counters, and the overlays the rules use:
 // fire lanes, alternate hex grains, covered arcs, vehicle facing, movement paths) and a tabletop
 // (model bases, fixed-weapon arcs, HE templates with the models under them). Plain data in, an SVG
-// document out; the bindings read the scenario files and fill these in (bindings/ScenarioDraw.hpp).
+// document out; the bindings read the scenario files and fill these in (app/ScenarioDraw.hpp).
 //
 // Every element a test or a reader may look for has a class: hex (with the terrain as a second
 // class: "hex woods"), hexside, counter, lane, alt-grain, covered-arc, facing, path, model, hit,

@@ -1,7 +1,7 @@
 // umpire.bus, umpire.cite and umpire.journal through Lua.
 #include <catch2/catch.hpp>
 
-#include "tests/bindings/helpers.hpp"
+#include "tests/support/helpers.hpp"
 
 using test_helpers::TestHost;
 

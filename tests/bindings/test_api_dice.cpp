@@ -2,7 +2,7 @@
 // errors that point at the offending character.
 #include <catch2/catch.hpp>
 
-#include "tests/bindings/helpers.hpp"
+#include "tests/support/helpers.hpp"
 
 using test_helpers::TestHost;
 

@@ -1,7 +1,7 @@
 // umpire.hex through Lua: every API name, and every geometric fact DESIGN.md lists.
 #include <catch2/catch.hpp>
 
-#include "tests/bindings/helpers.hpp"
+#include "tests/support/helpers.hpp"
 
 using test_helpers::TestHost;
 

@@ -1,7 +1,7 @@
 // umpire.table through Lua.
 #include <catch2/catch.hpp>
 
-#include "tests/bindings/helpers.hpp"
+#include "tests/support/helpers.hpp"
 
 using test_helpers::TestHost;
 

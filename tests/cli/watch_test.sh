@@ -8,7 +8,7 @@ umpire="$1"; src="$2"
 work=$(mktemp -d)
 watcher=""
 trap '[ -n "$watcher" ] && kill "$watcher" 2>/dev/null; rm -rf "$work"' EXIT
-cp -r "$src/tests/bindings/fixtures/base" "$work/rules"
+cp -r "$src/tests/support/fixtures/base" "$work/rules"
 printf 'print("mmg B " .. umpire.data.weapons.mmg.B)\n' > "$work/try.lua"
 
 "$umpire" watch --ruleset "$work/rules" "$work/try.lua" > "$work/out" 2> "$work/err" &

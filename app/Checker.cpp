@@ -1,0 +1,152 @@
+#include "app/Checker.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <set>
+#include <sstream>
+
+#include "ruleset/Ruleset.hpp"
+#include "ruleset/SchemaValidator.hpp"
+#include "app/SpecRunner.hpp"
+#include "ruleset/Load.hpp"
+
+namespace umpire {
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path repo_schemas() { return fs::path(UMPIRE_SOURCE_DIR) / "schemas"; }
+
+// Validates one YAML file against its schema; appends problems. Returns false if the file has
+// no schema.
+bool validate_file(const fs::path& file, const fs::path& schema_file, bool partial, CheckResult& out) {
+    const std::string display = LuaHost::display_path(file);
+    YAML::Node doc;
+    try {
+        doc = YAML::Load(LuaHost::read_file(file));
+    } catch (const YAML::Exception& e) {
+        out.problems.push_back(display + ":" + std::to_string(e.mark.line + 1) + ":" +
+                               std::to_string(e.mark.column + 1) + ": " + e.msg);
+        return true;
+    } catch (const std::exception& e) {
+        out.problems.push_back(display + ": " + e.what());
+        return true;
+    }
+    try {
+        const auto validator = schema::SchemaValidator::from_file(schema_file);
+        schema::Options options;
+        options.partial = partial;
+        for (const auto& p : validator.validate(doc, display, options))
+            out.problems.push_back(p.str() + " (schema " + LuaHost::display_path(schema_file) + ")");
+        ++out.files_validated;
+    } catch (const std::exception& e) {
+        out.problems.push_back(e.what());
+    }
+    return true;
+}
+
+}  // namespace
+
+fs::path schema_for(const fs::path& yaml_file, const std::string& kind, const std::vector<fs::path>& dirs,
+                    const std::vector<std::string>& names) {
+    const std::string modeline = schema::modeline_schema(LuaHost::read_file(yaml_file));
+    if (!modeline.empty()) return (yaml_file.parent_path() / modeline).lexically_normal();
+    for (std::size_t i = dirs.size(); i-- > 0;) {
+        for (const fs::path& candidate : {dirs[i] / "schemas" / (kind + ".schema.json"),
+                                          repo_schemas() / names[i] / (kind + ".schema.json")})
+            if (fs::is_regular_file(candidate)) return candidate;
+    }
+    return {};
+}
+
+CheckResult check_ruleset(const std::string& name_or_dir, const HostOptions& options, std::ostream& spec_output) {
+    CheckResult out;
+    LuaHost host(options);
+    fs::path dir;
+    try {
+        dir = ruleset::find(name_or_dir, ruleset::search_path(host));
+    } catch (const std::exception& e) {
+        out.problems.push_back(e.what());
+        return out;
+    }
+
+    // 1. The manifest: the schema first (every problem at once), then the host's own reader.
+    const fs::path manifest_file = dir / "ruleset.yaml";
+    validate_file(manifest_file, repo_schemas() / "ruleset.schema.json", false, out);
+    std::vector<ruleset::Manifest> chain;
+    try {
+        chain = ruleset::chain(dir, ruleset::search_path(host));
+    } catch (const std::exception& e) {
+        out.problems.push_back(e.what());
+        return out;
+    }
+    std::vector<fs::path> dirs;
+    std::vector<std::string> names;
+    for (const auto& m : chain) {
+        dirs.push_back(m.dir);
+        names.push_back(m.name);
+    }
+    const ruleset::Manifest& self = chain.back();
+
+    // 2. Data files and scenarios against their schemas.
+    std::set<std::string> parent_data;
+    for (std::size_t i = 0; i + 1 < chain.size(); ++i)
+        for (const auto& f : chain[i].data) parent_data.insert(f.stem().string());
+    std::vector<std::pair<fs::path, std::string>> files;
+    for (const auto& f : self.data) files.emplace_back(f, f.stem().string());
+    if (fs::is_directory(self.dir / "scenarios")) {
+        std::vector<fs::path> scenarios;
+        for (const auto& e : fs::directory_iterator(self.dir / "scenarios"))
+            if (e.path().extension() == ".yaml") scenarios.push_back(e.path());
+        std::sort(scenarios.begin(), scenarios.end());
+        for (const auto& f : scenarios) files.emplace_back(f, "scenario");
+    }
+    for (const auto& [file, kind] : files) {
+        const fs::path schema_file = schema_for(file, kind, dirs, names);
+        if (schema_file.empty()) {
+            out.notes.push_back(LuaHost::display_path(file) + ": no schema (add schemas/" + self.name + "/" +
+                                kind + ".schema.json)");
+            continue;
+        }
+        if (!fs::is_regular_file(schema_file)) {
+            out.problems.push_back(LuaHost::display_path(file) + ":1:1: its schema " +
+                                   LuaHost::display_path(schema_file) + " does not exist");
+            continue;
+        }
+        const bool partial = kind != "scenario" && parent_data.count(kind);
+        validate_file(file, schema_file, partial, out);
+    }
+
+    // 3. Load everything in the sandbox (modules, validate(data)). 4. The spec tests.
+    try {
+        ruleset::load(host, {dir.string()});
+    } catch (const ScriptError& e) {
+        out.problems.push_back(std::string("does not load: ") + e.what());
+        return out;
+    }
+    for (const auto& file : self.tests) {
+        std::ostringstream captured;
+        const SpecResult r = run_spec_file(host, file, captured);
+        spec_output << captured.str();
+        out.specs_passed += r.passed;
+        out.specs_failed += r.failed;
+        if (r.failed) {
+            std::istringstream lines(captured.str());
+            std::string line, pending;
+            while (std::getline(lines, line)) {
+                if (line.rfind("FAIL ", 0) == 0) {
+                    if (!pending.empty()) out.problems.push_back("spec " + pending);
+                    pending = line.substr(5);
+                } else if (!pending.empty() && line.rfind("     ", 0) == 0) {
+                    out.problems.push_back("spec " + pending + ": " + line.substr(5));
+                    pending.clear();
+                }
+            }
+            if (!pending.empty()) out.problems.push_back("spec " + pending);
+        }
+    }
+    return out;
+}
+
+}  // namespace umpire

@@ -1,0 +1,207 @@
+#include "app/OddsRunner.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+
+#include "bindings/GameLog.hpp"
+#include "core/Error.hpp"
+#include "core/dice/DiceExpression.hpp"
+#include "core/dice/Distribution.hpp"
+#include "core/odds/Comparison.hpp"
+#include "core/odds/Joint.hpp"
+#include "core/odds/Report.hpp"
+#include "ruleset/Load.hpp"
+
+namespace umpire::odds_runner {
+namespace {
+
+// The value a script returned (top of the stack) as an outcome: nil, boolean, number, string, or
+// a table of named scalar fields (a joint outcome).
+odds::Scalar to_scalar(lua_State* L, int index, const std::string& where) {
+    switch (lua_type(L, index)) {
+        case LUA_TNIL: return odds::Scalar{};
+        case LUA_TBOOLEAN: return odds::Scalar{static_cast<bool>(lua_toboolean(L, index))};
+        case LUA_TNUMBER: return odds::Scalar{static_cast<double>(lua_tonumber(L, index))};
+        case LUA_TSTRING: return odds::Scalar{std::string(lua_tostring(L, index))};
+        default:
+            throw Error(where + " is a " + luaL_typename(L, index) +
+                        ": an odds script returns a string, a number, a boolean or a table of "
+                        "those (one field per question, e.g. {ift = \"1KIA\", malfunction = true})");
+    }
+}
+
+odds::Outcome to_outcome(lua_State* L, int index) {
+    if (!lua_istable(L, index)) return odds::Outcome(to_scalar(L, index, "the script's result"));
+    odds::Fields fields;
+    lua_pushnil(L);
+    while (lua_next(L, index) != 0) {
+        if (lua_type(L, -2) != LUA_TSTRING)
+            throw Error("the script's result table must have string keys (field names)");
+        const std::string name = lua_tostring(L, -2);
+        fields[name] = to_scalar(L, lua_gettop(L), "field '" + name + "' of the script's result");
+        lua_pop(L, 1);
+    }
+    return odds::Outcome(std::move(fields));
+}
+
+// A DieSource owned elsewhere, handed to the host for the length of one run.
+std::shared_ptr<dice::DieSource> borrowed(dice::DieSource& source) {
+    return std::shared_ptr<dice::DieSource>(&source, [](dice::DieSource*) {});
+}
+
+// One worker: a host with the rulesets loaded and the script compiled once. Every run gets a
+// fresh global table (reads fall through to the script env) and the starting game state, so no
+// run can see what an earlier path left behind.
+class Worker {
+public:
+    explicit Worker(const Request& request) : host_(request.host) {
+        if (!request.rulesets.empty()) ruleset::load(host_, request.rulesets);
+        host_.extension<GameLog>().set_journaling(false);
+        initial_state_ = host_.state_json();
+        lua_State* L = host_.state();
+        host_.push_script_env();
+        base_env_ = luaL_ref(L, LUA_REGISTRYINDEX);
+        lua_rawgeti(L, LUA_REGISTRYINDEX, base_env_);
+        host_.load_chunk(LuaHost::read_file(request.script),
+                         "@" + LuaHost::display_path(request.script), -1);
+        function_ = luaL_ref(L, LUA_REGISTRYINDEX);
+        lua_pop(L, 1);
+    }
+
+    odds::Outcome run(dice::DieSource& source) {
+        lua_State* L = host_.state();
+        const int top = lua_gettop(L);
+        host_.set_die_source(borrowed(source));
+        if (state_touched_) host_.set_state_json(initial_state_);
+        try {
+            lua_rawgeti(L, LUA_REGISTRYINDEX, function_);
+            lua_newtable(L);  // this run's globals
+            lua_createtable(L, 0, 1);
+            lua_rawgeti(L, LUA_REGISTRYINDEX, base_env_);
+            lua_setfield(L, -2, "__index");
+            lua_setmetatable(L, -2);
+            lua_setfenv(L, -2);
+            host_.call(0, 1);
+            odds::Outcome outcome = to_outcome(L, lua_gettop(L));
+            lua_settop(L, top);
+            host_.set_die_source(nullptr);
+            // Restoring the state costs a JSON round trip; only pay it once a run changed it.
+            if (!state_touched_ && host_.state_json() != initial_state_) state_touched_ = true;
+            return outcome;
+        } catch (...) {
+            lua_settop(L, top);
+            host_.set_die_source(nullptr);
+            throw;
+        }
+    }
+
+private:
+    LuaHost host_;
+    std::string initial_state_;
+    bool state_touched_ = false;
+    int base_env_ = LUA_NOREF;
+    int function_ = LUA_NOREF;
+};
+
+}  // namespace
+
+odds::Result run_script(const Request& request) {
+    const odds::ScriptFactory factory = [&request]() -> odds::Script {
+        auto worker = std::make_shared<Worker>(request);
+        return [worker](dice::DieSource& source) { return worker->run(source); };
+    };
+    return odds::odds(factory, request.odds);
+}
+
+odds::Result of_expression(const std::string& expression) {
+    const dice::Distribution d = dice::DiceExpression(expression).distribution();
+    std::map<std::string, std::pair<odds::Outcome, mpq_class>> sums;
+    for (const auto v : d.outcomes()) {
+        odds::Outcome outcome(static_cast<double>(v));
+        sums.emplace(outcome.key(), std::make_pair(outcome, d.probability_equal(v)));
+    }
+    odds::Result result = odds::Result::from_exact(sums, 0);
+    result.note = "computed from the expression's exact distribution (convolution), no script run";
+    return result;
+}
+
+odds::Result given(const odds::Result& result, const std::vector<std::string>& conditions) {
+    if (conditions.empty()) return result;
+    if (!result.outcomes.empty() && !result.outcomes.front().outcome.is_table())
+        throw RuleError("a condition names fields of the outcome, so the script must return a table "
+                        "(return {ift = ..., malfunction = ...})");
+    std::vector<odds::Predicate> all;
+    std::string text;
+    for (const auto& c : conditions) {
+        all.push_back(odds::parse_field_predicate(c));
+        text += (text.empty() ? "" : " and ") + c;
+    }
+    const odds::Predicate every = [all](const odds::Outcome& o) {
+        for (const auto& p : all)
+            if (!p(o)) return false;
+        return true;
+    };
+    const odds::Probability p = odds::probability(result, every);
+    odds::Result r;
+    try {
+        r = odds::given(result, every);
+    } catch (const RuleError&) {
+        throw RuleError("the condition " + text + " never happens" +
+                        (result.is_exact() ? "" : " in " + std::to_string(result.samples) + " samples") +
+                        ", so there is nothing to condition on (check the field names the script returns)");
+    }
+    char percent[32];
+    std::snprintf(percent, sizeof percent, "%.4f%%", 100 * p.value);
+    r.condition = text + " (P = " +
+                  (p.is_exact ? p.exact.get_str() + ", " + percent
+                              : std::string(percent) + ", " + std::to_string(p.count) + " of " +
+                                    std::to_string(p.trials) + " samples") +
+                  ")";
+    return r;
+}
+
+namespace {
+// The fields of a table result (those of its first outcome; every outcome of a script that
+// returns tables is expected to carry the same fields, a missing one reads as nil).
+std::vector<std::string> field_names(const odds::Result& result) {
+    std::vector<std::string> names;
+    if (!result.outcomes.empty() && result.outcomes.front().outcome.is_table())
+        for (const auto& [name, value] : result.outcomes.front().outcome.fields()) names.push_back(name);
+    return names;
+}
+
+// Appends each field's marginal (a Result, or a Comparison of two) to the text and to
+// json["marginals"], so "malfunction" can be read on its own after the joint table.
+template <class MarginalOf>
+void add_marginals(Report& r, const std::vector<std::string>& names, MarginalOf marginal_of) {
+    if (!names.empty()) r.json["marginals"] = nlohmann::json::object();
+    for (const auto& name : names) {
+        const auto m = marginal_of(name);
+        r.text += "\nMarginal distribution of " + name + ":\n" + odds::format_table(m);
+        r.json["marginals"][name] = odds::to_json(m);
+    }
+}
+}  // namespace
+
+Report report(const odds::Result& result, const std::string& title) {
+    Report r{odds::format_table(result), odds::to_json(result), odds::to_svg(result, title)};
+    add_marginals(r, field_names(result), [&](const std::string& name) { return odds::marginal(result, name); });
+    return r;
+}
+
+Report report(const odds::Result& first, const odds::Result& second, const std::string& first_label,
+              const std::string& second_label, const std::string& title) {
+    const auto comparison = odds::compare(first, second, first_label, second_label);
+    Report r{odds::format_table(comparison), odds::to_json(comparison), odds::to_svg(comparison, title)};
+    // The union of both sides' fields, so a field the house rule adds is shown too.
+    auto names = field_names(first);
+    for (const auto& name : field_names(second))
+        if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+    add_marginals(r, names, [&](const std::string& name) {
+        return odds::compare(odds::marginal(first, name), odds::marginal(second, name), first_label, second_label);
+    });
+    return r;
+}
+
+}  // namespace umpire::odds_runner

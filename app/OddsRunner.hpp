@@ -1,0 +1,51 @@
+// `umpire odds`: the odds engine (core/odds) running real rule scripts. A script is wrapped as an
+// odds::Script: each worker gets its own LuaHost with the rulesets loaded (one Lua state per
+// thread), rolls through the engine's DieSource (enumerating, or a Monte Carlo stream), and what
+// the script returns becomes the outcome.
+#pragma once
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "host/LuaHost.hpp"
+#include "core/odds/Odds.hpp"
+#include "core/odds/Result.hpp"
+
+namespace umpire::odds_runner {
+
+struct Request {
+    HostOptions host;                   // sandbox, limits, search path
+    std::vector<std::string> rulesets;  // loaded into every worker's host
+    std::filesystem::path script;       // the rule script; it returns the outcome
+    odds::OddsOptions odds;             // budget, Monte Carlo options (seed, samples, threads)
+};
+
+// Runs the script under the odds engine. ScriptError (with file and line) if the script fails on
+// some path; RuleError if it is not deterministic given its dice.
+odds::Result run_script(const Request& request);
+
+// The distribution given every condition ("ift=1KIA", "malfunction=true", "final_dr<=4"; see
+// odds::parse_field_predicate), with `condition` naming them and their probability. ParseError
+// for a malformed condition, RuleError if they never hold together.
+odds::Result given(const odds::Result& result, const std::vector<std::string>& conditions);
+
+// The exact distribution of a dice expression ("2d6+1"), as an odds Result.
+odds::Result of_expression(const std::string& expression);
+
+// What `umpire odds` prints: the table (joint outcomes followed by each field's marginal), the
+// JSON document, and the SVG chart; for a comparison, both sides and their difference, then the
+// same for each field's marginal.
+struct Report {
+    std::string text;
+    nlohmann::json json;
+    std::string svg;
+};
+Report report(const odds::Result& result, const std::string& title);
+Report report(const odds::Result& first, const odds::Result& second, const std::string& first_label,
+              const std::string& second_label, const std::string& title);
+
+}  // namespace umpire::odds_runner

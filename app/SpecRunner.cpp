@@ -1,0 +1,138 @@
+#include "app/SpecRunner.hpp"
+
+#include "bindings/GameLog.hpp"
+#include "host/LuaHost.hpp"
+
+namespace umpire {
+namespace {
+
+// The spec API, compiled into each spec file's env (so it runs under the same rules as tests).
+constexpr const char* kSpecApi = R"lua(
+local tests, prefix = {}, {}
+local function test(name, fn)
+  if type(name) ~= "string" or type(fn) ~= "function" then
+    error("test(name, fn): name must be a string and fn a function", 2)
+  end
+  tests[#tests + 1] = { name = table.concat(prefix) .. name, fn = fn }
+end
+local function describe(name, fn)
+  prefix[#prefix + 1] = name .. " / "
+  fn()
+  prefix[#prefix] = nil
+end
+local function show(v)
+  if type(v) == "string" then return string.format("%q", v) end
+  if type(v) ~= "table" then return tostring(v) end
+  local parts = {}
+  for k, x in pairs(v) do parts[#parts + 1] = tostring(k) .. "=" .. show(x) end
+  return "{" .. table.concat(parts, ", ") .. "}"
+end
+local function equal(a, b)
+  if type(a) ~= "table" or type(b) ~= "table" then return a == b end
+  for k, v in pairs(a) do if not equal(v, b[k]) then return false end end
+  for k in pairs(b) do if a[k] == nil then return false end end
+  return true
+end
+local function fail(msg, text, level) error((msg and (msg .. ": ") or "") .. text, level + 1) end
+local function assert_eq(actual, expected, msg)
+  if not equal(actual, expected) then
+    fail(msg, "expected " .. show(expected) .. ", got " .. show(actual), 2)
+  end
+end
+local function assert_near(actual, expected, tolerance, msg)
+  tolerance = tolerance or 1e-9
+  if type(actual) ~= "number" or math.abs(actual - expected) > tolerance then
+    fail(msg, "expected " .. show(expected) .. " (+-" .. tolerance .. "), got " .. show(actual), 2)
+  end
+end
+local function assert_error(fn, text)
+  local ok, err = pcall(fn)
+  if ok then error("expected an error, but the function returned normally", 2) end
+  if text and not tostring(err):find(text, 1, true) then
+    error("expected an error containing " .. show(text) .. ", got " .. show(tostring(err)), 2)
+  end
+end
+local function expect(actual)
+  local function to_be(expected)
+    if not equal(actual, expected) then
+      error("expected " .. show(expected) .. ", got " .. show(actual), 2)
+    end
+  end
+  return { to_be = to_be, to_equal = to_be }
+end
+-- The short names of docs/lua-api.md.
+local function eq(actual, expected, msg)
+  if not equal(actual, expected) then
+    fail(msg, "expected " .. show(expected) .. ", got " .. show(actual), 2)
+  end
+end
+local function ok(value, msg)
+  if not value then fail(msg, "expected a true value, got " .. show(value), 2) end
+end
+local function raises(fn, pattern)
+  local good, err = pcall(fn)
+  if good then error("expected an error, but the function returned normally", 2) end
+  if pattern and not tostring(err):find(pattern) then
+    error("expected an error matching " .. show(pattern) .. ", got " .. show(tostring(err)), 2)
+  end
+end
+test_api = { eq = eq, ok = ok, raises = raises, test = test, it = test, describe = describe, assert_eq = assert_eq,
+             assert_near = assert_near, assert_error = assert_error, expect = expect }
+for name, fn in pairs(test_api) do _G[name] = fn end
+return tests
+)lua";
+
+}  // namespace
+
+SpecResult run_spec_file(LuaHost& host, const std::filesystem::path& file, std::ostream& out) {
+    lua_State* L = host.state();
+    const int top = lua_gettop(L);
+    const std::string display = LuaHost::display_path(file);
+    SpecResult result;
+    const auto saved_dice = host.die_source();
+    const std::string initial_state = host.state_json();
+    try {
+        host.push_script_env();
+        const int env = lua_gettop(L);
+        host.load_chunk(kSpecApi, "=(spec api)", env);
+        host.call(0, 1);
+        const int tests = lua_gettop(L);
+        lua_pushnil(L);
+        lua_setfield(L, env, "test_api");
+        host.load_chunk(LuaHost::read_file(file), "@" + display, env);
+        host.call(0, 0);
+        const int n = static_cast<int>(lua_objlen(L, tests));
+        for (int i = 1; i <= n; ++i) {
+            lua_rawgeti(L, tests, i);
+            lua_getfield(L, -1, "name");
+            const std::string name = lua_tostring(L, -1);
+            lua_getfield(L, -2, "fn");
+            // Each test starts with an empty journal, so umpire.journal.cited() sees only
+            // what this test's rules cited.
+            host.extension<GameLog>().journal = bus::Journal();
+            // ... and the game state the ruleset loaded with, so no test depends on the order of
+            // the tests before it.
+            host.set_state_json(initial_state);
+            try {
+                host.call(0, 0);
+                ++result.passed;
+                out << "ok   " << display << ": " << name << "\n";
+            } catch (const ScriptError& e) {
+                ++result.failed;
+                out << "FAIL " << display << ": " << name << "\n     " << e.what() << "\n";
+                if (!e.traceback.empty()) out << e.traceback << "\n";
+            }
+            host.set_die_source(saved_dice);
+            lua_pop(L, 2);
+        }
+    } catch (const ScriptError& e) {
+        // The spec file itself did not load or run: one failure, with its position.
+        ++result.failed;
+        out << "FAIL " << display << "\n     " << e.what() << "\n";
+    }
+    host.set_die_source(saved_dice);
+    lua_settop(L, top);
+    return result;
+}
+
+}  // namespace umpire

@@ -1,0 +1,85 @@
+// Game: the running game as the Lua face of the kernel sees it, and nothing more.
+//
+// A binding needs a few things from the game it runs in: the die source every roll comes from,
+// the generation registry its registrations belong to (Registry.hpp), its own per-game C++ state
+// (the journal and bus of GameLog.hpp, the hooks, the hex map), the game-state table, and a
+// protected call under the game's limits for the Lua handlers it calls back. This class is that
+// interface. The host (host/LuaHost.hpp) implements it and hands it in; a binding never includes
+// the host, so the arrows point one way: host -> bindings -> core.
+//
+// How a binding finds its game: Game::of(L) reads the lua_State's allocator userdata, which is
+// the Game. A host must create its state with lua_newstate(allocator, static_cast<Game*>(host)).
+// That costs one call and no table look-up, which matters on the classic dice paths.
+#pragma once
+#include <lua.hpp>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <typeindex>
+
+#include "bindings/Registry.hpp"
+#include "core/dice/DieSource.hpp"
+#include "core/dice/GeneratorSource.hpp"
+
+namespace umpire {
+
+class Game {
+public:
+    explicit Game(std::uint64_t seed) : generator_(seed) {}
+    virtual ~Game() = default;
+    Game(const Game&) = delete;
+    Game& operator=(const Game&) = delete;
+
+    // The game a binding runs in (see the paragraph above for how it is found).
+    static Game& of(lua_State* L) {
+        void* ud = nullptr;
+        lua_getallocf(L, &ud);
+        return *static_cast<Game*>(ud);
+    }
+
+    lua_State* state() { return L_; }
+
+    // ---- dice ------------------------------------------------------------------------------
+    // Every die of the game comes from one core DieSource: the game's generator (seeded once),
+    // or one set here: fixed dice in spec tests, the odds engine's enumerating source. nullptr
+    // goes back to the generator.
+    void set_die_source(std::shared_ptr<dice::DieSource> source) { source_ = std::move(source); }
+    const std::shared_ptr<dice::DieSource>& die_source() const { return source_; }
+    dice::DieSource& dice() { return source_ ? *source_ : generator_; }
+    dice::GeneratorSource& generator() { return generator_; }
+    std::uint32_t die(std::uint32_t sides) { return dice().die(sides); }
+
+    // ---- what only the host can do -----------------------------------------------------------
+    // Pushes umpire.state, the game-state table that survives reloads.
+    virtual void push_state() = 0;
+    // Protected call of the function below nargs arguments, under the game's memory, time and
+    // instruction limits; a Lua error becomes a ScriptError (bindings/LuaError.hpp).
+    virtual void call(int nargs, int nresults) = 0;
+
+    // ---- registrations staged per load generation ---------------------------------------------
+    Registry& registry() { return registry_; }
+
+    // Per-game singletons of bindings that keep C++ state (umpire.hooks, the bus and journal,
+    // the hex map): created on first use with T(Game&), destroyed before the lua_State closes.
+    template <class T>
+    T& extension() {
+        auto& slot = extensions_[std::type_index(typeid(T))];
+        if (!slot) slot = std::make_shared<T>(*this);
+        return *static_cast<T*>(slot.get());
+    }
+
+protected:
+    // A host calls this before lua_close: extensions hold Lua references.
+    void clear_extensions() { extensions_.clear(); }
+
+    lua_State* L_ = nullptr;  // set by the host that creates the state
+
+private:
+    dice::GeneratorSource generator_;
+    std::shared_ptr<dice::DieSource> source_;
+    Registry registry_;
+    std::map<std::type_index, std::shared_ptr<void>> extensions_;
+};
+
+}  // namespace umpire

@@ -1,0 +1,334 @@
+#include "host/LuaHost.hpp"
+
+#include "core/bus/Hash.hpp"
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "bindings/GameState.hpp"
+#include "host/Sandbox.hpp"
+#include "host/Watchdog.hpp"
+#include "bindings/api_modules.hpp"
+
+namespace umpire {
+namespace fs = std::filesystem;
+
+// The memory cap lives in the allocator: LuaJIT's lua_newstate accepts a custom allocator on
+// Debian's x86_64 GC64 build (checked: it returns a working state, and a NULL from the
+// allocator surfaces as a catchable "not enough memory" error, after which the state is fine).
+// The allocator's user data is also how the hook and the bindings find their host cheaply
+// (lua_getallocf).
+// The userdata is the Game (bindings/Game.hpp: that is how a binding finds its game).
+struct LuaHost::Allocator {
+    std::size_t used = 0;
+    std::size_t limit = 0;
+
+    static void* allocate(void* ud, void* ptr, std::size_t old_size, std::size_t new_size) {
+        auto* self = static_cast<LuaHost*>(static_cast<Game*>(ud))->alloc_.get();
+        if (new_size == 0) {
+            std::free(ptr);
+            self->used -= ptr ? old_size : 0;
+            return nullptr;
+        }
+        const std::size_t old_counted = ptr ? old_size : 0;
+        if (new_size > old_counted && self->used + (new_size - old_counted) > self->limit)
+            return nullptr;  // LuaJIT raises "not enough memory" (LUA_ERRMEM)
+        void* block = std::realloc(ptr, new_size);
+        if (block) self->used = self->used - old_counted + new_size;
+        return block;
+    }
+};
+
+// Limits of one top-level call: an instruction budget and a wall-clock deadline, checked by a
+// count hook every kHookEvery VM instructions (untrusted), or the watchdog (trusted).
+struct LuaHost::Limits {
+    static constexpr int kHookEvery = 1000;
+    std::chrono::steady_clock::time_point deadline{};
+    bool has_deadline = false;
+    std::uint64_t instructions = 0;
+    char stop[200] = "";  // the stop message once a limit fired, "" before
+    // Where the rules were running when Lua memory last stood above half the cap ("" if never
+    // in this call): a memory error carries no traceback, so this is how it names file:line.
+    char memory_file[200] = "";
+    int memory_line = 0;
+    std::unique_ptr<Watchdog> watchdog;  // trusted mode only
+};
+
+// Runs in the middle of rule code: level 0 is the running Lua function, so luaL_where(L, 0)
+// gives the author's file:line.
+void LuaHost::count_hook(lua_State* L, lua_Debug* ar) {
+    auto& host = LuaHost::from(L);
+    auto& limits = *host.limits_;
+    limits.instructions += Limits::kHookEvery;
+    // Only near the cap, so the common case costs one comparison.
+    if (host.alloc_->used > host.alloc_->limit / 2 && lua_getinfo(L, "Sl", ar) && ar->currentline > 0) {
+        std::snprintf(limits.memory_file, sizeof limits.memory_file, "%s", ar->short_src);
+        limits.memory_line = ar->currentline;
+    }
+    // A plain buffer: lua_error below must not skip the destructor of a C++ object.
+    char problem[160] = "";
+    if (host.options_.instruction_limit && limits.instructions > host.options_.instruction_limit) {
+        std::snprintf(problem, sizeof problem,
+                      "script stopped: ran more than %llu instructions (runaway loop?)",
+                      static_cast<unsigned long long>(host.options_.instruction_limit));
+    } else if (limits.has_deadline && std::chrono::steady_clock::now() > limits.deadline) {
+        std::snprintf(problem, sizeof problem, "script stopped: ran longer than %gs (runaway loop?)",
+                      host.options_.time_limit);
+    }
+    if (!problem[0]) return;
+    luaL_where(L, 0);
+    lua_pushstring(L, problem);
+    lua_concat(L, 2);
+    std::snprintf(limits.stop, sizeof limits.stop, "%s", lua_tostring(L, -1));
+    lua_error(L);
+}
+
+// Message handler of every protected call: keeps the traceback on the side and leaves the
+// message as Lua made it ("file:line: message").
+int LuaHost::message_handler(lua_State* L) {
+    if (!lua_isstring(L, 1)) {
+        const char* type = luaL_typename(L, 1);
+        lua_pushfstring(L, "(error object is a %s value)", type);
+        lua_replace(L, 1);
+    }
+    luaL_traceback(L, L, nullptr, 1);
+    LuaHost::from(L).last_traceback_ = lua_tostring(L, -1);
+    lua_pop(L, 1);
+    return 1;
+}
+
+LuaHost::LuaHost(HostOptions options)
+    : Game(options.seed), options_(std::move(options)), alloc_(std::make_unique<Allocator>()),
+      limits_(std::make_unique<Limits>()) {
+    alloc_->limit = options_.memory_limit;
+    L_ = lua_newstate(&Allocator::allocate, static_cast<Game*>(this));
+    if (!L_) {
+        // Not the case on Debian 12's LuaJIT (GC64); kept so a different build fails loudly.
+        throw Error("LuaJIT refused a custom allocator (lua_newstate returned NULL); the memory "
+                    "cap cannot be enforced with this LuaJIT build");
+    }
+    luaL_openlibs(L_);
+    if (options_.trusted) {
+        limits_->watchdog = std::make_unique<Watchdog>();
+    }
+    sandbox::init(L_, options_.trusted);
+
+    lua_newtable(L_);
+    state_ref_ = luaL_ref(L_, LUA_REGISTRYINDEX);
+
+    // Generation 0: no rulesets, an env with the API and empty data/rules.
+    push_new_env();
+    commit_env(lua_gettop(L_));
+    lua_pop(L_, 1);
+}
+
+LuaHost::~LuaHost() {
+    clear_extensions();  // they hold Lua references
+    if (L_) lua_close(L_);
+}
+
+void LuaHost::load_chunk(const std::string& code, const std::string& chunkname, int env_index) {
+    if (env_index < 0) env_index = lua_gettop(L_) + env_index + 1;
+    // Mode "t": text only; precompiled bytecode can break the VM's safety assumptions.
+    if (luaL_loadbufferx(L_, code.data(), code.size(), chunkname.c_str(), "t") != 0)
+        throw lua::to_script_error(L_, LUA_ERRSYNTAX);
+    if (!options_.trusted) {
+        // The chunk and every function nested in it stay interpreted, so the count hook sees
+        // every loop (compiled traces never call hooks).
+        luaJIT_setmode(L_, -1, LUAJIT_MODE_ALLFUNC | LUAJIT_MODE_OFF);
+    }
+    if (env_index == 0) push_env();
+    else lua_pushvalue(L_, env_index);
+    lua_setfenv(L_, -2);
+}
+
+void LuaHost::call(int nargs, int nresults) {
+    const int base = lua_gettop(L_) - nargs;  // the function's slot
+    lua_pushcfunction(L_, message_handler);
+    lua_insert(L_, base);
+    const bool outer = call_depth_++ == 0;
+    if (outer) {
+        last_traceback_.clear();
+        limits_->instructions = 0;
+        limits_->stop[0] = '\0';
+        limits_->memory_file[0] = '\0';
+        limits_->memory_line = 0;
+        limits_->has_deadline = options_.time_limit > 0;
+        limits_->deadline = std::chrono::steady_clock::now() +
+                            std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                std::chrono::duration<double>(options_.time_limit));
+        if (options_.trusted) {
+            if (options_.time_limit > 0) limits_->watchdog->arm(options_.time_limit);
+        } else if (limits_->has_deadline || options_.instruction_limit) {
+            lua_sethook(L_, count_hook, LUA_MASKCOUNT, Limits::kHookEvery);
+        }
+    }
+    const int status = lua_pcall(L_, nargs, nresults, base);
+    if (outer) {
+        if (options_.trusted) limits_->watchdog->disarm();
+        else lua_sethook(L_, nullptr, 0, 0);
+    }
+    --call_depth_;
+    lua_remove(L_, base);
+    if (status == 0) return;
+    // A memory error re-raised by the sandbox's pcall arrives as an ordinary error.
+    const char* text = lua_tostring(L_, -1);
+    if (status == LUA_ERRMEM || (text && std::string(text) == "not enough memory")) {
+        lua_pop(L_, 1);
+        lua_gc(L_, LUA_GCCOLLECT, 0);  // give the heap back so the host stays usable
+        const std::string file = limits_->memory_file;
+        throw ScriptError((file.empty() ? std::string() : file + ":" + std::to_string(limits_->memory_line) + ": ") +
+                              "memory limit: the rules used more than " + std::to_string(options_.memory_limit >> 20) +
+                              " MiB of Lua memory (a table or string growing without end?)",
+                          file, file.empty() ? 0 : limits_->memory_line);
+    }
+    throw lua::to_script_error(L_, status, options_.traceback ? last_traceback_ : std::string());
+}
+
+const char* LuaHost::stop_message() const { return limits_->stop[0] ? limits_->stop : nullptr; }
+
+void LuaHost::push_env() { lua_rawgeti(L_, LUA_REGISTRYINDEX, env_ref_); }
+void LuaHost::push_state() { lua_rawgeti(L_, LUA_REGISTRYINDEX, state_ref_); }
+
+void LuaHost::push_new_env() {
+    lua::StackCheck check(L_, 1);
+    sandbox::push_env(L_);
+    lua_newtable(L_);
+    open_api_modules(L_);
+    lua_setfield(L_, -2, "umpire");
+}
+
+void LuaHost::push_script_env() {
+    lua::StackCheck check(L_, 1);
+    sandbox::push_env(L_);
+    push_env();
+    lua_getfield(L_, -1, "umpire");
+    lua_setfield(L_, -3, "umpire");
+    lua_pop(L_, 1);
+}
+
+void LuaHost::commit_env(int env_index) {
+    lua_pushvalue(L_, env_index);
+    if (env_ref_ != LUA_NOREF) luaL_unref(L_, LUA_REGISTRYINDEX, env_ref_);
+    env_ref_ = luaL_ref(L_, LUA_REGISTRYINDEX);
+    if (script_env_ref_ == LUA_NOREF) {
+        push_script_env();
+        script_env_ref_ = luaL_ref(L_, LUA_REGISTRYINDEX);
+    }
+    lua_rawgeti(L_, LUA_REGISTRYINDEX, script_env_ref_);
+    lua_getfield(L_, env_index, "umpire");
+    lua_setfield(L_, -2, "umpire");
+    lua_pop(L_, 1);
+}
+
+void LuaHost::run_file(const fs::path& file) {
+    const std::string code = read_file(file);
+    const int top = lua_gettop(L_);
+    try {
+        push_script_env();
+        load_chunk(code, "@" + display_path(file), -1);
+        lua_remove(L_, -2);
+        call(0, 0);
+    } catch (...) {
+        lua_settop(L_, top);
+        throw;
+    }
+}
+
+void LuaHost::run_string(const std::string& code, const std::string& label) {
+    const int top = lua_gettop(L_);
+    try {
+        lua_rawgeti(L_, LUA_REGISTRYINDEX, script_env_ref_);
+        load_chunk(code, label, -1);
+        lua_remove(L_, -2);
+        call(0, 0);
+    } catch (...) {
+        lua_settop(L_, top);
+        throw;
+    }
+}
+
+// A load generation: everything is loaded into a new env; only complete success replaces the
+// committed env. The state table is shared, so a module that changed it at load time and then
+// failed is undone from a canonical-JSON snapshot taken before the load.
+void LuaHost::load_generation(const std::function<void(int env_index)>& fill) {
+    const std::string snapshot = state_json();
+    const int top = lua_gettop(L_);
+    registry().begin();
+    try {
+        push_new_env();
+        fill(lua_gettop(L_));
+        commit_env(lua_gettop(L_));
+        lua_settop(L_, top);
+        registry().commit();
+    } catch (...) {
+        lua_settop(L_, top);
+        registry().rollback();
+        if (state_json() != snapshot) set_state_json(snapshot);
+        lua_gc(L_, LUA_GCCOLLECT, 0);
+        throw;
+    }
+}
+
+std::string LuaHost::state_json() {
+    push_state();
+    try {
+        auto json = game_state::to_canonical_json(L_, -1);
+        lua_pop(L_, 1);
+        return json;
+    } catch (...) {
+        lua_pop(L_, 1);
+        throw;
+    }
+}
+
+std::uint64_t LuaHost::state_hash() { return bus::fnv1a_64(state_json()); }
+
+void LuaHost::save_state(const fs::path& file) {
+    const std::string json = state_json();
+    std::ofstream out(file, std::ios::binary);
+    if (!out) throw Error("cannot write game state to " + display_path(file));
+    out << json << '\n';
+}
+
+void LuaHost::load_state(const fs::path& file) { set_state_json(read_file(file)); }
+
+void LuaHost::set_state_json(const std::string& json) {
+    push_state();
+    try {
+        game_state::replace_from_json(L_, -1, json);
+    } catch (...) {
+        lua_pop(L_, 1);
+        throw;
+    }
+    lua_pop(L_, 1);
+}
+
+void LuaHost::print(const std::string& line) {
+    if (options_.print) options_.print(line);
+    else std::cout << line << std::endl;
+}
+
+std::size_t LuaHost::memory_used() const { return alloc_->used; }
+
+std::string LuaHost::display_path(const fs::path& file) {
+    std::error_code ec;
+    const fs::path absolute = fs::weakly_canonical(fs::absolute(file, ec), ec);
+    const fs::path cwd = fs::current_path(ec);
+    const fs::path relative = absolute.lexically_relative(cwd);
+    if (!relative.empty() && *relative.begin() != "..") return relative.generic_string();
+    return absolute.generic_string();
+}
+
+std::string LuaHost::read_file(const fs::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) throw ScriptError("cannot read " + display_path(file) + ": no such file or not readable",
+                               display_path(file));
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+}  // namespace umpire

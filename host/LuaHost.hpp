@@ -1,0 +1,121 @@
+// LuaHost: owns the one lua_State of a game, and everything that makes it safe to run other
+// people's rules in it: the memory cap (counting allocator), the sandbox environment, the
+// instruction/time limits, the game state that survives reloads, and the transactional load
+// generations that rulesets are loaded in (ruleset/Load.hpp fills them; Registry.hpp). It is the
+// Game (bindings/Game.hpp) the Lua face runs in, and it installs that face into every env.
+//
+// Layout inside the lua_State:
+//   raw globals        the full standard library; only host code (C++ and the sandbox prelude)
+//                      ever runs with these. Rules never see them.
+//   current env        the globals table of the committed rules generation: an allow-list of
+//                      functions plus `umpire` (data, rules, state, test, ... see api_modules.hpp).
+//   state table        umpire.state: one plain-data table owned by the host; every generation's
+//                      env points at the same table, so it survives reloads.
+#pragma once
+#include <lua.hpp>
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bindings/Game.hpp"
+#include "bindings/LuaError.hpp"
+
+namespace umpire {
+
+struct HostOptions {
+    // Trusted mode keeps the JIT on for rule code and enforces time_limit with a watchdog thread
+    // that ends the process (compiled traces cannot be interrupted in-process). Untrusted (the
+    // default) runs rule code interpreted under a count hook; see docs/sandbox.md.
+    bool trusted = false;
+    std::size_t memory_limit = std::size_t{256} << 20;  // bytes of Lua heap
+    double time_limit = 10.0;                            // seconds per top-level call; 0 = none
+    std::uint64_t instruction_limit = 0;                 // per top-level call; 0 = none
+    std::uint64_t seed = 1;                              // seeds the default die source
+    std::vector<std::filesystem::path> search_path;      // ruleset folders (+ <repo>/rulesets)
+    bool traceback = false;                              // put a Lua traceback in ScriptError
+    std::function<void(const std::string&)> print;       // where print() goes; default stdout
+};
+
+class LuaHost final : public Game {
+public:
+    explicit LuaHost(HostOptions options = {});
+    ~LuaHost() override;
+
+    const HostOptions& options() const { return options_; }
+    static LuaHost& from(lua_State* L) { return static_cast<LuaHost&>(Game::of(L)); }
+
+    // ---- running code ----------------------------------------------------------------------
+    // Loads text (never bytecode) as a function on top of the stack, with the JIT switched off
+    // for it and all its nested functions unless trusted. chunkname is "@<relative path>" or
+    // "=<label>". The function's environment is the table at env_index (0: the current env).
+    void load_chunk(const std::string& code, const std::string& chunkname, int env_index = 0);
+    // Protected call under the memory/time/instruction limits; a Lua error becomes ScriptError.
+    void call(int nargs, int nresults) override;
+    // Runs a script file in a fresh script env (so `watch` re-runs start clean).
+    void run_file(const std::filesystem::path& file);
+    // Runs a string in the host's persistent script env: globals set by one run_string are seen
+    // by the next (a REPL, `run -e`, tests). Its `umpire` follows every committed reload.
+    void run_string(const std::string& code, const std::string& label = "=(command line)");
+
+    // ---- load generations (transactional) --------------------------------------------------
+    // Runs fill(env_index) on a fresh env (allow-list + a new `umpire` table, see push_new_env);
+    // only if fill returns is that env swapped in as the committed generation. If it throws,
+    // nothing changes: the previous env stays, this generation's registrations are dropped, the
+    // game state is restored from a snapshot, and the exception goes on to the caller.
+    // ruleset::load (ruleset/Load.hpp) is the caller that fills it with rulesets.
+    void load_generation(const std::function<void(int env_index)>& fill);
+
+    void push_env();    // pushes the current env (globals of the committed generation)
+    void push_state() override;  // pushes umpire.state
+    // A new env table (allow-list + a new `umpire` table), used by each load generation.
+    void push_new_env();
+    // A new env table (allow-list) sharing the committed generation's `umpire` table: what a
+    // script or spec file runs in, so its globals never leak into the rules.
+    void push_script_env();
+
+    // ---- game state (see GameState.hpp) -------------------------------------------------------
+    std::string state_json();                   // canonical JSON
+    std::uint64_t state_hash();                 // FNV-1a 64 of state_json()
+    void save_state(const std::filesystem::path& file);
+    void load_state(const std::filesystem::path& file);
+    void set_state_json(const std::string& json);  // replaces the contents in place
+
+    // ---- output, memory ------------------------------------------------------------------------
+    void print(const std::string& line);
+    std::size_t memory_used() const;
+
+    // Display form of a file path in messages and chunk names: relative to the working directory
+    // when the file is below it ("rulesets/asl/rules/x.lua"), absolute otherwise.
+    static std::string display_path(const std::filesystem::path& file);
+    static std::string read_file(const std::filesystem::path& file);
+
+    struct Limits;
+
+    // Set once a limit has stopped the current call: the sandbox's pcall/xpcall re-raise the
+    // stop instead of letting the script catch it and carry on.
+    const char* stop_message() const;
+
+private:
+    void commit_env(int env_index);
+
+    HostOptions options_;
+    struct Allocator;
+    std::unique_ptr<Allocator> alloc_;
+    std::unique_ptr<Limits> limits_;
+    int env_ref_ = LUA_NOREF;
+    int script_env_ref_ = LUA_NOREF;
+    int state_ref_ = LUA_NOREF;
+    int call_depth_ = 0;
+    std::string last_traceback_;
+
+    static int message_handler(lua_State* L);
+    static void count_hook(lua_State* L, lua_Debug* ar);
+};
+
+}  // namespace umpire

@@ -1,0 +1,338 @@
+// The sandbox: what rules can reach.
+//
+// Allow-list (everything else is absent): assert error ipairs pairs next pcall xpcall select
+// tonumber tostring type unpack rawequal rawget rawset setmetatable getmetatable print load
+// loadstring collectgarbage("count") _VERSION _G, and the libraries string (no dump), table (no
+// foreach/foreachi, which walk in hash order), math (random = the game's dice, randomseed an
+// error), bit, coroutine. Absent on purpose: io, os, ffi, jit, debug, package, require, module,
+// dofile, loadfile, string.dump, newproxy, getfenv, setfenv, gcinfo.
+//
+// Determinism: pairs and next visit keys in a fixed order (booleans, then numbers ascending, then
+// strings bytewise), whatever the hash layout; a table keyed by tables or functions cannot be
+// iterated with pairs (error), because their order would depend on memory addresses.
+#include "host/Sandbox.hpp"
+
+#include <string>
+
+#include "bindings/LuaError.hpp"
+#include "host/LuaHost.hpp"
+
+namespace umpire::sandbox {
+namespace {
+
+// Deterministic pairs/next, in Lua because table.sort with a comparator is the simplest correct
+// thing; it runs with the raw library captured in upvalues, so rules cannot tamper with it.
+constexpr const char* kPrelude = R"lua(
+local type, error, sort, rawget, raw_next = type, error, table.sort, rawget, next
+local rank = { boolean = 1, number = 2, string = 3 }
+
+local function before(a, b)
+  local ta, tb = type(a), type(b)
+  if ta ~= tb then return rank[ta] < rank[tb] end
+  if ta == "boolean" then return (not a) and b end
+  return a < b
+end
+
+local function sorted_keys(t, fname)
+  local keys, n = {}, 0
+  for k in raw_next, t do
+    if not rank[type(k)] then
+      error(fname .. ": a table with a key of type " .. type(k) .. " has no stable order " ..
+            "(key sets by string or number ids instead)", 3)
+    end
+    n = n + 1
+    keys[n] = k
+  end
+  sort(keys, before)
+  return keys, n
+end
+
+local function check_table(t, fname)
+  if type(t) ~= "table" then
+    error("bad argument #1 to '" .. fname .. "' (table expected, got " .. type(t) .. ")", 3)
+  end
+end
+
+local function pairs(t)
+  check_table(t, "pairs")
+  local keys, n = sorted_keys(t, "pairs")
+  local i = 0
+  return function()
+    while i < n do
+      i = i + 1
+      local k = keys[i]
+      local v = rawget(t, k)
+      if v ~= nil then return k, v end  -- removed during the loop: skip, as next would
+    end
+  end, t, nil
+end
+
+-- O(n log n) per call: fine for `next(t) == nil`; loops should use pairs.
+local function next(t, key)
+  check_table(t, "next")
+  local keys, n = sorted_keys(t, "next")
+  local i = 0
+  if key ~= nil then
+    for j = 1, n do if keys[j] == key then i = j break end end
+    if i == 0 then error("invalid key to 'next'", 2) end
+  end
+  i = i + 1
+  if i <= n then return keys[i], rawget(t, keys[i]) end
+  return nil
+end
+
+return { pairs = pairs, next = next }
+)lua";
+
+const char* const kBase[] = {"assert", "error",    "ipairs",       "select",
+                             "tonumber", "tostring",     "type",         "unpack",
+                             "rawequal", "rawget", "rawset",       "setmetatable", "getmetatable",
+                             "_VERSION"};
+const char* const kLibraries[] = {"string", "table", "math", "bit", "coroutine"};
+// Library members removed from the env copies (string.dump is also removed from the real lib).
+const char* const kRemoved[][2] = {{"string", "dump"},  {"table", "foreach"},
+                                   {"table", "foreachi"}, {"math", "randomseed"}};
+
+/// ---@param m? integer
+/// ---@param n? integer
+/// ---@return number
+/// --- The game's dice, not a private generator: random() in [0,1), random(m) in 1..m,
+/// --- random(m, n) in m..n. Every call is one die rolled through the game's die source.
+int l_random(lua_State* L) {
+    return lua::lua_guard(L, [&] {
+        lua::StackCheck check(L, 1);
+        auto& host = LuaHost::from(L);
+        const int n = lua_gettop(L);
+        if (n == 0) {
+            // 2^30-sided die: enough resolution for a float in [0,1) without bias.
+            const double face = host.die(1u << 30);
+            lua_pushnumber(L, (face - 1) / double(1u << 30));
+            return check.result(1);
+        }
+        const lua_Number lo = n >= 2 ? luaL_checknumber(L, 1) : 1;
+        const lua_Number hi = n >= 2 ? luaL_checknumber(L, 2) : luaL_checknumber(L, 1);
+        if (lo > hi) throw Error("bad argument to 'random' (interval is empty)");
+        const double span = hi - lo + 1;
+        if (span > 4294967295.0) throw Error("bad argument to 'random' (interval is too large)");
+        lua_pushnumber(L, lo + host.die(static_cast<std::uint32_t>(span)) - 1);
+        return check.result(1);
+    });
+}
+
+/// --- Raises an error: the game's generator is seeded once by the host (--seed).
+int l_randomseed(lua_State* L) {
+    return luaL_error(L, "math.randomseed is not available: the game's dice are seeded by the "
+                         "host (umpire --seed N)");
+}
+
+/// ---@param opt? "count"
+/// ---@return number kilobytes
+/// --- Only "count" is allowed: the Lua heap in use, in KiB.
+int l_collectgarbage(lua_State* L) {
+    const char* opt = luaL_optstring(L, 1, "count");
+    if (std::string(opt) != "count")
+        return luaL_error(L, "collectgarbage('%s') is not available in a ruleset (only 'count')",
+                          opt);
+    lua_pushnumber(L, lua_gc(L, LUA_GCCOUNT, 0) + lua_gc(L, LUA_GCCOUNTB, 0) / 1024.0);
+    return 1;
+}
+
+/// ---@param ... any
+/// --- Prints through the host (stdout for the umpire command), tab-separated like Lua's print.
+int l_print(lua_State* L) {
+    const int n = lua_gettop(L);
+    std::string line;
+    for (int i = 1; i <= n; ++i) {
+        lua_pushvalue(L, lua_upvalueindex(1));  // the real tostring
+        lua_pushvalue(L, i);
+        lua_call(L, 1, 1);
+        size_t len = 0;
+        const char* s = lua_tolstring(L, -1, &len);
+        if (!s) return luaL_error(L, "'tostring' must return a string to 'print'");
+        if (i > 1) line += '\t';
+        line.append(s, len);
+        lua_pop(L, 1);
+    }
+    return lua::lua_guard(L, [&] {
+        LuaHost::from(L).print(line);
+        return 0;
+    });
+}
+
+/// ---@param chunk string|fun():string?
+/// ---@param chunkname? string
+/// ---@return function? chunk
+/// ---@return string? error
+/// --- Compiles Lua text (never bytecode) into a function running in the caller's sandbox.
+int l_load(lua_State* L) {
+    std::string code;
+    if (lua_type(L, 1) == LUA_TSTRING) {
+        size_t len = 0;
+        const char* s = lua_tolstring(L, 1, &len);
+        code.assign(s, len);
+    } else if (lua_type(L, 1) == LUA_TFUNCTION) {
+        for (;;) {
+            lua_pushvalue(L, 1);
+            lua_call(L, 0, 1);
+            if (lua_isnil(L, -1)) { lua_pop(L, 1); break; }
+            size_t len = 0;
+            const char* s = lua_tolstring(L, -1, &len);
+            if (!s) return luaL_error(L, "reader function must return a string");
+            if (len == 0) { lua_pop(L, 1); break; }
+            code.append(s, len);
+            lua_pop(L, 1);
+        }
+    } else {
+        return luaL_argerror(L, 1, "string or function expected");
+    }
+    const std::string name = luaL_optstring(L, 2, "=(load)");
+    auto& host = LuaHost::from(L);
+    if (!code.empty() && code[0] == '\x1b') {
+        lua_pushnil(L);
+        lua_pushliteral(L, "load: precompiled bytecode is refused in the sandbox (text chunks only)");
+        return 2;
+    }
+    // luaL_loadbufferx mode "t" refuses precompiled bytecode (belt and braces).
+    const std::string chunkname = name;
+    if (luaL_loadbufferx(L, code.data(), code.size(), chunkname.c_str(), "t") != 0) {
+        lua_pushnil(L);
+        lua_insert(L, -2);
+        return 2;
+    }
+    if (!host.options().trusted) luaJIT_setmode(L, -1, LUAJIT_MODE_ALLFUNC | LUAJIT_MODE_OFF);
+    lua_pushvalue(L, lua_upvalueindex(1));  // the env this load belongs to
+    lua_setfenv(L, -2);
+    return 1;
+}
+
+// pcall/xpcall that cannot swallow a stop: once a limit fired (runaway loop), the error goes on
+// up to the host even through a script's pcall, otherwise `while true do pcall(loop) end` would
+// run forever.
+int finish_protected(lua_State* L, int status, int base) {
+    if (status == 0) {
+        lua_pushboolean(L, 1);
+        lua_insert(L, base);
+        return lua_gettop(L) - base + 1;
+    }
+    if (const char* stop = LuaHost::from(L).stop_message()) {
+        lua_pushstring(L, stop);
+        return lua_error(L);
+    }
+    if (status == LUA_ERRMEM) return lua_error(L);  // the memory cap is not catchable either
+    lua_pushboolean(L, 0);
+    lua_insert(L, -2);
+    return 2;
+}
+
+/// ---Like Lua's pcall, except that a stopped script (time/instruction limit) stays stopped.
+int l_pcall(lua_State* L) {
+    luaL_checkany(L, 1);
+    const int base = 1;
+    const int status = lua_pcall(L, lua_gettop(L) - 1, LUA_MULTRET, 0);
+    return finish_protected(L, status, base);
+}
+
+/// ---Like LuaJIT's xpcall(f, handler, ...), except that a stopped script stays stopped.
+int l_xpcall(lua_State* L) {
+    luaL_checktype(L, 2, LUA_TFUNCTION);
+    lua_pushvalue(L, 1);
+    lua_pushvalue(L, 2);
+    lua_replace(L, 1);  // stack: handler, f, args..., f
+    lua_replace(L, 2);  // stack: handler, f, args...
+    const int status = lua_pcall(L, lua_gettop(L) - 2, LUA_MULTRET, 1);
+    return finish_protected(L, status, 2);
+}
+
+void copy_library(lua_State* L, const char* name) {
+    lua_getglobal(L, name);  // the real library
+    lua_newtable(L);
+    lua_pushnil(L);
+    while (lua_next(L, -3) != 0) {
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_settable(L, -4);
+    }
+    lua_remove(L, -2);
+}
+
+}  // namespace
+
+void init(lua_State* L, bool trusted) {
+    lua::StackCheck check(L, 0);
+    // string.dump must go from the real library: strings reach it through their metatable.
+    lua_getglobal(L, "string");
+    lua_pushnil(L);
+    lua_setfield(L, -2, "dump");
+    lua_pop(L, 1);
+    // getmetatable("") returns false instead of the shared string metatable.
+    lua_pushliteral(L, "");
+    lua_getmetatable(L, -1);
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "__metatable");
+    lua_pop(L, 2);
+
+    if (luaL_loadbuffer(L, kPrelude, std::char_traits<char>::length(kPrelude), "=(sandbox)") ||
+        lua_pcall(L, 0, 1, 0))
+        throw Error(std::string("sandbox prelude: ") + lua_tostring(L, -1));
+    // pairs/next run inside rule code: interpreted like it unless trusted.
+    if (!trusted) {
+        lua_getfield(L, -1, "pairs");
+        luaJIT_setmode(L, -1, LUAJIT_MODE_ALLFUNC | LUAJIT_MODE_OFF);
+        lua_getfield(L, -2, "next");
+        luaJIT_setmode(L, -1, LUAJIT_MODE_ALLFUNC | LUAJIT_MODE_OFF);
+        lua_pop(L, 2);
+    }
+    lua_setfield(L, LUA_REGISTRYINDEX, "umpire.sandbox.prelude");
+}
+
+void push_env(lua_State* L) {
+    lua::StackCheck check(L, 1);
+    lua_newtable(L);
+    const int env = lua_gettop(L);
+    for (const char* name : kBase) {
+        lua_getglobal(L, name);
+        lua_setfield(L, env, name);
+    }
+    for (const char* name : kLibraries) {
+        copy_library(L, name);
+        lua_setfield(L, env, name);
+    }
+    for (const auto& [lib, member] : kRemoved) {
+        lua_getfield(L, env, lib);
+        lua_pushnil(L);
+        lua_setfield(L, -2, member);
+        lua_pop(L, 1);
+    }
+    lua_getfield(L, env, "math");
+    lua_pushcfunction(L, l_random);
+    lua_setfield(L, -2, "random");
+    lua_pushcfunction(L, l_randomseed);
+    lua_setfield(L, -2, "randomseed");
+    lua_pop(L, 1);
+
+    lua_getfield(L, LUA_REGISTRYINDEX, "umpire.sandbox.prelude");
+    lua_getfield(L, -1, "pairs");
+    lua_setfield(L, env, "pairs");
+    lua_getfield(L, -1, "next");
+    lua_setfield(L, env, "next");
+    lua_pop(L, 1);
+
+    lua_pushcfunction(L, l_pcall);
+    lua_setfield(L, env, "pcall");
+    lua_pushcfunction(L, l_xpcall);
+    lua_setfield(L, env, "xpcall");
+    lua_pushcfunction(L, l_collectgarbage);
+    lua_setfield(L, env, "collectgarbage");
+    lua_getglobal(L, "tostring");
+    lua_pushcclosure(L, l_print, 1);
+    lua_setfield(L, env, "print");
+    lua_pushvalue(L, env);
+    lua_pushcclosure(L, l_load, 1);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, env, "load");
+    lua_setfield(L, env, "loadstring");
+    lua_pushvalue(L, env);
+    lua_setfield(L, env, "_G");
+}
+
+}  // namespace umpire::sandbox

@@ -1,0 +1,42 @@
+#include "ruleset/Load.hpp"
+
+#include "host/LuaHost.hpp"
+#include "ruleset/Ruleset.hpp"
+
+namespace umpire::ruleset {
+namespace fs = std::filesystem;
+
+namespace {
+
+// What the committed generation was loaded from, kept with the game so reload() can repeat it.
+struct Loaded {
+    explicit Loaded(Game&) {}
+    std::vector<std::string> names;
+    std::vector<fs::path> dirs;
+};
+
+}  // namespace
+
+std::vector<fs::path> search_path(const LuaHost& host) {
+    auto path = host.options().search_path;
+    path.emplace_back(fs::path(UMPIRE_SOURCE_DIR) / "rulesets");
+    return path;
+}
+
+void load(LuaHost& host, const std::vector<std::string>& names_or_dirs) {
+    std::vector<fs::path> dirs;
+    for (const auto& name : names_or_dirs) dirs.push_back(find(name, search_path(host)));
+    host.load_generation([&](int env_index) { load_into(host, env_index, dirs); });
+    auto& loaded = host.extension<Loaded>();
+    loaded.names = names_or_dirs;
+    loaded.dirs = std::move(dirs);
+}
+
+void reload(LuaHost& host) {
+    const auto names = host.extension<Loaded>().names;  // a copy: load() replaces it
+    load(host, names);
+}
+
+const std::vector<fs::path>& loaded_dirs(LuaHost& host) { return host.extension<Loaded>().dirs; }
+
+}  // namespace umpire::ruleset

@@ -1,0 +1,318 @@
+#include "ruleset/Ruleset.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <set>
+
+#include "bindings/DataMarks.hpp"
+#include "host/LuaHost.hpp"
+#include "ruleset/Load.hpp"
+#include "ruleset/YamlLoader.hpp"
+
+namespace umpire::ruleset {
+namespace fs = std::filesystem;
+
+namespace {
+
+[[noreturn]] void fail(const std::string& display, const YAML::Mark& m, const std::string& what) {
+    throw ScriptError(display + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1) +
+                          ": " + what,
+                      display, m.line + 1);
+}
+
+std::string scalar(const YAML::Node& node, const std::string& display, const char* field) {
+    if (!node.IsScalar()) fail(display, node.Mark(), std::string("'") + field + "' must be a single value");
+    return node.Scalar();
+}
+
+// A list of names; a single name is accepted as a one-item list.
+std::vector<std::string> list(const YAML::Node& node, const std::string& display, const char* field) {
+    std::vector<std::string> out;
+    if (node.IsNull()) return out;
+    if (node.IsScalar()) return {node.Scalar()};
+    if (!node.IsSequence()) fail(display, node.Mark(), std::string("'") + field + "' must be a list");
+    for (const auto& item : node) out.push_back(scalar(item, display, field));
+    return out;
+}
+
+// "machine_guns" / "machine_guns.lua" / "rules/machine_guns.lua" all name rules/machine_guns.lua.
+fs::path resolve_file(const fs::path& dir, const std::string& entry, const char* subdir,
+                      const char* ext, const std::string& display, const YAML::Mark& mark) {
+    fs::path p(entry);
+    if (p.extension().empty()) p += ext;
+    for (const fs::path& candidate : {dir / p, dir / subdir / p})
+        if (fs::is_regular_file(candidate)) return candidate;
+    fail(display, mark, "file not found: " + entry + " (looked in " +
+                            LuaHost::display_path(dir) + " and " +
+                            LuaHost::display_path(dir / subdir) + ")");
+}
+
+}  // namespace
+
+Manifest read_manifest(const fs::path& dir) {
+    const fs::path file = dir / "ruleset.yaml";
+    const std::string display = LuaHost::display_path(file);
+    YAML::Node root;
+    try {
+        root = YAML::Load(LuaHost::read_file(file));
+    } catch (const YAML::Exception& e) {
+        fail(display, e.mark, e.msg);
+    }
+    if (!root.IsMap()) fail(display, root.Mark(), "a ruleset manifest must be a map (name: ..., data: [...], ...)");
+    static const std::set<std::string> kKnown = {"name", "version", "extends", "turn_sequence",
+                                                 "data", "modules", "tests", "description"};
+    Manifest m;
+    m.dir = fs::absolute(dir).lexically_normal();
+    for (const auto& entry : root) {
+        const std::string key = entry.first.Scalar();
+        if (!kKnown.count(key))
+            fail(display, entry.first.Mark(), "unknown key '" + key + "' (a manifest has: name, version, "
+                                              "extends, turn_sequence, data, modules, tests, description)");
+    }
+    if (!root["name"]) fail(display, root.Mark(), "the manifest needs a 'name'");
+    m.name = scalar(root["name"], display, "name");
+    if (root["version"]) m.version = scalar(root["version"], display, "version");
+    if (root["extends"]) m.extends = scalar(root["extends"], display, "extends");
+    // The turn sequence's shape belongs to the ruleset (ASL: players + phases; Bolt Action: the
+    // order-dice steps), so it is passed to Lua as written: umpire.ruleset.turn_sequence.
+    if (root["turn_sequence"]) m.turn_sequence_yaml = YAML::Dump(root["turn_sequence"]);
+    if (auto data = root["data"]) {
+        for (const auto& name : list(data, display, "data"))
+            m.data.push_back(resolve_file(m.dir, name, "data", ".yaml", display, data.Mark()));
+    }
+    if (auto modules = root["modules"]) {
+        for (const auto& name : list(modules, display, "modules"))
+            m.modules.push_back(resolve_file(m.dir, name, "rules", ".lua", display, modules.Mark()));
+    }
+    if (auto tests = root["tests"]) {
+        for (const auto& name : list(tests, display, "tests"))
+            m.tests.push_back(resolve_file(m.dir, name, "tests", ".lua", display, tests.Mark()));
+    } else if (fs::is_directory(m.dir / "tests")) {
+        for (const auto& e : fs::directory_iterator(m.dir / "tests"))
+            if (e.path().extension() == ".lua") m.tests.push_back(e.path());
+        std::sort(m.tests.begin(), m.tests.end());
+    }
+    return m;
+}
+
+fs::path find(const std::string& name_or_dir, const std::vector<fs::path>& search_path) {
+    const fs::path as_path(name_or_dir);
+    if (fs::is_regular_file(as_path / "ruleset.yaml")) return fs::absolute(as_path).lexically_normal();
+    for (const auto& dir : search_path)
+        if (fs::is_regular_file(dir / name_or_dir / "ruleset.yaml"))
+            return fs::absolute(dir / name_or_dir).lexically_normal();
+    std::string where;
+    for (const auto& dir : search_path) where += " " + LuaHost::display_path(dir);
+    throw ScriptError("ruleset '" + name_or_dir + "' not found (no ruleset.yaml there, nor in:" +
+                      where + ")");
+}
+
+std::vector<fs::path> all(const std::vector<fs::path>& search_path) {
+    std::vector<fs::path> out;
+    std::set<std::string> names;
+    for (const auto& dir : search_path) {
+        if (fs::is_regular_file(dir / "ruleset.yaml")) {
+            if (names.insert(dir.filename().string()).second) out.push_back(fs::absolute(dir));
+            continue;
+        }
+        if (!fs::is_directory(dir)) continue;
+        std::vector<fs::path> found;
+        for (const auto& e : fs::directory_iterator(dir))
+            if (fs::is_regular_file(e.path() / "ruleset.yaml")) found.push_back(e.path());
+        std::sort(found.begin(), found.end());
+        for (const auto& p : found)
+            if (names.insert(p.filename().string()).second) out.push_back(fs::absolute(p));
+    }
+    return out;
+}
+
+std::vector<Manifest> chain(const fs::path& dir, const std::vector<fs::path>& search_path) {
+    std::vector<Manifest> out;
+    std::set<fs::path> seen;
+    fs::path current = dir;
+    // The parent is looked up beside the child first, then along the search path.
+    for (;;) {
+        Manifest m = read_manifest(current);
+        if (!seen.insert(m.dir).second)
+            throw ScriptError(LuaHost::display_path(m.dir / "ruleset.yaml") + ": 'extends' makes a cycle (" +
+                              m.name + " extends itself through its parents)");
+        const std::string parent = m.extends;
+        const fs::path here = m.dir;
+        out.push_back(std::move(m));
+        if (parent.empty()) break;
+        std::vector<fs::path> path{here.parent_path()};
+        path.insert(path.end(), search_path.begin(), search_path.end());
+        current = find(parent, path);
+    }
+    std::reverse(out.begin(), out.end());
+    return out;
+}
+
+namespace {
+
+void load_data(LuaHost& host, int data, const fs::path& file) {
+    lua_State* L = host.state();
+    lua::StackCheck check(L, 0);
+    const std::string display = LuaHost::display_path(file);
+    yaml::push_file(L, file, display);
+    if (!lua_istable(L, -1)) {
+        lua_pop(L, 1);
+        throw ScriptError(display + ":1:1: a data file must hold a map or a list", display, 1);
+    }
+    const std::string name = file.stem().string();
+    lua_getfield(L, data, name.c_str());
+    if (lua_istable(L, -1) && !marks::is_sequence(L, -1) && !marks::is_sequence(L, -2)) {
+        marks::deep_merge(L, -1, -2);  // a child's file of the same name layers over the parent's
+        lua_pop(L, 2);
+    } else {
+        lua_pop(L, 1);
+        lua_setfield(L, data, name.c_str());
+    }
+}
+
+// Runs one module: its chunk gets (name, parent module or nil) as `...` and must return a table.
+// Leaves nothing on the stack; appends the module table to `layers` (for validate()).
+void load_module(LuaHost& host, int env, int rules, int bases, int layers, const fs::path& file) {
+    lua_State* L = host.state();
+    lua::StackCheck check(L, 0);
+    const std::string display = LuaHost::display_path(file);
+    const std::string name = file.stem().string();
+    host.load_chunk(LuaHost::read_file(file), "@" + display, env);
+    lua_pushstring(L, name.c_str());
+    lua_getfield(L, rules, name.c_str());
+    const bool has_parent = lua_istable(L, -1);
+    // umpire.base(name) answers the parent while this module loads.
+    lua_pushstring(L, name.c_str());
+    lua_pushvalue(L, -2);
+    lua_rawset(L, bases);
+    host.call(2, 1);
+    if (!lua_istable(L, -1)) {
+        const std::string got = luaL_typename(L, -1);
+        lua_pop(L, 1);
+        throw ScriptError(display + ": a rules module must return a table (got " + got + ")", display);
+    }
+    if (has_parent) {
+        if (lua_getmetatable(L, -1)) {
+            lua_pop(L, 1);  // the child set its own metatable: its choice
+        } else {
+            // Fall back to the parent for everything the child does not redefine: extend, never copy.
+            lua_newtable(L);
+            lua_getfield(L, rules, name.c_str());
+            lua_setfield(L, -2, "__index");
+            lua_setmetatable(L, -2);
+        }
+    }
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, layers, static_cast<int>(lua_objlen(L, layers)) + 1);
+    lua_setfield(L, rules, name.c_str());
+}
+
+// Calls validate(data) of every module layer that defines one itself.
+void validate(LuaHost& host, int layers, int data) {
+    lua_State* L = host.state();
+    lua::StackCheck check(L, 0);
+    const int n = static_cast<int>(lua_objlen(L, layers));
+    for (int i = 1; i <= n; ++i) {
+        lua_rawgeti(L, layers, i);
+        lua_pushliteral(L, "validate");
+        lua_rawget(L, -2);
+        if (lua_isfunction(L, -1)) {
+            lua_pushvalue(L, data);
+            host.call(1, 0);
+        } else {
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+    }
+}
+
+/// @lua umpire.data.scenario(name)
+/// ---The table of scenarios/<name>.yaml of the active ruleset (a child's scenario hides its
+/// ---parent's of the same name). Read from disk on each call; errors name file:line:col.
+/// ---@param name string scenario name (letters, digits, _ and - only)
+/// ---@return table scenario
+int l_scenario(lua_State* L) {
+    return lua::lua_guard(L, [&] {
+        const std::string name = luaL_checkstring(L, 1);
+        lua::StackCheck check(L, 1);
+        if (name.empty() || name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != std::string::npos)
+            throw Error("umpire.data.scenario: bad scenario name '" + name + "'");
+        const int n = static_cast<int>(lua_objlen(L, lua_upvalueindex(1)));
+        std::string looked;
+        for (int i = n; i >= 1; --i) {  // leaf first
+            lua_rawgeti(L, lua_upvalueindex(1), i);
+            const fs::path file = fs::path(lua_tostring(L, -1)) / "scenarios" / (name + ".yaml");
+            lua_pop(L, 1);
+            if (fs::is_regular_file(file)) {
+                yaml::push_file(L, file, LuaHost::display_path(file));
+                return check.result(1);
+            }
+            looked += " " + LuaHost::display_path(file.parent_path());
+        }
+        throw Error("umpire.data.scenario: no scenario '" + name + "' (looked in" + looked + ")");
+    });
+}
+
+void set_info(lua_State* L, int umpire, const Manifest& m) {
+    lua_newtable(L);
+    lua_pushstring(L, m.name.c_str());
+    lua_setfield(L, -2, "name");
+    lua_pushstring(L, m.version.c_str());
+    lua_setfield(L, -2, "version");
+    if (m.turn_sequence_yaml.empty()) lua_newtable(L);
+    else yaml::push_string(L, m.turn_sequence_yaml, LuaHost::display_path(m.dir / "ruleset.yaml") + " (turn_sequence)");
+    lua_setfield(L, -2, "turn_sequence");
+    lua_setfield(L, umpire, "ruleset");
+}
+
+}  // namespace
+
+void load_into(LuaHost& host, int env, const std::vector<fs::path>& dirs) {
+    lua_State* L = host.state();
+    if (env < 0) env = lua_gettop(L) + env + 1;
+    lua::StackCheck check(L, 0);
+    const auto search = search_path(host);
+    std::vector<Manifest> layers_in_order;
+    for (const auto& dir : dirs) {
+        for (auto& m : chain(dir, search)) {
+            const bool dup = std::any_of(layers_in_order.begin(), layers_in_order.end(),
+                                         [&](const Manifest& x) { return x.dir == m.dir; });
+            if (!dup) layers_in_order.push_back(std::move(m));
+        }
+    }
+    const int top = lua_gettop(L);
+    lua_getfield(L, env, "umpire");
+    const int umpire = lua_gettop(L);
+    lua_getfield(L, umpire, "data");
+    const int data = lua_gettop(L);
+    lua_getfield(L, umpire, "rules");
+    const int rules = lua_gettop(L);
+    lua_getfield(L, umpire, "base");
+    lua_getupvalue(L, -1, 1);  // the bases table behind umpire.base
+    const int bases = lua_gettop(L);
+    lua_newtable(L);
+    const int layers = lua_gettop(L);
+    try {
+        // Data of every layer before any rule code runs, so modules see the merged result.
+        for (const auto& m : layers_in_order)
+            for (const auto& file : m.data) load_data(host, data, file);
+        lua_newtable(L);
+        for (std::size_t i = 0; i < layers_in_order.size(); ++i) {
+            lua_pushstring(L, layers_in_order[i].dir.string().c_str());
+            lua_rawseti(L, -2, static_cast<int>(i + 1));
+        }
+        lua_pushcclosure(L, l_scenario, 1);
+        lua_setfield(L, data, "scenario");
+        for (const auto& m : layers_in_order)
+            for (const auto& file : m.modules) load_module(host, env, rules, bases, layers, file);
+        validate(host, layers, data);
+        if (!layers_in_order.empty()) set_info(L, umpire, layers_in_order.back());
+    } catch (...) {
+        lua_settop(L, top);
+        throw;
+    }
+    lua_settop(L, top);
+}
+
+}  // namespace umpire::ruleset

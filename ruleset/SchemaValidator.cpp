@@ -1,0 +1,280 @@
+#include "ruleset/SchemaValidator.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "core/Error.hpp"
+
+namespace umpire::schema {
+namespace {
+
+using json = nlohmann::json;
+
+const std::set<std::string> kKeywords = {
+    "type", "properties", "required", "additionalProperties", "propertyNames", "items", "enum",
+    "const", "minimum", "maximum", "minItems", "maxItems", "minProperties", "pattern", "anyOf",
+    "$ref", "$schema", "$id", "$comment", "title", "description", "default", "examples",
+    "definitions"};
+
+std::string mark_text(const std::string& file, const YAML::Mark& m) {
+    if (m.is_null()) return file;
+    return file + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
+}
+
+std::string join(const std::string& path, const std::string& key) {
+    return path.empty() ? key : path + "." + key;
+}
+
+std::string short_json(const json& j) {
+    std::string s = j.dump();
+    return s.size() > 60 ? s.substr(0, 57) + "..." : s;
+}
+
+// Checks the schema once, at load: unknown keywords and dangling $refs are schema errors.
+void check_schema(const json& s, const json& root, const std::string& display, const std::string& at) {
+    if (s.is_boolean()) return;
+    if (!s.is_object()) throw Error(display + ": " + (at.empty() ? "the schema" : at) + " must be an object");
+    for (const auto& [key, value] : s.items()) {
+        if (!kKeywords.count(key))
+            throw Error(display + ": " + join(at, key) + ": unsupported JSON Schema keyword '" + key +
+                        "' (ruleset/SchemaValidator.hpp lists the supported subset)");
+        if (key == "properties" || key == "definitions") {
+            for (const auto& [name, sub] : value.items()) check_schema(sub, root, display, join(join(at, key), name));
+        } else if (key == "additionalProperties" || key == "items" || key == "propertyNames") {
+            check_schema(value, root, display, join(at, key));
+        } else if (key == "anyOf") {
+            if (!value.is_array()) throw Error(display + ": " + join(at, key) + " must be a list of schemas");
+            for (const auto& sub : value) check_schema(sub, root, display, join(at, key));
+        } else if (key == "$ref") {
+            const std::string ref = value.get<std::string>();
+            const std::string prefix = "#/definitions/";
+            if (ref.rfind(prefix, 0) != 0 || !root.contains("definitions") ||
+                !root["definitions"].contains(ref.substr(prefix.size())))
+                throw Error(display + ": " + join(at, key) + ": cannot resolve $ref '" + ref +
+                            "' (only #/definitions/<name> is supported)");
+        } else if (key == "pattern") {
+            try {
+                std::regex r(value.get<std::string>());
+            } catch (const std::regex_error& e) {
+                throw Error(display + ": " + join(at, key) + ": bad regular expression: " + e.what());
+            }
+        }
+    }
+}
+
+const char* yaml_kind(const YAML::Node& n, const json& scalar) {
+    if (n.IsMap()) return "object";
+    if (n.IsSequence()) return "array";
+    if (scalar.is_null()) return "null";
+    if (scalar.is_boolean()) return "boolean";
+    if (scalar.is_number_integer()) return "integer";
+    if (scalar.is_number()) return "number";
+    return "string";
+}
+
+bool type_matches(const std::string& want, const char* have) {
+    const std::string h = have;
+    return want == h || (want == "number" && h == "integer");
+}
+
+struct Walker {
+    const json& root;
+    const std::string& file;
+    const Options& options;
+    std::vector<Problem>& out;
+
+    void add(const YAML::Node& n, const std::string& path, const std::string& message) {
+        out.push_back({mark_text(file, n.Mark()), path, message});
+    }
+
+    void walk(const YAML::Node& n, const json& s, const std::string& path) {
+        if (s.is_boolean()) {
+            if (!s.get<bool>()) add(n, path, "not allowed here");
+            return;
+        }
+        if (s.contains("$ref")) {
+            const std::string name = s["$ref"].get<std::string>().substr(std::string("#/definitions/").size());
+            walk(n, root["definitions"][name], path);
+        }
+        const json value = n.IsScalar() ? SchemaValidator::scalar_value(n) : json();
+        const char* kind = n.IsNull() ? "null" : yaml_kind(n, value);
+        if (s.contains("type")) {
+            const json& t = s["type"];
+            bool ok = false;
+            std::string wanted;
+            for (const auto& one : t.is_array() ? t : json::array({t})) {
+                ok = ok || type_matches(one.get<std::string>(), kind);
+                wanted += (wanted.empty() ? "" : " or ") + one.get<std::string>();
+            }
+            if (!ok) {
+                add(n, path, std::string("expected ") + wanted + ", got " + kind +
+                                 (n.IsScalar() ? " '" + n.Scalar() + "'" : ""));
+                return;  // the other keywords would only repeat the mismatch
+            }
+        }
+        if (s.contains("anyOf")) {
+            std::vector<std::string> reasons;
+            bool any = false;
+            for (const auto& alt : s["anyOf"]) {
+                std::vector<Problem> sub;
+                Walker w{root, file, options, sub};
+                w.walk(n, alt, path);
+                if (sub.empty()) { any = true; break; }
+                reasons.push_back(sub.front().message);
+            }
+            if (!any) {
+                std::string text = "matches none of the allowed forms";
+                for (const auto& r : reasons) text += "; " + r;
+                add(n, path, text);
+            }
+        }
+        if (s.contains("enum")) {
+            bool found = false;
+            for (const auto& e : s["enum"]) found = found || (n.IsScalar() && e == value);
+            if (!found) add(n, path, "must be one of " + short_json(s["enum"]) + ", got " +
+                                         (n.IsScalar() ? "'" + n.Scalar() + "'" : std::string(kind)));
+        }
+        if (s.contains("const") && !(n.IsScalar() && s["const"] == value))
+            add(n, path, "must be " + s["const"].dump());
+        if (n.IsScalar()) scalar_checks(n, s, value, path);
+        if (n.IsSequence()) array_checks(n, s, path);
+        if (n.IsMap()) object_checks(n, s, path);
+    }
+
+    void scalar_checks(const YAML::Node& n, const json& s, const json& value, const std::string& path) {
+        if (value.is_number()) {
+            const double x = value.get<double>();
+            if (s.contains("minimum") && x < s["minimum"].get<double>())
+                add(n, path, n.Scalar() + " is below the minimum " + s["minimum"].dump());
+            if (s.contains("maximum") && x > s["maximum"].get<double>())
+                add(n, path, n.Scalar() + " is above the maximum " + s["maximum"].dump());
+        }
+        if (value.is_string() && s.contains("pattern")) {
+            const std::regex r(s["pattern"].get<std::string>());
+            if (!std::regex_search(value.get<std::string>(), r))
+                add(n, path, "'" + n.Scalar() + "' does not match " + s["pattern"].get<std::string>());
+        }
+    }
+
+    void array_checks(const YAML::Node& n, const json& s, const std::string& path) {
+        const std::size_t size = n.size();
+        if (s.contains("minItems") && size < s["minItems"].get<std::size_t>())
+            add(n, path, "expected at least " + s["minItems"].dump() + " items, got " + std::to_string(size));
+        if (s.contains("maxItems") && size > s["maxItems"].get<std::size_t>())
+            add(n, path, "expected at most " + s["maxItems"].dump() + " items, got " + std::to_string(size));
+        if (s.contains("items")) {
+            std::size_t i = 0;
+            for (const auto& item : n) walk(item, s["items"], path + "[" + std::to_string(i++) + "]");
+        }
+    }
+
+    // Keys are strings to a schema (as in JSON), so only the string keywords apply to them.
+    void key_checks(const YAML::Node& key_node, const std::string& key, const json& s, const std::string& path) {
+        if (s.contains("pattern") && !std::regex_search(key, std::regex(s["pattern"].get<std::string>())))
+            add(key_node, path, "bad key '" + key + "': does not match " + s["pattern"].get<std::string>());
+        if (s.contains("enum")) {
+            bool found = false;
+            for (const auto& e : s["enum"]) found = found || (e.is_string() && e.get<std::string>() == key);
+            if (!found) add(key_node, path, "bad key '" + key + "': must be one of " + short_json(s["enum"]));
+        }
+    }
+
+    void object_checks(const YAML::Node& n, const json& s, const std::string& path) {
+        std::set<std::string> present;
+        for (const auto& kv : n) {
+            const std::string key = kv.first.Scalar();
+            present.insert(key);
+            const std::string sub = join(path, key);
+            if (s.contains("propertyNames")) key_checks(kv.first, key, s["propertyNames"], sub);
+            if (s.contains("properties") && s["properties"].contains(key)) {
+                walk(kv.second, s["properties"][key], sub);
+            } else if (s.contains("additionalProperties")) {
+                const json& ap = s["additionalProperties"];
+                if (ap.is_boolean() && !ap.get<bool>()) {
+                    std::string known;
+                    if (s.contains("properties"))
+                        for (const auto& [name, _] : s["properties"].items()) known += (known.empty() ? "" : ", ") + name;
+                    add(kv.first, sub, "unknown key '" + key + "'" + (known.empty() ? "" : " (allowed: " + known + ")"));
+                } else {
+                    walk(kv.second, ap, sub);
+                }
+            }
+        }
+        if (options.partial) return;
+        if (s.contains("required"))
+            for (const auto& r : s["required"])
+                if (!present.count(r.get<std::string>()))
+                    add(n, path, "missing required key '" + r.get<std::string>() + "'");
+        if (s.contains("minProperties") && present.size() < s["minProperties"].get<std::size_t>())
+            add(n, path, "expected at least " + s["minProperties"].dump() + " keys");
+    }
+};
+
+}  // namespace
+
+std::string Problem::str() const {
+    return where + ": " + (path.empty() ? "" : path + ": ") + message;
+}
+
+SchemaValidator::SchemaValidator(json schema, std::string schema_display)
+    : schema_(std::move(schema)), display_(std::move(schema_display)) {
+    check_schema(schema_, schema_, display_, "");
+}
+
+SchemaValidator SchemaValidator::from_file(const std::filesystem::path& file) {
+    std::ifstream in(file);
+    if (!in) throw Error(file.string() + ": cannot read the schema");
+    try {
+        return SchemaValidator(json::parse(in), file.string());
+    } catch (const json::parse_error& e) {
+        throw Error(file.string() + ": not valid JSON: " + e.what());
+    }
+}
+
+json SchemaValidator::scalar_value(const YAML::Node& node) {
+    static const std::regex kInt(R"([-+]?[0-9]+)");
+    static const std::regex kFloat(R"([-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?)");
+    if (node.IsNull()) return nullptr;
+    const std::string& text = node.Scalar();
+    const std::string& tag = node.Tag();
+    if (tag == "!" || tag == "tag:yaml.org,2002:str") return text;
+    if (text.empty() || text == "~" || text == "null" || text == "Null" || text == "NULL") return nullptr;
+    if (text == "true" || text == "True" || text == "TRUE") return true;
+    if (text == "false" || text == "False" || text == "FALSE") return false;
+    if (std::regex_match(text, kInt)) {
+        try {
+            return std::stoll(text);
+        } catch (const std::out_of_range&) {
+            return std::stod(text);
+        }
+    }
+    if (std::regex_match(text, kFloat)) {
+        const double d = std::stod(text);
+        return d;
+    }
+    return text;
+}
+
+std::vector<Problem> SchemaValidator::validate(const YAML::Node& document, const std::string& file_display,
+                                               const Options& options) const {
+    std::vector<Problem> out;
+    Walker w{schema_, file_display, options, out};
+    w.walk(document, schema_, "");
+    return out;
+}
+
+std::string modeline_schema(const std::string& text) {
+    static const std::regex kModeline(R"(^#\s*yaml-language-server:\s*\$schema=(\S+))");
+    std::istringstream in(text);
+    std::string line;
+    for (int i = 0; i < 5 && std::getline(in, line); ++i) {
+        std::smatch m;
+        if (std::regex_search(line, m, kModeline)) return m[1];
+    }
+    return "";
+}
+
+}  // namespace umpire::schema

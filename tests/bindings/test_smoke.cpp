@@ -1,8 +1,0 @@
-#include <catch2/catch.hpp>
-
-#include "bindings/LuaHost.hpp"
-
-TEST_CASE("host runs a script", "[host]") {
-    umpire::LuaHost host;
-    REQUIRE_NOTHROW(host.run_string("local x = 1 + 1 assert(x == 2)"));
-}

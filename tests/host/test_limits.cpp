@@ -1,0 +1,116 @@
+// Runaway loops and memory bombs.
+#include <catch2/catch.hpp>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tests/support/helpers.hpp"
+
+using test_helpers::TestHost;
+
+namespace {
+
+// Number of compiled traces in the state (jit.util is reachable from the raw state, which only
+// host code uses).
+int trace_count(umpire::LuaHost& host) {
+    lua_State* L = host.state();
+    const char* code = "local ok, util = pcall(require, 'jit.util') local n = 0 "
+                       "while util.traceinfo(n + 1) do n = n + 1 end return n";
+    REQUIRE(luaL_dostring(L, code) == 0);
+    const int n = static_cast<int>(lua_tointeger(L, -1));
+    lua_pop(L, 1);
+    return n;
+}
+
+}  // namespace
+
+TEST_CASE("a hot loop compiles to traces when trusted, and not in the sandbox", "[limits][jit]") {
+    const std::string hot = "local s = 0 for i = 1, 200000 do s = s + i % 7 end";
+    umpire::HostOptions trusted_options;
+    trusted_options.trusted = true;
+    TestHost trusted(trusted_options);
+    lua_State* L = trusted.host.state();
+    REQUIRE(luaL_dostring(L, "return jit.status()") == 0);
+    CHECK(lua_toboolean(L, -1));  // the JIT is on in this LuaJIT build
+    lua_pop(L, 1);
+    trusted.host.run_string(hot);
+    CHECK(trace_count(trusted.host) > 0);  // the same loop shape as `while true do end` compiles
+
+    TestHost sandboxed;
+    sandboxed.host.run_string(hot);
+    CHECK(trace_count(sandboxed.host) == 0);
+}
+
+TEST_CASE("while true do end is stopped in the sandbox with file and line", "[limits]") {
+    umpire::HostOptions o;
+    o.time_limit = 0.3;
+    TestHost t(o);
+    try {
+        t.host.run_string("local n = 0\nwhile true do\n  n = n + 1\nend", "@rules/loop.lua");
+        FAIL("the loop was not stopped");
+    } catch (const umpire::ScriptError& e) {
+        CHECK_THAT(e.what(), Catch::StartsWith("rules/loop.lua:") &&
+                                 Catch::Contains("script stopped: ran longer than 0.3s (runaway loop?)"));
+    }
+    // pcall inside the script cannot swallow the stop for long: the hook fires again.
+    CHECK_THROWS_WITH(t.host.run_string("while true do pcall(function() while true do end end) end"),
+                      Catch::Contains("script stopped"));
+    CHECK(t.eval("1 + 1") == "2");  // still usable
+}
+
+TEST_CASE("an instruction budget stops a loop deterministically", "[limits]") {
+    umpire::HostOptions o;
+    o.instruction_limit = 100000;
+    TestHost t(o);
+    CHECK_THROWS_WITH(t.host.run_string("while true do end", "@x.lua"),
+                      Catch::Contains("x.lua:1: script stopped: ran more than 100000 instructions"));
+}
+
+TEST_CASE("a memory bomb is refused and the host stays usable", "[limits]") {
+    umpire::HostOptions o;
+    o.memory_limit = 64 << 20;
+    TestHost t(o);
+    CHECK_THROWS_WITH(
+        t.host.run_string("local t = {} while true do t[#t + 1] = ('x'):rep(1e6) .. #t end"),
+        Catch::Contains("memory limit"));
+    CHECK(t.host.memory_used() < (16u << 20));
+    CHECK(t.eval("#('x'):rep(1000)") == "1000");
+}
+
+TEST_CASE("a memory error names the line that was growing the heap", "[limits]") {
+    umpire::HostOptions o;
+    o.memory_limit = 32 << 20;
+    TestHost t(o);
+    const std::string bomb = "local t = {}\nfor i = 1, 1e9 do\n  t[i] = ('x'):rep(1000) .. i\nend\n";
+    try {
+        t.host.run_string(bomb, "@bomb.lua");
+        FAIL("the bomb ran to the end");
+    } catch (const umpire::ScriptError& e) {
+        CHECK_THAT(e.what(), Catch::StartsWith("bomb.lua:3: memory limit"));
+        CHECK(e.file == "bomb.lua");
+        CHECK(e.line == 3);
+    }
+    // The next call starts with no location left over from this one.
+    CHECK_THROWS_WITH(t.host.run_string("local s = {} while true do s[#s + 1] = ('y'):rep(4e6) .. #s end", "@big.lua"),
+                      !Catch::Contains("bomb.lua"));
+}
+
+TEST_CASE("trusted mode: the watchdog ends a runaway process with exit code 1", "[limits][jit]") {
+    const pid_t pid = fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+        umpire::HostOptions o;
+        o.trusted = true;
+        o.time_limit = 0.3;
+        umpire::LuaHost host(o);
+        try {
+            host.run_string("while true do end");
+        } catch (...) {
+        }
+        _exit(7);  // not reached: a compiled loop is never interrupted in-process
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    REQUIRE(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 1);
+}

@@ -1,0 +1,64 @@
+// YAML -> Lua conversion and its error positions.
+#include <catch2/catch.hpp>
+
+#include "ruleset/YamlLoader.hpp"
+#include "tests/support/helpers.hpp"
+
+using test_helpers::TestHost;
+
+namespace {
+
+// Loads YAML text as umpire.state.y (via the raw state) and evaluates an expression on it.
+std::string yaml_eval(TestHost& t, const std::string& text, const std::string& expr) {
+    lua_State* L = t.host.state();
+    umpire::yaml::push_string(L, text, "t.yaml");
+    t.host.push_env();
+    lua_pushvalue(L, -2);
+    lua_setfield(L, -2, "y");
+    lua_pop(L, 2);
+    return t.eval(expr);
+}
+
+}  // namespace
+
+TEST_CASE("YAML scalars follow YAML 1.2 core rules", "[yaml]") {
+    TestHost t;
+    const std::string doc = "a: 12\nb: -1.5\nc: true\nd: 'true'\ne: yes\nf: ½\ng: 1/2\nh: 0x1F\n"
+                            "i: \"12\"\nj: ~\nk: [1, two, 3.0]\n7: seven\n";
+    // Scripts see the env's globals through umpire only; read y from the generation env.
+    lua_State* L = t.host.state();
+    umpire::yaml::push_string(L, doc, "t.yaml");
+    t.host.push_env();
+    lua_getfield(L, -1, "umpire");
+    lua_pushvalue(L, -3);
+    lua_setfield(L, -2, "y");
+    lua_pop(L, 3);
+    CHECK(t.eval("umpire.y.a + 1") == "13");
+    CHECK(t.eval("umpire.y.b") == "-1.5");
+    CHECK(t.eval("type(umpire.y.c)") == "boolean");
+    CHECK(t.eval("type(umpire.y.d)") == "string");
+    CHECK(t.eval("umpire.y.e") == "yes");
+    CHECK(t.eval("umpire.y.f") == "½");
+    CHECK(t.eval("umpire.y.g") == "1/2");
+    CHECK(t.eval("umpire.y.h") == "31");
+    CHECK(t.eval("type(umpire.y.i)") == "string");
+    CHECK(t.eval("umpire.y.j") == "nil");
+    CHECK(t.eval("#umpire.y.k .. umpire.y.k[2]") == "3two");
+    CHECK(t.eval("umpire.y[7]") == "seven");
+    CHECK(t.eval("umpire.where(umpire.y, 'g')") == "t.yaml:7:1");
+    CHECK(t.eval("umpire.where(umpire.y.k, 2)") == "t.yaml:11:8");
+}
+
+TEST_CASE("YAML errors say file:line:col", "[yaml]") {
+    TestHost t;
+    lua_State* L = t.host.state();
+    const int top = lua_gettop(L);
+    CHECK_THROWS_WITH(umpire::yaml::push_string(L, "a: 1\nb: [1, 2\n", "data/x.yaml"),
+                      Catch::StartsWith("data/x.yaml:3:1: "));
+    CHECK_THROWS_WITH(umpire::yaml::push_string(L, "a: 1\nb:\n  c: 1\n  c: 2\n", "data/x.yaml"),
+                      Catch::Equals("data/x.yaml:4:3: duplicate key 'c' (first defined at line 3)"));
+    CHECK_THROWS_WITH(umpire::yaml::push_string(L, "a: [1, ~, 3]\n", "data/x.yaml"),
+                      Catch::StartsWith("data/x.yaml:1:8: empty item in a list"));
+    CHECK(lua_gettop(L) == top);
+    (void)yaml_eval;
+}
