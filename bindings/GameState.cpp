@@ -184,5 +184,14 @@ void replace_from_json(lua_State* L, int index, const std::string& json) {
     lua_pop(L, 1);
 }
 
+void push_from_json(lua_State* L, const std::string& json) {
+    Json j;
+    try {
+        j = Json::parse(json);
+    } catch (const Json::parse_error& e) {
+        throw Error(std::string("state: ") + e.what());
+    }
+    push_json(L, j);
+}
 
 }  // namespace umpire::game_state

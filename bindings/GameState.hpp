@@ -16,5 +16,7 @@ std::string to_canonical_json(lua_State* L, int index);
 // Empties the table at `index` and fills it from json (the table keeps its identity, so every
 // env that holds it sees the new contents).
 void replace_from_json(lua_State* L, int index, const std::string& json);
+// Pushes a new value decoded from JSON written by to_canonical_json (a table for an object).
+void push_from_json(lua_State* L, const std::string& json);
 
 }  // namespace umpire::game_state

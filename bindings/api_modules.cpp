@@ -15,6 +15,7 @@ static const ApiModule kApiModules[] = {
     {"table", open_table},
     {"bus", open_bus},
     {"journal", open_journal},
+    {"odds", open_odds},
     // {"bus", open_bus}, {"cite", open_cite}.
 };
 

@@ -27,6 +27,7 @@ void open_dice(lua_State* L);   // umpire.dice (api_dice.cpp over wrap_Die/AslDr
 void open_hex(lua_State* L);    // umpire.hex (wrap_Hex.cpp)
 void open_table(lua_State* L);  // umpire.table (api_table.cpp over wrap_Vec2/Model/Placement)
 void open_bus(lua_State* L);    // umpire.bus (wrap_EventBus.cpp, wrap_ModifierPipeline.cpp)
-void open_journal(lua_State* L);  // umpire.cite/note/result, umpire.journal (wrap_Journal.cpp)
+void open_journal(lua_State* L);
+void open_odds(lua_State* L);     // umpire.odds.chain (wrap_Fold.cpp: state folding)  // umpire.cite/note/result, umpire.journal (wrap_Journal.cpp)
 
 }  // namespace umpire

@@ -10,11 +10,12 @@
 namespace umpire::wrap {
 
 namespace {
-std::uint32_t check_count(lua_State* L, int arg, const char* what, lua_Integer max) {
+// A whole number from `min` to `max` (a pool may be empty: no hits means no damage dice).
+std::uint32_t check_count(lua_State* L, int arg, const char* what, lua_Integer max, lua_Integer min = 1) {
     const lua_Number v = luaL_checknumber(L, arg);
-    if (v < 1 || v > static_cast<lua_Number>(max) || v != static_cast<lua_Integer>(v))
-        throw Error(std::string(what) + " must be a whole number from 1 to " + std::to_string(max) +
-                    ", got " + lua_tostring(L, arg));
+    if (v < static_cast<lua_Number>(min) || v > static_cast<lua_Number>(max) || v != static_cast<lua_Integer>(v))
+        throw Error(std::string(what) + " must be a whole number from " + std::to_string(min) + " to " +
+                    std::to_string(max) + ", got " + lua_tostring(L, arg));
     return static_cast<std::uint32_t>(v);
 }
 }  // namespace
@@ -34,15 +35,15 @@ int die_d(lua_State* L) {
 }
 
 /// @lua umpire.dice.pool(n, sides)
-/// ---Rolls a pool of n dice and returns the faces sorted ascending (the order of a pool never
-/// ---matters, which lets the odds engine fold it by counts).
+/// ---Rolls a pool of n dice (n >= 0) and returns the faces sorted ascending (the order of a pool
+/// ---never matters, which lets the odds engine fold it by counts). pool(0) is {}.
 /// ---@param n integer
 /// ---@param sides? integer
 /// ---@return integer[] faces
 int die_pool(lua_State* L) {
     return lua::lua_guard(L, [&] {
         lua::StackCheck check(L, 1);
-        const std::uint32_t n = check_count(L, 1, "pool size", 1000);
+        const std::uint32_t n = check_count(L, 1, "pool size", 1000, 0);
         const std::uint32_t sides = lua_isnoneornil(L, 2) ? 6 : check_count(L, 2, "sides", 1000000);
         auto faces = dice::Die::d(sides).roll_pool(Game::of(L).dice(), n);
         std::sort(faces.begin(), faces.end());
@@ -58,6 +59,7 @@ int die_pool(lua_State* L) {
 /// @lua umpire.dice.count(n, sides, target, how)
 /// ---How many of n dice of `sides` faces meet the target: face >= target (how = ">=", the
 /// ---default) or face <= target (how = "<="). Under `umpire odds` this is n+1 branches.
+/// ---n may be 0 (no hits, so no damage dice): count(0, ...) is 0.
 /// ---@param n integer
 /// ---@param sides integer
 /// ---@param target integer
@@ -66,7 +68,7 @@ int die_pool(lua_State* L) {
 int die_count(lua_State* L) {
     return lua::lua_guard(L, [&] {
         lua::StackCheck check(L, 1);
-        const std::uint32_t n = check_count(L, 1, "pool size", 1000);
+        const std::uint32_t n = check_count(L, 1, "pool size", 1000, 0);
         const std::uint32_t sides = check_count(L, 2, "sides", 1000000);
         const lua_Integer target = luaL_checkinteger(L, 3);
         const std::string how = luaL_optstring(L, 4, ">=");

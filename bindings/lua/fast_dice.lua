@@ -54,8 +54,8 @@ end
 
 --- How many of n dice meet the target (">=" default, or "<=").
 function dice.count(n, sides, target, how)
-  if type(n) ~= "number" or n < 1 or n > 1000 or n ~= floor(n) then
-    error("umpire.dice.count: pool size must be a whole number from 1 to 1000, got " .. tostring(n), 2)
+  if type(n) ~= "number" or n < 0 or n > 1000 or n ~= floor(n) then
+    error("umpire.dice.count: pool size must be a whole number from 0 to 1000, got " .. tostring(n), 2)
   end
   check_sides(sides, "umpire.dice.count")
   if type(target) ~= "number" then

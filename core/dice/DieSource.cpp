@@ -19,4 +19,8 @@ std::uint32_t DieSource::count(std::uint32_t n, std::uint32_t sides, std::int64_
     return hits;
 }
 
+std::int64_t DieSource::folded(const Distribution&, const std::function<std::int64_t(DieSource&)>& roll) {
+    return roll(*this);
+}
+
 }  // namespace umpire::dice

@@ -3,9 +3,12 @@
 // (and may answer pool() by folding counts instead of sequences), and tests substitute fixed dice.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace umpire::dice {
+
+class Distribution;
 
 class DieSource {
 public:
@@ -22,6 +25,14 @@ public:
     // why a rule that only needs "how many hit" should ask this rather than pool().
     virtual std::uint32_t count(std::uint32_t n, std::uint32_t sides, std::int64_t lo,
                                 std::int64_t hi);
+
+    // A roll of which only the result matters (a sum, a count, a kept total, an exploded die),
+    // with its exact distribution known. Every real source rolls the dice through `roll`, so
+    // fixed dice are consumed face by face and the journal shows the faces rolled; the odds
+    // engine overrides it with one branch per distinct result of `exact`, weighted by its
+    // probability, so a pool folds to its results instead of multiplying out its sequences.
+    virtual std::int64_t folded(const Distribution& exact,
+                                const std::function<std::int64_t(DieSource&)>& roll);
 };
 
 }  // namespace umpire::dice

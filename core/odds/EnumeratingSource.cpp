@@ -1,6 +1,7 @@
 #include "core/odds/EnumeratingSource.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <string>
 
 #include "core/Error.hpp"
@@ -13,12 +14,18 @@ const char* const determinism_hint =
     "no other random generator)";
 }
 
+EnumeratingSource::EnumeratingSource() {
+    static std::atomic<std::uint64_t> last{0};
+    id_ = ++last;
+}
+
 std::string EnumeratingSource::describe(Kind kind, std::uint32_t n, std::uint32_t sides,
                                         std::int64_t lo, std::int64_t hi) {
     const std::string dice = std::to_string(n) + "d" + std::to_string(sides);
     switch (kind) {
         case Kind::die: return "a d" + std::to_string(sides);
         case Kind::pool: return "a pool of " + dice;
+        case Kind::choice: return "a weighted choice";
         default:
             return "a count of " + dice + " showing " + std::to_string(lo) + ".." +
                    std::to_string(hi);
@@ -71,6 +78,7 @@ EnumeratingSource::Decision& EnumeratingSource::next_decision(Kind kind, std::ui
             for (std::uint64_t i = 0; i < k; ++i) d.branches = d.branches * (top - i) / (i + 1.0);
             break;
         }
+        case Kind::choice: break;  // made by choose(), never here
     }
     set_weight(d);
     path_.push_back(std::move(d));
@@ -80,6 +88,12 @@ EnumeratingSource::Decision& EnumeratingSource::next_decision(Kind kind, std::ui
 
 void EnumeratingSource::set_weight(Decision& d) {
     switch (d.kind) {
+        case Kind::choice: {
+            const mpq_class& p = d.choice->probabilities[d.value];
+            d.weight = p.get_num();
+            d.denominator = p.get_den();
+            return;
+        }
         case Kind::die:
             d.weight = 1;
             d.denominator = d.sides;
@@ -126,6 +140,51 @@ std::uint32_t EnumeratingSource::count(std::uint32_t n, std::uint32_t sides, std
 
 std::vector<std::uint32_t> EnumeratingSource::pool(std::uint32_t n, std::uint32_t sides) {
     return next_decision(Kind::pool, n, sides, 0, 0).faces;
+}
+
+std::size_t EnumeratingSource::choose(std::shared_ptr<const Choice> choice) {
+    const auto& p = choice->probabilities;
+    if (p.empty()) throw RuleError(choice->what + ": nothing to choose from");
+    if (cursor_ < path_.size()) {
+        Decision& d = path_[cursor_];
+        const bool same = d.kind == Kind::choice &&
+                          (d.choice == choice || (d.choice->probabilities == p && d.choice->values == choice->values));
+        if (!same)
+            throw RuleError("the script is not deterministic given its dice: replaying the same "
+                            "dice, roll #" + std::to_string(cursor_ + 1) + " asked for " + choice->what +
+                            " (" + std::to_string(p.size()) + " outcomes) where it asked for " +
+                            (d.kind == Kind::choice ? d.choice->what + " with other odds"
+                                                    : describe(d.kind, d.n, d.sides, d.lo, d.hi)) +
+                            " before" + determinism_hint);
+        ++cursor_;
+        return d.value;
+    }
+    Decision d;
+    d.kind = Kind::choice;
+    d.sides = 1;
+    d.choice = std::move(choice);
+    d.value = 0;
+    d.last = static_cast<std::uint32_t>(p.size() - 1);
+    d.branches = static_cast<double>(p.size());
+    set_weight(d);
+    path_.push_back(std::move(d));
+    ++cursor_;
+    return 0;
+}
+
+std::int64_t EnumeratingSource::folded(const dice::Distribution& exact,
+                                       const std::function<std::int64_t(DieSource&)>&) {
+    auto choice = std::make_shared<Choice>();
+    choice->what = "a folded roll";
+    choice->values = exact.outcomes();
+    for (const std::int64_t v : choice->values) choice->probabilities.push_back(exact.probability_equal(v));
+    return choice->values[choose(std::move(choice))];
+}
+
+bool EnumeratingSource::path_truncated() const {
+    for (const Decision& d : path_)
+        if (d.kind == Kind::choice && !d.choice->truncated.empty() && d.choice->truncated[d.value]) return true;
+    return false;
 }
 
 mpq_class EnumeratingSource::finish_path() {

@@ -14,8 +14,10 @@
 // number of hits k with weight C(n,k) a^k b^(n-k) / s^n (a faces hit, b miss), so ten dice at 5+
 // are 11 branches rather than 6^10 sequences; pool(n, s) has one branch per multiset of faces
 // (C(n+s-1, s-1) of them) with multinomial weight n! / (m1! ... ms!) / s^n, returned sorted
-// ascending. Branches of zero weight are never visited. A path's probability is the product of
-// its branch weights, exact.
+// ascending; folded(exact, roll) has one branch per outcome of the exact distribution, with its
+// probability (the dice are never asked for); choose(branches) has one branch per given
+// probability (how a folded chain hands its distinct end states back to the script). Branches of
+// zero weight are never visited. A path's probability is the product of its branch weights, exact.
 //
 // The script must be a function of its dice alone. If a replay of a recorded prefix asks for a
 // different roll than the first time (or stops before the prefix ends), it depends on something
@@ -23,20 +25,40 @@
 // the source throws RuleError.
 #pragma once
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include <gmpxx.h>
 
 #include "core/dice/DieSource.hpp"
+#include "core/dice/Distribution.hpp"
 
 namespace umpire::odds {
 
 class EnumeratingSource final : public dice::DieSource {
 public:
+    EnumeratingSource();
+    // Unique per source made in this process: what caches of one enumeration are keyed by.
+    std::uint64_t id() const { return id_; }
+
     std::uint32_t die(std::uint32_t sides) override;
     std::vector<std::uint32_t> pool(std::uint32_t n, std::uint32_t sides) override;
     std::uint32_t count(std::uint32_t n, std::uint32_t sides, std::int64_t lo,
                         std::int64_t hi) override;
+    std::int64_t folded(const dice::Distribution& exact,
+                        const std::function<std::int64_t(DieSource&)>& roll) override;
+
+    // One of several weighted branches, by index: `probabilities` (each > 0) is shared by every
+    // replay of the same choice (a replay with a different list is a determinism error). A
+    // branch marked in `truncated` marks the whole path as cut short (path_truncated()).
+    struct Choice {
+        std::vector<mpq_class> probabilities;
+        std::vector<bool> truncated;       // empty: none
+        std::vector<std::int64_t> values;  // what each branch stands for, if a value (folded rolls)
+        std::string what;                  // for messages: "the end states of umpire.odds.chain"
+    };
+    std::size_t choose(std::shared_ptr<const Choice> choice);
 
     // Call before each run of the script.
     void begin_path() { cursor_ = 0; }
@@ -45,6 +67,9 @@ public:
     mpq_class finish_path();
     // Moves to the next unvisited path; false once every path has been visited.
     bool advance();
+    // Whether the path just run went through a truncated branch of a choice (a chain cut at its
+    // max_steps or epsilon).
+    bool path_truncated() const;
 
     // Decisions on the current path.
     std::size_t depth() const { return path_.size(); }
@@ -54,7 +79,7 @@ public:
     double branch_product() const;
 
 private:
-    enum class Kind { die, count, pool };
+    enum class Kind { die, count, pool, choice };
     struct Decision {
         Kind kind;
         std::uint32_t n = 1;  // dice in the decision
@@ -63,6 +88,7 @@ private:
         std::uint32_t value = 0;            // die: the face; count: the number of hits
         std::uint32_t last = 0;             // die, count: the last value with non-zero weight
         std::vector<std::uint32_t> faces;   // pool: the current multiset, ascending
+        std::shared_ptr<const Choice> choice;  // choice: the branches (value = index)
         double branches = 1;                // how many branches this decision has
         mpz_class weight;                   // weight of the current branch over `denominator`
         mpz_class denominator;
@@ -78,6 +104,7 @@ private:
 
     std::vector<Decision> path_;
     std::size_t cursor_ = 0;
+    std::uint64_t id_;
 };
 
 }  // namespace umpire::odds

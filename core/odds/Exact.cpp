@@ -3,6 +3,7 @@
 #include <map>
 
 #include "core/odds/EnumeratingSource.hpp"
+#include "core/odds/Fold.hpp"
 
 namespace umpire::odds {
 
@@ -10,11 +11,18 @@ std::optional<Result> enumerate(const Script& script, std::uint64_t budget) {
     EnumeratingSource source;
     std::map<std::string, std::pair<Outcome, mpq_class>> sums;
     std::uint64_t paths = 0;
+    mpq_class truncated = 0;
     do {
         if (paths == budget) return std::nullopt;
         source.begin_path();
-        Outcome outcome = script(source);
+        Outcome outcome;
+        try {
+            outcome = script(source);
+        } catch (const FoldOverBudget&) {
+            return std::nullopt;  // a chain inside the script is too large to fold exactly
+        }
         const mpq_class p = source.finish_path();
+        if (source.path_truncated()) truncated += p;
         ++paths;
         // The first path's branch product is the exact tree size when every path rolls the same
         // dice, and a fair estimate otherwise; far past the budget there is no point starting.
@@ -27,7 +35,9 @@ std::optional<Result> enumerate(const Script& script, std::uint64_t budget) {
         else
             it->second.second += p;
     } while (source.advance());
-    return Result::from_exact(sums, paths);
+    Result result = Result::from_exact(sums, paths);
+    result.truncated = truncated;
+    return result;
 }
 
 }  // namespace umpire::odds

@@ -69,6 +69,9 @@ std::string format_table(const Result& result) {
     std::string out = layout(rows) + method_line(result) + "\n";
     if (!result.condition.empty()) out += "given: " + result.condition + "\n";
     if (!result.note.empty()) out += "note: " + result.note + "\n";
+    if (result.truncated > 0)
+        out += "truncated: " + fraction(result.truncated) + " (" + percent(result.truncated.get_d()) +
+               ") of the probability is in outcomes a chain cut short at its max_steps or epsilon\n";
     return out;
 }
 
@@ -91,6 +94,9 @@ std::string format_table(const Comparison& c) {
         out += (side == &c.first ? c.first_label : c.second_label) + ": " + method_line(*side) + "\n";
         if (!side->condition.empty()) out += "  given: " + side->condition + "\n";
         if (!side->note.empty()) out += "  note: " + side->note + "\n";
+        if (side->truncated > 0)
+            out += "  truncated: " + fraction(side->truncated) + " (" + percent(side->truncated.get_d()) +
+                   ") cut short by a chain's max_steps or epsilon\n";
     }
     return out;
 }

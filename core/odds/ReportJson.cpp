@@ -28,6 +28,7 @@ nlohmann::json summary(const Result& r, const std::string& label) {
     j["method"] = r.method_name();
     if (r.is_exact()) {
         j["paths"] = r.paths;
+        if (r.truncated > 0) j["truncated"] = r.truncated.get_str();
     } else {
         j["samples"] = r.samples;
         j["seed"] = r.seed;

@@ -34,6 +34,9 @@ struct Result {
     unsigned threads = 0;                // Monte Carlo: worker threads used
     std::string note;                    // e.g. why Monte Carlo was used instead of exact
     std::string condition;               // what it is conditioned on ("ift=1KIA, P = 1/18"); "" = nothing
+    // The probability of the outcomes that a chain cut short (umpire.odds.chain at its max_steps
+    // or epsilon): they are counted as the state stood at the cut. Exact results only; 0 = none.
+    mpq_class truncated = 0;
 
     bool is_exact() const { return method == Method::exact; }
     // "exact" or "monte-carlo".

@@ -121,6 +121,7 @@ umpire.dice = {}
 
 ---How many of n dice of `sides` faces meet the target: face >= target (how = ">=", the
 ---default) or face <= target (how = "<="). Under `umpire odds` this is n+1 branches.
+---n may be 0 (no hits, so no damage dice): count(0, ...) is 0.
 ---@param n integer
 ---@param sides integer
 ---@param target integer
@@ -150,8 +151,8 @@ function umpire.dice.dr() end
 ---@param faces integer[]
 function umpire.dice.fix(faces) end
 
----Rolls a pool of n dice and returns the faces sorted ascending (the order of a pool never
----matters, which lets the odds engine fold it by counts).
+---Rolls a pool of n dice (n >= 0) and returns the faces sorted ascending (the order of a pool
+---never matters, which lets the odds engine fold it by counts). pool(0) is {}.
 ---@param n integer
 ---@param sides? integer
 ---@return integer[] faces
@@ -344,6 +345,18 @@ function umpire.journal.size() end
 ---Adds a plain line to the journal (no rule behind it: narration, a choice the player made).
 ---@param text string
 function umpire.note(text) end
+umpire.odds = {}
+
+---Runs rule code that advances in steps (a ROF shot, a re-roll, an explosion, a turn) from
+---`spec.state` until `spec.stop(state)` is true or `spec.max_steps` steps have run. In a game
+---it is a plain loop. Under `umpire odds` it folds: each distinct state's step is enumerated
+---once and equal states merge, so a chain of n steps costs n times its distinct states, not
+---the product of every step's dice. The state must be plain data (like umpire.state), and a
+---step may read only its state, its dice and the rules: see docs/lua-api.md.
+---@param spec {state: table, step: fun(state: table): table?, stop?: fun(state: table): boolean, max_steps?: integer, epsilon?: number}
+---@return table state the end state
+---@return boolean truncated true if max_steps (or, under odds, epsilon) cut the chain short
+function umpire.odds.chain(spec) end
 
 ---Records an outcome ("the squad breaks") with optional plain data and citation.
 ---@param text string

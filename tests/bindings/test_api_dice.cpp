@@ -51,7 +51,14 @@ TEST_CASE("umpire.dice.count and pool", "[api][dice]") {
     CHECK(t.eval("umpire.dice.count(5, 6, 3, '<=')") == "2");
     t.host.run_string("umpire.dice.fix{6, 1, 4}");
     CHECK(t.eval("table.concat(umpire.dice.pool(3, 6), ',')") == "1,4,6");
-    REQUIRE_THROWS_WITH(t.host.run_string("umpire.dice.count(0, 6, 4)"), Catch::Contains("pool size"));
+    // No hits means no damage dice: an empty pool is a valid roll of nothing (issue: count(0) raised).
+    t.host.run_string("umpire.dice.fix{}");
+    CHECK(t.eval("umpire.dice.count(0, 6, 4)") == "0");
+    CHECK(t.eval("umpire.dice.classic.count(0, 6, 4)") == "0");
+    CHECK(t.eval("#umpire.dice.pool(0, 6)") == "0");
+    t.host.run_string("umpire.dice.unfix()");
+    REQUIRE_THROWS_WITH(t.host.run_string("umpire.dice.count(-1, 6, 4)"), Catch::Contains("pool size"));
+    REQUIRE_THROWS_WITH(t.host.run_string("umpire.dice.count(1.5, 6, 4)"), Catch::Contains("pool size"));
 }
 
 TEST_CASE("fixed dice that run out are an error, and unfix goes back to the generator", "[api][dice]") {

@@ -1,0 +1,275 @@
+// umpire.odds.chain: rule code that advances in steps (a ROF shot, a re-roll, an explosion, a
+// turn), played step by step in a game and folded over its distinct states under `umpire odds`
+// (core/odds/Fold.hpp).
+//
+// In play (the game's generator, fixed dice, Monte Carlo) chain is a plain loop: step until stop
+// or max_steps. Under the exact odds engine (the game's die source is an EnumeratingSource) it
+// folds instead: the state goes to canonical JSON (bindings/GameState.hpp), each distinct state's
+// step is enumerated alone, equal states merge, and the distinct end states come back to the
+// script as one weighted choice of the enumeration, so the rest of the script runs once per end
+// state rather than once per path of dice.
+//
+// The script around the chain is still re-run once per path of the outer enumeration, so the fold
+// is cached for the length of one odds run, keyed by what the chain can depend on: the call site,
+// the initial state, max_steps and epsilon, and a fingerprint of the step and stop functions (their
+// code by source and line, and their upvalues: plain values and small plain-data tables by
+// content, other tables by identity, functions recursively). A per-run table captured by the step
+// thus misses the cache (correct, slower); the rules' own tables keep their identity and hit it.
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "bindings/Game.hpp"
+#include "bindings/GameState.hpp"
+#include "bindings/LuaError.hpp"
+#include "bindings/LuaLibrary.hpp"
+#include "bindings/api_modules.hpp"
+#include "core/odds/EnumeratingSource.hpp"
+#include "core/odds/Fold.hpp"
+
+namespace umpire {
+namespace {
+
+// Plain-data tables larger than this are fingerprinted by identity, not content (umpire.data).
+constexpr std::size_t kContentKeyLimit = 16 * 1024;
+
+// Appends a fingerprint of the value at `index` to key (see the paragraph at the top).
+void fingerprint(lua_State* L, int index, int depth, std::string& key) {
+    if (index < 0) index = lua_gettop(L) + index + 1;
+    char buffer[64];
+    switch (lua_type(L, index)) {
+        case LUA_TNIL: key += "nil"; return;
+        case LUA_TBOOLEAN: key += lua_toboolean(L, index) ? "true" : "false"; return;
+        case LUA_TNUMBER:
+            std::snprintf(buffer, sizeof buffer, "%.17g", lua_tonumber(L, index));
+            key += buffer;
+            return;
+        case LUA_TSTRING: {
+            std::size_t length = 0;
+            const char* text = lua_tolstring(L, index, &length);
+            key += std::to_string(length) + ":" + std::string(text, length);
+            return;
+        }
+        case LUA_TTABLE: {
+            try {
+                const std::string json = game_state::to_canonical_json(L, index);
+                if (json.size() <= kContentKeyLimit) {
+                    key += "t" + json;
+                    return;
+                }
+            } catch (const Error&) {
+                // not plain data (functions, cycles...): identity below
+            }
+            break;
+        }
+        case LUA_TFUNCTION: {
+            lua_Debug ar;
+            lua_pushvalue(L, index);
+            lua_getinfo(L, ">S", &ar);
+            if (ar.what[0] == 'C' || depth > 3) break;
+            key += std::string("f") + ar.source + "@" + std::to_string(ar.linedefined) + "(";
+            for (int i = 1; lua_getupvalue(L, index, i) != nullptr; ++i) {
+                fingerprint(L, -1, depth + 1, key);
+                key += ",";
+                lua_pop(L, 1);
+            }
+            key += ")";
+            return;
+        }
+        default: break;
+    }
+    std::snprintf(buffer, sizeof buffer, "%s@%p", luaL_typename(L, index), lua_topointer(L, index));
+    key += buffer;
+}
+
+// The folds of the odds runs of this game, by enumeration (its source id) and fingerprint. A fold
+// nested in a step belongs to the fresh enumeration of that step and does not disturb the outer one.
+struct FoldCache {
+    explicit FoldCache(Game&) {}
+    static constexpr std::size_t kMaxEntries = 100000;  // then start again (memory, not correctness)
+    std::map<std::string, std::pair<std::vector<std::string>, std::shared_ptr<const odds::EnumeratingSource::Choice>>> folds;
+};
+
+struct ChainSpec {
+    int state = 0, step = 0, stop = 0;  // stack indices (stop may be 0: none)
+    std::uint32_t max_steps = 100;
+    double epsilon = 0;
+};
+
+ChainSpec read_spec(lua_State* L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_settop(L, 1);
+    ChainSpec spec;
+    lua_getfield(L, 1, "state");
+    spec.state = lua_gettop(L);
+    if (!lua_istable(L, spec.state))
+        throw Error("umpire.odds.chain: 'state' must be a table of plain data (the chain's whole state)");
+    lua_getfield(L, 1, "step");
+    spec.step = lua_gettop(L);
+    if (!lua_isfunction(L, spec.step)) throw Error("umpire.odds.chain: 'step' must be a function(state) -> next state");
+    lua_getfield(L, 1, "stop");
+    if (lua_isfunction(L, -1)) spec.stop = lua_gettop(L);
+    else if (!lua_isnil(L, -1)) throw Error("umpire.odds.chain: 'stop' must be a function(state) -> boolean, or absent");
+    lua_getfield(L, 1, "max_steps");
+    if (!lua_isnil(L, -1)) {
+        const lua_Number n = lua_tonumber(L, -1);
+        if (!(n >= 0 && n <= 1e6 && n == static_cast<lua_Integer>(n)))
+            throw Error("umpire.odds.chain: 'max_steps' must be a whole number from 0 to 1000000");
+        spec.max_steps = static_cast<std::uint32_t>(n);
+    }
+    lua_getfield(L, 1, "epsilon");
+    if (!lua_isnil(L, -1)) {
+        spec.epsilon = lua_tonumber(L, -1);
+        if (!(spec.epsilon >= 0 && spec.epsilon < 1)) throw Error("umpire.odds.chain: 'epsilon' must be a number in [0, 1)");
+    }
+    return spec;
+}
+
+// stop(state) for the table on top of the stack (left there).
+bool stopped(Game& game, const ChainSpec& spec) {
+    if (!spec.stop) return false;
+    lua_State* L = game.state();
+    lua_pushvalue(L, spec.stop);
+    lua_pushvalue(L, -2);
+    game.call(1, 1);
+    const bool result = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    return result;
+}
+
+// Replaces the state table on top of the stack by step(state): the value it returns, or the same
+// table (changed in place) if it returns nothing.
+void run_step(Game& game, const ChainSpec& spec) {
+    lua_State* L = game.state();
+    lua_pushvalue(L, spec.step);
+    lua_pushvalue(L, -2);
+    game.call(1, 1);
+    if (lua_isnil(L, -1)) lua_pop(L, 1);
+    else lua_remove(L, -2);
+    if (!lua_istable(L, -1)) throw Error("umpire.odds.chain: step must return the next state (a table) or nothing");
+}
+
+// In play: the loop itself. Leaves the end state and the truncated flag as the two results.
+int play(Game& game, const ChainSpec& spec) {
+    lua_State* L = game.state();
+    lua_pushvalue(L, spec.state);
+    std::uint32_t steps = 0;
+    bool done = stopped(game, spec);
+    while (!done && steps < spec.max_steps) {
+        run_step(game, spec);
+        ++steps;
+        done = stopped(game, spec);
+    }
+    lua_pushboolean(L, !done);
+    return 2;
+}
+
+std::string game_state_json(Game& game) {
+    lua_State* L = game.state();
+    game.push_state();
+    std::string json = game_state::to_canonical_json(L, -1);
+    lua_pop(L, 1);
+    return json;
+}
+
+// Under the exact odds engine: fold, then hand the end states to the enumeration as one choice.
+int fold(Game& game, const ChainSpec& spec, odds::EnumeratingSource& outer) {
+    lua_State* L = game.state();
+    const std::string initial = game_state::to_canonical_json(L, spec.state);
+    std::string key = std::to_string(outer.id()) + "#";
+    luaL_where(L, 1);
+    key += lua_tostring(L, -1);
+    lua_pop(L, 1);
+    key += "|" + initial + "|" + std::to_string(spec.max_steps) + "|" + std::to_string(spec.epsilon) + "|";
+    fingerprint(L, spec.step, 0, key);
+    key += "|";
+    if (spec.stop) fingerprint(L, spec.stop, 0, key);
+
+    auto& cache = game.extension<FoldCache>();
+    if (cache.folds.size() >= FoldCache::kMaxEntries) cache.folds.clear();
+    auto it = cache.folds.find(key);
+    if (it == cache.folds.end()) {
+        const auto source = game.die_source();  // the outer enumeration, put back after each step
+        const std::string where = key.substr(key.find('#') + 1, key.find('|') - key.find('#') - 1);
+        odds::FoldOptions options;
+        options.max_steps = spec.max_steps;
+        options.epsilon = mpq_class(spec.epsilon);
+        options.name = "the step of umpire.odds.chain at " + where;
+        bool checked_state = false;
+        const odds::FoldStep step = [&](const std::string& state, dice::DieSource& dice) {
+            const int top = lua_gettop(L);
+            const std::string before = checked_state ? std::string() : game_state_json(game);
+            game.set_die_source(std::shared_ptr<dice::DieSource>(&dice, [](dice::DieSource*) {}));
+            try {
+                game_state::push_from_json(L, state);
+                run_step(game, spec);
+                std::string next = game_state::to_canonical_json(L, -1);
+                lua_settop(L, top);
+                game.set_die_source(source);
+                if (!checked_state) {
+                    if (game_state_json(game) != before)
+                        throw RuleError(where + ": the step of umpire.odds.chain changed umpire.state; a step may "
+                                        "change only the chain's own state (put what it tracks in `state`)");
+                    checked_state = true;
+                }
+                return next;
+            } catch (...) {
+                lua_settop(L, top);
+                game.set_die_source(source);
+                throw;
+            }
+        };
+        const odds::FoldStop stop = [&](const std::string& state) {
+            const int top = lua_gettop(L);
+            game_state::push_from_json(L, state);
+            const bool result = stopped(game, spec);
+            lua_settop(L, top);
+            return result;
+        };
+        const odds::FoldResult result = odds::fold(initial, step, stop, options);
+        auto choice = std::make_shared<odds::EnumeratingSource::Choice>();
+        choice->what = "the end states of umpire.odds.chain at " + where;
+        std::vector<std::string> states;
+        for (const auto& s : result.states) {
+            states.push_back(s.state);
+            choice->probabilities.push_back(s.probability);
+            choice->truncated.push_back(s.truncated);
+        }
+        it = cache.folds.emplace(key, std::make_pair(std::move(states), std::move(choice))).first;
+    }
+    const std::size_t index = outer.choose(it->second.second);
+    game_state::push_from_json(L, it->second.first[index]);
+    lua_pushboolean(L, it->second.second->truncated[index]);
+    return 2;
+}
+
+/// @lua umpire.odds.chain(spec)
+/// ---Runs rule code that advances in steps (a ROF shot, a re-roll, an explosion, a turn) from
+/// ---`spec.state` until `spec.stop(state)` is true or `spec.max_steps` steps have run. In a game
+/// ---it is a plain loop. Under `umpire odds` it folds: each distinct state's step is enumerated
+/// ---once and equal states merge, so a chain of n steps costs n times its distinct states, not
+/// ---the product of every step's dice. The state must be plain data (like umpire.state), and a
+/// ---step may read only its state, its dice and the rules: see docs/lua-api.md.
+/// ---@param spec {state: table, step: fun(state: table): table?, stop?: fun(state: table): boolean, max_steps?: integer, epsilon?: number}
+/// ---@return table state the end state
+/// ---@return boolean truncated true if max_steps (or, under odds, epsilon) cut the chain short
+int l_chain(lua_State* L) {
+    return lua::lua_guard(L, [&] {
+        const ChainSpec spec = read_spec(L);
+        Game& game = Game::of(L);
+        if (auto* outer = dynamic_cast<odds::EnumeratingSource*>(&game.dice())) return fold(game, spec, *outer);
+        return play(game, spec);
+    });
+}
+
+const luaL_Reg kOddsFunctions[] = {
+    {"chain", l_chain},
+    {nullptr, nullptr},
+};
+
+}  // namespace
+
+void open_odds(lua_State* L) { lua::set_library(L, -1, "odds", kOddsFunctions); }
+
+}  // namespace umpire
