@@ -9,23 +9,23 @@
 --
 -- A KIA needs a low DR and a malfunction an Original DR of 11-12 (B11), so they never happen on
 -- the same shot; only multiple ROF links them: malfunction given a KIA is a later shot breaking
--- the MG after an earlier one killed. The enumeration stops at MAX_SHOTS (a shot past the third
--- happens with probability (1/3)^3 = 1/27, and its path count grows twelvefold per shot); that
--- cap is the question asked ("in its first three shots"), not a rule of A9.2.
-local MAX_SHOTS = 3
+-- the MG after an earlier one killed. The shots are played by mg_multiple_rof (A9.2), which folds
+-- them under `umpire odds`: there is no cap on the shots; the odds stop once the chance of still
+-- firing is below 1e-9 (after 19 more shots: (1/3)^19) and report that mass as truncated.
+-- --set shots=N (or SHOTS below) asks about the first N shots instead.
 local R = umpire.rules
 local mmg = R.mg_usage.counter("ger_mmg")
 local crew = {name = "German 4-6-7", kind = "squad", fp = 4, range = 6}
 local leader = R.ift.drm_entry("leadership", -1, "8-1 leader")
-local kia, malfunction, shots = false, false, 0
-repeat
-  shots = shots + 1
-  local a = R.mg_attack.fire({label = "MMG Prep Fire, shot " .. shots, phase = "PFPh", side = "ATTACKER",
-    crew = {crew}, units = shots == 1 and {crew} or {}, mgs = {mmg}, range = 3, drm = {leader},
-    target = {units = {}, location = "open ground"}})
-  local r = a.mg[mmg.name]
-  kia = kia or a.result:find("KIA") ~= nil
-  malfunction = malfunction or (r.malfunctioned or r.removed) and true or false
-  local again = r.keeps_rof and not (r.malfunctioned or r.removed)
-until not again or shots == MAX_SHOTS
-return {kia = kia, malfunction = malfunction, shots = shots}
+local tally, shots = R.mg_multiple_rof.fire({label = "MMG Prep Fire", phase = "PFPh", side = "ATTACKER",
+    crew = {crew}, units = {crew}, mgs = {mmg}, range = 3, drm = {leader},
+    target = {units = {}, location = "open ground"}}, {
+  tally = {kia = false, malfunction = false},
+  count = function(t, attack)
+    local r = attack.mg[mmg.name]
+    t.kia = t.kia or attack.result:find("KIA") ~= nil
+    t.malfunction = t.malfunction or (r.malfunctioned or r.removed) and true or false
+  end,
+  max_shots = SHOTS,
+})
+return {kia = tally.kia, malfunction = tally.malfunction, shots = shots}

@@ -2,6 +2,8 @@
 // Monte Carlo inside its interval of the exact answer, and the same seed giving the same sample.
 #include <catch2/catch.hpp>
 
+#include <map>
+
 #include "app/OddsRunner.hpp"
 #include "core/Error.hpp"
 #include "core/odds/Joint.hpp"
@@ -96,34 +98,91 @@ TEST_CASE("a script that fails says where", "[odds]") {
                         Catch::Contains("script.lua:2") && Catch::Contains("boom"));
 }
 
+namespace {
+// scripts/asl/odds_mmg_rof_kia.lua worked out independently, from the rules' numbers alone: an MMG
+// + squad Fire Group (8 column, -1 leader) Prep Fires, then the MMG alone (4 column, -1) while it
+// keeps ROF. Over the 36 (coloured, white) DRs of a shot: a KIA is a Final DR <= 1 on the 8 column
+// (Original DR <= 3) on the first shot and <= 0 on the 4 column (Original DR 2) after; ROF is kept
+// on a coloured dr <= 2 (A9.2, ROF 2); B11 breaks the MG on an Original DR >= 11 (A9.7). The shots
+// after the first are a chain whose odds stop once the chance of still firing, measured from the
+// chain's start, is below 1e-9; the states still firing then end where they stand (truncated).
+struct RofKia {
+    std::map<std::string, mpq_class> joint;  // "kia=.. malfunction=.. shots=.." -> P
+    mpq_class truncated = 0;
+};
+RofKia rof_kia_by_hand() {
+    RofKia out;
+    const auto key = [](bool kia, bool malf, int shots) {
+        return std::string("kia=") + (kia ? "true" : "false") + " malfunction=" + (malf ? "true" : "false") +
+               " shots=" + std::to_string(shots);
+    };
+    std::map<bool, mpq_class> live = {{false, 1}};  // still firing, by "a KIA so far"
+    mpq_class chain_start = 0;
+    const mpq_class epsilon(1e-9);
+    for (int shot = 1;; ++shot) {
+        std::map<bool, mpq_class> next;
+        for (const auto& [had_kia, p_state] : live)
+            for (int c = 1; c <= 6; ++c)
+                for (int w = 1; w <= 6; ++w) {
+                    const int dr = c + w;
+                    const bool kia = had_kia || dr <= (shot == 1 ? 3 : 2);
+                    const bool malf = dr >= 11;
+                    const mpq_class p = p_state / 36;
+                    if (c <= 2 && !malf) next[kia] += p;
+                    else out.joint[key(kia, malf, shot)] += p;
+                }
+        mpq_class mass = 0;
+        for (const auto& [kia, p] : next) mass += p;
+        if (shot == 1) chain_start = mass;
+        live = std::move(next);
+        if (live.empty()) break;
+        if (mass / chain_start < epsilon) {  // cut: what still fires ends as it stands
+            for (const auto& [kia, p] : live) {
+                out.joint[key(kia, false, shot)] += p;
+                out.truncated += p;
+            }
+            break;
+        }
+    }
+    return out;
+}
+}  // namespace
+
 TEST_CASE("the distribution given a condition: malfunction given a KIA", "[odds][given]") {
-    // scripts/asl/odds_mmg_rof_kia.lua: an MMG + squad Fire Group (8 column, -1 leader) Prep
-    // Fires, then the MMG alone (4 column, -1) while it keeps ROF, at most three shots.
-    // By hand: a KIA needs Final DR <= 1 on the 8 column (Original DR <= 3: 3/36) on the first
-    // shot, Final DR <= 1 on the 4 column (Original DR 2: 1/36) after; ROF is kept on a coloured
-    // dr <= 2 (12/36); B11 breaks the MG on an Original DR >= 11 (3/36).
-    //   P(KIA) = 3/36 + 9/36 (1/36 + 11/36 * 1/36) = 479/5184
-    //   P(KIA, malfunction) = 3/36 (3/36 + 12/36 * 3/36) + 9/36 * 1/36 * 3/36 = 459/46656
-    //   P(malfunction | KIA) = 459/46656 / (479/5184) = 51/479
+    const RofKia expected = rof_kia_by_hand();
     umpire::odds_runner::Request request;
     request.rulesets = {(fs::path(UMPIRE_SOURCE_DIR) / "rulesets" / "asl").string()};
     request.script = fs::path(UMPIRE_SOURCE_DIR) / "scripts" / "asl" / "odds_mmg_rof_kia.lua";
     const auto all = umpire::odds_runner::run_script(request);
     REQUIRE(all.is_exact());
-    const auto kia = umpire::odds_runner::given(all, {"kia=true"});
-    CHECK(kia.condition == "kia=true (P = 479/5184, 9.2400%)");
-    const auto malfunction = umpire::odds::marginal(kia, "malfunction");
-    CHECK(exact(malfunction, umpire::odds::Outcome(true)) == frac(51, 479));
-    // Two conditions must both hold; a KIA on the first shot keeps ROF, so never one shot.
-    const auto both = umpire::odds_runner::given(all, {"kia=true", "malfunction=true"});
-    CHECK(exact(umpire::odds::marginal(both, "shots"), umpire::odds::Outcome(2)) == frac(3 * 3 * 36, 459));
-    CHECK_THROWS_WITH(umpire::odds_runner::given(all, {"kia=true", "shots=1"}), Catch::Contains("never happens"));
+    // The whole joint distribution, fraction by fraction, and the truncated mass.
+    std::map<std::string, mpq_class> got;
+    for (const auto& o : all.outcomes) got[o.outcome.display()] = o.exact;
+    CHECK(got == expected.joint);
+    CHECK(all.truncated == expected.truncated);
+    CHECK(all.truncated > 0);
+    // Given a KIA, as the by-hand joint says.
+    mpq_class kia = 0, kia_malf = 0;
+    for (const auto& [k, p] : expected.joint) {
+        if (k.find("kia=true") == std::string::npos) continue;
+        kia += p;
+        if (k.find("malfunction=true") != std::string::npos) kia_malf += p;
+    }
+    const auto given_kia = umpire::odds_runner::given(all, {"kia=true"});
+    CHECK_THAT(given_kia.condition, Catch::StartsWith("kia=true (P = " + kia.get_str() + ", "));
+    const auto malfunction = umpire::odds::marginal(given_kia, "malfunction");
+    CHECK(malfunction.exact_probability(umpire::odds::Outcome(true)) == kia_malf / kia);
+    // Two conditions must both hold; a KIA on the first shot keeps ROF and a malfunction stops
+    // it, so a KIA and a malfunction never come in one shot.
+    CHECK_THROWS_WITH(umpire::odds_runner::given(all, {"kia=true", "malfunction=true", "shots=1"}),
+                      Catch::Contains("never happens"));
     CHECK_THROWS_AS(umpire::odds_runner::given(all, {"kia"}), umpire::ParseError);
     // The report of a conditioned result says what it is conditioned on, in text and JSON.
-    const auto report = umpire::odds_runner::report(kia, "kia");
-    CHECK_THAT(report.text, Catch::Contains("given: kia=true (P = 479/5184"));
-    CHECK(report.json["given"] == kia.condition);
-    CHECK(report.json["marginals"]["malfunction"]["outcomes"][1]["exact"] == "51/479");
+    const auto report = umpire::odds_runner::report(given_kia, "kia");
+    CHECK_THAT(report.text, Catch::Contains("given: kia=true (P = " + kia.get_str()));
+    CHECK(report.json["given"] == given_kia.condition);
+    CHECK(report.json["marginals"]["malfunction"]["outcomes"][1]["exact"] == mpq_class(kia_malf / kia).get_str());
+    CHECK_THAT(umpire::odds_runner::report(all, "all").text, Catch::Contains("truncated: " + expected.truncated.get_str()));
 }
 
 TEST_CASE("a comparison shows each field's marginal too", "[odds][compare]") {

@@ -1,0 +1,71 @@
+-- mg_multiple_rof.lua: A9.2 Multiple ROF played out: an MG attack (mg_attack.fire) repeated while
+-- every MG keeps its Multiple ROF (Original coloured dr <= ROF) and none has malfunctioned or been
+-- removed (A9.7). A9.2: the additional shots are the MG's alone, so units adding Inherent FP
+-- (spec.units) fire with the first shot only.
+--
+-- The shots after the first are an umpire.odds.chain: in a game a plain loop, under `umpire odds`
+-- folded over distinct states, so n shots cost n times the distinct states instead of 36^n paths.
+-- The chain's state is everything a shot reads and changes: the attack spec with its MG and crew
+-- tables, and the caller's tally. The first shot is outside it because its spec may share unit
+-- tables between `crew` and `units` (mg_attack compares them by identity), which plain-data state
+-- cannot carry; from the second shot on `units` is empty.
+local mr = {}
+local function R() return umpire.rules end
+
+-- Whether every MG of the attack may fire again (A9.2 ROF kept, A9.7 not malfunctioned/removed).
+local function again(attack)
+  local any = false
+  for _, r in pairs(attack.mg) do
+    any = true
+    if not r.keeps_rof or r.malfunctioned or r.removed then return false end
+  end
+  return any
+end
+
+-- Copies the fields of `from` into `into` (a table the caller holds), dropping fields `from` lacks.
+local function write_back(into, from)
+  for k in pairs(into) do if from[k] == nil then into[k] = nil end end
+  for k, v in pairs(from) do into[k] = v end
+end
+
+--- Fires `spec` (as mg_attack.fire) and again while the MG(s) keep Multiple ROF (A9.2).
+-- opts.tally = {plain data}: what the caller counts, starting values; opts.count(tally, attack, shot)
+-- adds one attack to it. opts.max_shots caps the shots (the question asked, not a rule of A9.2);
+-- without it a game fires until ROF is lost, and `umpire odds` stops once the probability of
+-- still firing is below opts.epsilon (default 1e-9) and reports that mass as truncated.
+-- The MG and crew tables of spec end as the last shot left them. Returns tally, shots, truncated.
+function mr.fire(spec, opts)
+  opts = opts or {}
+  local tally = opts.tally or {}
+  local count = opts.count or function() end
+  local max_shots = opts.max_shots or 1000
+  local first = R().mg_attack.fire(spec)
+  count(tally, first, 1)
+  if max_shots <= 1 or not again(first) then return tally, 1, false end
+
+  local later = {}
+  for k, v in pairs(spec) do later[k] = v end
+  later.units = {}
+  later.target = {}
+  for k, v in pairs(spec.target or {}) do later.target[k] = v end
+  local label = spec.label or "MG attack"
+  local state, cut = umpire.odds.chain{
+    state = {spec = later, tally = tally, shots = 1, again = true},
+    step = function(s)
+      s.shots = s.shots + 1
+      s.spec.label = label .. ", shot " .. s.shots
+      local attack = R().mg_attack.fire(s.spec)
+      count(s.tally, attack, s.shots)
+      s.again = again(attack) and s.shots < max_shots
+    end,
+    stop = function(s) return not s.again end,
+    max_steps = max_shots - 1,
+    epsilon = opts.epsilon or 1e-9,
+  }
+  -- Under odds the chain hands back a copy: the caller's MG and crew tables take its end state.
+  for i, mg in ipairs(spec.mgs or {}) do write_back(mg, state.spec.mgs[i]) end
+  for i, u in ipairs(spec.crew or {}) do write_back(u, state.spec.crew[i]) end
+  return state.tally, state.shots, cut
+end
+
+return mr
