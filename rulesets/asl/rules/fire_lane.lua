@@ -39,10 +39,14 @@ end
 
 --- A9.22/A9.221: place the Fire Lane Residual FP counter after the First Fire attack.
 -- p = {mg_hex, target, counter, side = nil (Hex Grain) | "left" | "right" (Alternate Hex Grain), map,
---      cowered, subsequent_first_fire, fpf, crew}
+--      cowered, subsequent_first_fire, fpf, crew, impulse}
 -- Returns the lane, or nil and the reason (an illegally placed counter is removed; the First Fire counter stays).
 function lane_m.place(mg, p)
   local mh, t, c = hx(p.mg_hex), hx(p.target), hx(p.counter)
+  -- A9.222: a Fire Lane placed by First Fire vs a unit using Impulse movement (A13.62, A25.231, D14.2,
+  -- E11.2, 11.52) immediately attacks all other elements of that Impulse in its Locations. Impulses are not
+  -- modelled, so the placement is refused rather than made without those attacks.
+  if p.impulse then error("not implemented: A9.222 (Fire Lane placed vs Impulse movement: immediate attack on the other elements of the Impulse)") end
   if p.cowered or p.subsequent_first_fire or p.fpf then
     umpire.cite("A9.22", "no Fire Lane is placed: the manning Infantry Cowered or used Subsequent First Fire/FPF")
     mg.fire_lane_declared = nil
@@ -139,7 +143,8 @@ function lane_m.drm(lane, map, h, unit, movement)
     if m == "ffmo" and cancel_ffmo then
       umpire.cite("A4.6", "FFMO cancelled by the Hindrance")
     elseif m == "ffmo" and tem > 0 then
-      -- FFMO is for movement in Open Ground only
+      -- FFMO is for movement in Open Ground only: a Location with a positive TEM is not Open Ground
+      umpire.cite("A4.6", string.format("FFMO does not apply in %s: +%d TEM, not Open Ground", name(hx(h)), tem))
     else
       if not unit.pinned then list[#list + 1] = R().ift.drm_entry(m) end
     end
