@@ -1,0 +1,82 @@
+-- Issue 17 (rules fidelity, round 2), seed 004 (D2/D3): configurations no worked example reaches.
+local function VM() return umpire.rules.vehicle_movement end
+local function F() return umpire.rules.afv_facing end
+local function E() return umpire.rules.vehicle_esb end
+local function BF() return umpire.rules.bounding_first_fire end
+
+test("D3.12: a tca step in woods costs 2 MP (doubled) and sets the TCA (item 9)", function()
+  VM().setup("d2_24_bt7_reverse")
+  VM().place("tank", { type = "pzkpfw_vie", hex = "2FF6", heading = 0 })
+  local v = VM().begin_mph("tank")
+  VM().step("tank", { kind = "tca", to = 3 })
+  eq(v.mp_spent_h, 4); eq(v.tca, 3); eq(v.heading, 0)
+  ok(umpire.journal.cited("D3.12"))
+end)
+
+test("D3.12: in open ground the tca step is 1 Delay MP; only while stopped (D2.17)", function()
+  VM().setup("d2_misc")
+  local v = VM().begin_mph("tank")
+  VM().step("tank", { kind = "tca", to = 2 })
+  eq(v.mp_spent_h, 2); eq(v.tca, 2)
+  VM().step("tank", { kind = "start" })
+  raises(function() VM().step("tank", { kind = "tca", to = 4 }) end, "D2%.17")
+  eq(v.tca, 2)
+end)
+
+test("D2.52 with D2.5: a German tank in North Africa before October 1941 seeking 1½ MP: +2 (FRU) +2 German = +4 (item 10)", function()
+  VM().setup("d2_misc")
+  local v = VM().vehicle("tank")
+  eq(E().drm(v, 3), 3, "not in North Africa: FRD, +1 +2")
+  umpire.state.vehicle_map.north_africa_pre_oct41 = true
+  eq(E().drm(v, 3), 4)
+  ok(umpire.journal.cited("D2.52"))
+end)
+
+test("D2.321: a TCA change from a side Target Facing to the front is not 'to or through' a side: +2 (ST), not +3 (item 11)", function()
+  VM().setup("d2_321_psw")
+  local v = VM().vehicle("psw")
+  v.tca_bypass = "side_left"
+  local front = "23BB4"
+  local drm = F().bypass_case_a(v, front, { commit = false })
+  eq(drm, 2)
+  -- front -> rear passes through a side: +1 on top of the two Target Facings
+  v.tca_bypass = "front"
+  eq((F().bypass_case_a(v, "23DD1", { commit = false })), F().case_a(v.turret, 2) + 1)
+end)
+
+test("D3.32: a MG that kept its Multiple ROF in the MPh may fire again in the AFPh at halved FP (item 12)", function()
+  VM().setup("d2_misc")
+  VM().begin_mph("tank")
+  BF().fire("tank", { weapon = "CMG", fp = 4, multiple_rof_kept = true })
+  local a = BF().afph("tank")
+  eq(a.may_fire, true); eq(a.weapon, "CMG"); eq(a.rule, "D3.32"); eq(a.fp_factor, 0.5)
+end)
+
+describe("missing rules say so (item 13)", function()
+  test("D2.37/C.5B: fire from a firer in Bypass (traced from its CAFP) is refused with 'not implemented'", function()
+    VM().setup("d2_321_psw")
+    local v = VM().vehicle("psw")
+    VM().place("other", { type = "pzkpfw_vie", hex = "23DD3", heading = 0 })
+    raises(function() F().target_facing(VM().vehicle("other"), "23BB3", { firer_vehicle = v }) end, "not implemented: D2%.37/C%.5B")
+    raises(function() F().target_facing(VM().vehicle("other"), "23BB3", { firer_cafp = true }) end, "not implemented: C%.5B")
+    raises(function() F().embark_fire_point(v) end, "not implemented: D2%.36")
+  end)
+  test("D2.38: a vehicle in Bypass gets no beneficial TEM of the hex it Bypasses, except vs Residual FP", function()
+    VM().setup("d2_321_psw")
+    local v = VM().vehicle("psw")
+    eq(F().tem(v, 1), 0); eq(F().tem(v, 1, { residual = true }), 1); eq(F().tem(v, -1), -1)
+    ok(umpire.journal.cited("D2.38"))
+  end)
+  test("D2.4: a vehicle that starts its Player Turn in Motion may not Prep Fire", function()
+    VM().setup("d2_24_bt7_reverse")
+    raises(function() BF().prep_fire("bt7") end, "D2%.4")
+    VM().setup("d2_misc")
+    ok(BF().prep_fire("tank"))
+    eq(BF().afph("tank").may_fire, false)
+  end)
+  test("A9.222: a Fire Lane placed vs Impulse movement is refused with 'not implemented'", function()
+    local mg = umpire.rules.mg_usage.counter("ger_mmg", {fire_counter = "First Fire", fire_lane_declared = true})
+    raises(function() umpire.rules.fire_lane.place(mg, {mg_hex = "X3", target = "AA5", counter = "BB5", impulse = true}) end,
+      "not implemented: A9%.222")
+  end)
+end)
