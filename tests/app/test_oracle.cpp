@@ -358,7 +358,7 @@ TEST_CASE("oracle: ASL A9 malfunction, ROF and the IFT over random MG, B#, ROF, 
     const std::vector<std::string> owners = {"german", "japanese", "american", "russian"};
     const std::vector<std::string> classes = {"", "", "green", "conscript"};
     Scratch scratch("asl");
-    const int n = oracle_configs(24);
+    const int n = oracle_configs(40);
     for (int i = 0; i < n; ++i) {
         A9Config c;
         c.side = sides[pick(0, 4)];
@@ -400,7 +400,7 @@ TEST_CASE("oracle: ASL D3.2 Target Facing over random hexes and facings, D2.5/D2
     std::mt19937_64 rng(oracle_seed() + 1);
     auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
     Scratch scratch("d3");
-    const int n = oracle_configs(24);
+    const int n = oracle_configs(40);
     const char* vertex[] = {"E", "NE", "NW", "W", "SW", "SE"};
     for (int i = 0; i < n; ++i) {
         // D3.2 by geometry; from inside the hex, the coloured dr (1-2 rear, 3-4 side, 5-6 front)
@@ -467,7 +467,7 @@ TEST_CASE("oracle: Bolt Action hits and casualties over random weapon, range, co
     std::mt19937_64 rng(oracle_seed() + 2);
     auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
     Scratch scratch("ba");
-    const int n = oracle_configs(24);
+    const int n = oracle_configs(40);
     const std::vector<std::string> exps = {"inexperienced", "regular", "veteran"};
     const std::vector<std::string> covers = {"none", "soft", "hard"};
     for (int i = 0; i < n; ++i) {
@@ -527,7 +527,7 @@ TEST_CASE("oracle: skirmish to hit and hit location over random weapon, range, a
     std::mt19937_64 rng(oracle_seed() + 3);
     auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
     Scratch scratch("sk");
-    const int n = oracle_configs(24);
+    const int n = oracle_configs(40);
     for (int i = 0; i < n; ++i) {
         const SkWeapon& w = kSkWeapons[pick(0, 5)];
         const SkCover& cover = kSkCover[pick(0, 8)];
@@ -605,5 +605,92 @@ TEST_CASE("oracle: skirmish to hit and hit location over random weapon, range, a
              << (overhead ? " overhead" : "");
         INFO("seed " << oracle_seed() << " config " << i << ": " << what.str() << "\n" << s.str());
         compare(engine_odds(scratch, "skirmish", s.str()), d, what.str());
+    }
+}
+
+TEST_CASE("oracle: ASL 001 breakdown table, every row and their combinations, on SW, FT (X#), Guns printed or circled", "[oracle][asl]") {
+    std::mt19937_64 rng(oracle_seed() + 4);
+    auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+    auto coin = [&](int one_in) { return pick(1, one_in) == 1; };
+    Scratch scratch("breakdown");
+    const int n = oracle_configs(40) * 2;
+    const std::vector<std::string> sides = {"german", "japanese", "russian", "finnish", "american"};
+    const std::vector<std::string> owners = {"german", "japanese", "russian", "american"};
+    const std::vector<std::string> kinds = {"squad", "hs", "crew", "leader"};
+    const std::vector<std::string> classes = {"", "", "green", "conscript"};
+    for (int i = 0; i < n; ++i) {
+        const int weapon = pick(0, 3);  // 0 SW MG, 1 FT (printed X#), 2 Gun printed B#, 3 Gun circled B#
+        const std::string type = weapon == 0 ? std::vector<std::string>{"LMG", "MMG", "HMG"}[pick(0, 2)] : weapon == 1 ? "FT" : "GUN";
+        const int number = weapon == 1 ? pick(8, 10) : pick(9, 12);
+        const std::string side = sides[pick(0, 4)], kind = kinds[pick(0, 3)], klass = classes[pick(0, 3)];
+        const std::string owner = coin(2) ? (side == "finnish" ? "german" : side) : owners[pick(0, 3)];
+        const bool elite = coin(3), leader = coin(2), sustained = coin(4), intensive = coin(5), dust = coin(5), winter = coin(4),
+                   shortage = coin(3), low_ammo = (weapon == 0 || weapon == 3) && coin(4);
+        // 001: the plain penalties (their rows' modifiers), derived from the firer and the weapon
+        const bool captured = side != owner;
+        int p = 0;
+        if (sustained) p += 2;
+        if (intensive) p += 2;
+        if (captured) p += 2;
+        const bool mmc = kind == "squad" || kind == "hs" || kind == "crew";
+        const bool nq = (side == "japanese" && kind != "crew" && (type == "MMG" || type == "HMG")) ||  // A21.13 note + 001 example
+                        (type == "GUN" && kind != "crew") ||                                          // non-crew firing a Gun
+                        (type == "FT" && mmc && !elite);                                              // non-Elite MMC firing a FT
+        if (nq) p += 2;
+        if (winter && (side == "german" || side == "japanese")) p += 2;  // E3.741 Axis (EXC: Finnish)
+        if (winter && side == "russian") p += 1;                          // E3.741 Russian
+        if (klass == "conscript" || (klass == "green" && !leader)) p += 1;  // A19.32 note
+        if (dust) p += 1;                                                // F11.732
+        const bool short_now = shortage && !captured;                   // A21.11: never for captured equipment
+        // Effective numbers (99: does not apply)
+        int B = 99, X = 99, LA = 99;
+        if (weapon == 1) {
+            X = number - p - (short_now ? 1 : 0);  // "treat the B# in the table as an X#": modifiers apply to the X#
+        } else if (weapon == 0) {
+            const int q_ = p + (short_now ? 1 : 0) + (low_ammo ? 1 : 0);  // SW: Ammunition Shortage -1, Low Ammo -1
+            if (q_ > 0) { X = number; B = number - q_; } else B = number;
+        } else if (weapon == 2) {
+            if (short_now) {
+                // "Treat Guns as Circled with B# one lower than printed", X# = the printed B# (A.11); a further
+                // penalty "is applied to the B# not the X#" (options.ammo_shortage_penalty_base: printed)
+                LA = number - 1; X = number;
+                if (p > 0) B = number - p;
+            } else if (p > 0) { X = number; B = number - p; } else B = number;
+        } else {
+            if (short_now || low_ammo) {
+                // circled + Ammunition Shortage: a Low Ammo counter; Low Ammo (D3.71) turns the circled B# into
+                // an X# and a new B# one less, further penalties off that B#
+                X = number; B = number - 1 - p;
+            } else {
+                // Circled B# row: LA = the circled number, inherent B12; Example row: a penalty makes it B(12-p)/X12
+                LA = number; B = 12 - p; if (p > 0) X = 12;
+            }
+        }
+        Dist d;
+        for (int a = 2; a <= 12; ++a) {
+            const mpq_class pa = q(6 - std::abs(a - 7), 36);
+            // ">=" (001 note); an X# takes precedence; B# and LA# can apply together
+            std::string out = a >= X ? "x" : a >= B ? "m" : "-";
+            if (a >= LA && a < X) out += "+la";
+            d[out] += pa;
+        }
+        std::ostringstream s;
+        s << "local mg = {name = 'W', type = '" << type << "', owner = '" << owner << "', nationality = '" << owner << "'"
+          << (weapon == 1 ? ", X = " : ", B = ") << number << (weapon >= 2 ? ", gun = true" : "") << (weapon == 3 ? ", circled = true" : "")
+          << (low_ammo ? ", low_ammo = true" : "") << "}\n"
+          << "local user = {name = 'firer', side = '" << side << "', kind = '" << kind << "', elite = " << (elite ? "true" : "false")
+          << (klass.empty() ? "" : ", class = '" + klass + "'") << "}\n"
+          << "local r = umpire.rules.sw_malfunction.check(mg, umpire.dice.dr(), {user = user, leader_present = " << (leader ? "true" : "false")
+          << ", sustained = " << (sustained ? "true" : "false") << ", intensive = " << (intensive ? "true" : "false")
+          << ", x_heavy_dust = " << (dust ? "true" : "false") << ", extreme_winter = " << (winter ? "true" : "false")
+          << ", ammunition_shortage = " << (shortage ? "true" : "false") << "})\n"
+          << "return (r.removed and 'x' or r.malfunctioned and 'm' or '-') .. (r.low_ammo and '+la' or '')\n";
+        std::ostringstream what;
+        what << owner << " " << type << (weapon == 1 ? " X" : weapon == 3 ? " circled B" : " B") << number << (low_ammo ? " LowAmmo" : "")
+             << " fired by " << side << " " << kind << (elite ? " elite" : "") << " " << klass << (leader ? " +leader" : "")
+             << (sustained ? " sustained" : "") << (intensive ? " intensive" : "") << (dust ? " dust" : "") << (winter ? " winter" : "")
+             << (shortage ? " shortage" : "") << ": penalty " << p << ", LA" << LA << "/B" << B << "/X" << X;
+        INFO("seed " << oracle_seed() << " config " << i << ": " << what.str() << "\n" << s.str());
+        compare(engine_odds(scratch, "asl", s.str()), d, what.str());
     }
 }
