@@ -123,7 +123,18 @@ struct Mg {
     std::string type, owner;  // LMG/MMG/HMG; nationality of the counter
     int fp = 0, range = 0, rof = 0, b = 12;
     bool low_ammo = false;  // a Low Ammo counter on a SW (001 Low Ammo row, D3.71)
+    bool dm = false;        // a dismantled German MMG/HMG, fired as a German LMG (A9.8)
 };
+
+// A9.8: "a German dm HMG/MMG may be fired as a German LMG": the LMG's FP 3 (A9.5 EX: 5-4-8 + LMG = 8 FP)
+// and B12 (A9.71 EX), ROF 1 (the issue's minimum reading; options.dm_fire_as_breakdown: lmg) and its
+// Normal Range 8 (counter data).
+Mg fired_as(const Mg& m) {
+    if (!m.dm) return m;
+    Mg l = m;
+    l.fp = 3; l.range = 8; l.rof = 1; l.b = 12;
+    return l;
+}
 
 struct A9Config {
     std::vector<Mg> mgs;  // one MG, or two fired by one squad as a FG (A9.11, A9.71)
@@ -154,13 +165,15 @@ int a9_penalty(const A9Config& c, const Mg& m) {
 
 // 001: effective B#/X# ("the original B# is transformed into a X# and a new B# is found by
 // subtracting the modifier(s)"); Low Ammo on a SW is the table's -1 row (B11/X12 for B12).
-std::pair<int, int> a9_numbers(const A9Config& c, const Mg& m) {
+std::pair<int, int> a9_numbers(const A9Config& c, const Mg& counter) {
+    const Mg m = fired_as(counter);
     int p = a9_penalty(c, m) + (m.low_ammo ? 1 : 0);
     if (p == 0) return {m.b, 99};
     return {m.b - p, m.b};
 }
 
-double a9_fp(const A9Config& c, const Mg& m) {
+double a9_fp(const A9Config& c, const Mg& counter) {
+    const Mg m = fired_as(counter);
     double fp = m.fp;
     if (c.range > m.range) fp /= 2;  // A7.22 long range
     if (c.range == 1) fp *= 2;       // A7.21 PBF
@@ -205,7 +218,7 @@ Dist a9_oracle(const A9Config& c) {
                     if (selected && dr >= x) s = "x";       // removed (an X# takes precedence)
                     else if (selected) s = "m";             // malfunctions
                     else if (c.sustained) s = "l";          // A9.3: Final Fire counter regardless of ROF
-                    else s = colored <= c.mgs[i].rof ? "k" : "l";  // A9.2
+                    else s = colored <= fired_as(c.mgs[i]).rof ? "k" : "l";  // A9.2
                     out += "|" + s;
                 }
                 d[out] += q(1, 36) * p;
@@ -226,6 +239,7 @@ std::string a9_script(const A9Config& c) {
         s << "mgs[" << i + 1 << "] = R.mg_usage.counter('ger_mmg', {name = 'MG" << i + 1 << "', type = '" << m.type
           << "', nationality = '" << m.owner << "', owner = '" << m.owner << "', fp = " << m.fp << ", range = " << m.range
           << ", rof = " << m.rof << ", B = " << m.b << ", low_ammo = " << (m.low_ammo ? "true" : "false")
+          << (m.dm ? ", dismantled = true" : "")
           << (c.sustained ? ", fire_counter = 'First Fire'" : "") << "})\n";
     }
     s << "local a = R.mg_attack.fire({phase = '" << (c.sustained ? "MPh" : "PFPh") << "', side = 'DEFENDER', "
@@ -247,7 +261,8 @@ std::string describe(const A9Config& c) {
     std::ostringstream s;
     s << "firer " << c.side << " " << c.kind << " " << c.klass << (c.leader_present ? " +leader" : "") << "; ";
     for (const auto& m : c.mgs)
-        s << m.owner << " " << m.type << " " << m.fp << "-" << m.range << " ROF" << m.rof << " B" << m.b << (m.low_ammo ? " LowAmmo" : "") << "; ";
+        s << m.owner << " " << m.type << " " << m.fp << "-" << m.range << " ROF" << m.rof << " B" << m.b << (m.low_ammo ? " LowAmmo" : "")
+          << (m.dm ? " dm" : "") << "; ";
     s << "range " << c.range << " DRM " << c.drm << (c.sustained ? " sustained" : "") << (c.intensive ? " intensive" : "")
       << (c.dust ? " dust" : "") << (c.winter ? " winter" : "") << (c.shortage ? " shortage" : "");
     return s.str();
@@ -382,7 +397,8 @@ TEST_CASE("oracle: ASL A9 malfunction, ROF and the IFT over random MG, B#, ROF, 
             m.rof = pick(1, 3);
             m.b = pick(9, 12);
             m.low_ammo = coin(6);
-            min_range = std::min(min_range, m.range);
+            m.dm = m.owner == "german" && m.type != "LMG" && coin(3);
+            min_range = std::min(min_range, fired_as(m).range);
             c.mgs.push_back(m);
         }
         c.range = pick(1, std::min(16, 2 * min_range));
