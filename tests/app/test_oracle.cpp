@@ -546,12 +546,18 @@ TEST_CASE("oracle: skirmish to hit and hit location over random weapon, range, a
     const int n = oracle_configs(40);
     for (int i = 0; i < n; ++i) {
         const SkWeapon& w = kSkWeapons[pick(0, 5)];
-        const SkCover& cover = kSkCover[pick(0, 8)];
+        const SkCover* cover_pick = &kSkCover[pick(0, 8)];
         const std::string posture = std::vector<std::string>{"standing", "kneeling", "prone"}[pick(0, 2)];
         const int helmet = pick(0, 2);  // none, steel, ballistic
         const int armour = pick(0, 2);  // none, soft, hard
         const bool above = pick(0, 2) == 0, overhead = pick(0, 3) == 0, scope = pick(0, 3) == 0, moved = pick(0, 1) == 1;
         const int elite = pick(0, 2);
+        // an animal target (SK Animal Hit Location), perhaps with a mounted rider (SK Animals)
+        const bool animal = pick(0, 3) == 0, rider = animal && pick(0, 1) == 1;
+        // The cover table is the text's for "Infantrymen"; an animal is drawn in the open, where the
+        // postures (of infantrymen) do not apply to it: every location is exposed.
+        if (animal) cover_pick = &kSkCover[8];
+        const SkCover& cover = *cover_pick;
         // The percentage of the weapon's range band is data (the text does not print the table;
         // data/to_hit.yaml is an EXAMPLE table), read here from the data, not from a rule module.
         const int range = pick(1, 60);
@@ -572,16 +578,17 @@ TEST_CASE("oracle: skirmish to hit and hit location over random weapon, range, a
             // SK Location Modifiers: body armour +1 (soft only vs pistol, SMG, shrapnel), ballistic
             // helmet +1, no helmet -1; firer above +1 unless overhead protection (SK Firer Above)
             int mod = 0;
-            if (armour == 2 || (armour == 1 && (std::string(w.klass) == "pistol" || std::string(w.klass) == "smg" ||
-                                                std::string(w.klass) == "shrapnel")))
+            if (!animal && (armour == 2 || (armour == 1 && (std::string(w.klass) == "pistol" || std::string(w.klass) == "smg" ||
+                                                std::string(w.klass) == "shrapnel"))))
                 mod += 1;
-            if (helmet == 2) mod += 1;
-            if (helmet == 0) mod -= 1;
+            // "Troops not wearing a steel or ballistic helmet": infantrymen only, not animals
+            if (!animal && helmet == 2) mod += 1;
+            if (!animal && helmet == 0) mod -= 1;
             if (above && !overhead) mod += 1;
             // SK Cover: the cover row, or the posture in the open
             std::vector<int> exposed = cover.exposed;
             if (std::string(cover.id).empty()) {
-                if (posture == "standing") exposed = {1, 2, 3, 4, 5, 6};
+                if (animal || posture == "standing") exposed = {1, 2, 3, 4, 5, 6};
                 else if (posture == "kneeling") exposed = {1, 2, 3, 4};
                 else exposed = {1, 2};
             }
@@ -597,9 +604,21 @@ TEST_CASE("oracle: skirmish to hit and hit location over random weapon, range, a
                     else {
                         m = std::max(m, 1);  // options.modified_below_one: clamp
                         effect = m <= 2 ? "death" : m <= 4 ? "litter_case" : "walking_wounded";
+                        // the animal table: 2 (shoulders) is "Charge, close combat, die"
+                        if (animal && m == 2) effect = "charge_then_die";
                     }
                 }
-                d["hit|" + effect] += q(faces, 20) * q(1, 6);
+                if (animal && rider && effect == "death") {
+                    // SK Animals: the mount killed, "roll a six sided die to see if the rider is injured, with a
+                    // DM of +1" (options.rider_injury_modifiers: dm_only), read on the human table, 7+ unhurt
+                    for (int r6 = 1; r6 <= 6; ++r6) {
+                        const int m = r6 + 1;
+                        const std::string re = m >= 7 ? "no_effect" : m <= 2 ? "death" : m <= 4 ? "litter_case" : "walking_wounded";
+                        d["hit|death|rider:" + re] += q(faces, 20) * q(1, 6) * q(1, 6);
+                    }
+                } else {
+                    d["hit|" + effect] += q(faces, 20) * q(1, 6);
+                }
             }
         }
         std::ostringstream s;
@@ -611,12 +630,15 @@ TEST_CASE("oracle: skirmish to hit and hit location over random weapon, range, a
         s << "local a = {id = 'a', side = 'blue', equipment = {" << (scope ? "'sniper_scope'" : "") << "}, elite = " << elite
           << ", moved = " << (moved ? "true" : "false") << "}\n"
           << "local b = {id = 'b', side = 'red', equipment = eq, posture = '" << posture << "'"
+          << (animal ? ", kind = 'animal'" : "")
           << (std::string(cover.id).empty() ? "" : std::string(", cover = '") + cover.id + "'")
           << ", overhead_protection = " << (overhead ? "true" : "false") << "}\n"
+          << (animal ? "b.equipment = {}\n" : "")
+          << (rider ? "b.rider = {id = 'r', side = 'red', mount = 'b', equipment = {'steel_helmet'}}\n" : "")
           << "local r = umpire.rules.resolution.shot(a, b, '" << w.id << "', " << range << ", {firer_above = " << (above ? "true" : "false") << "})\n"
-          << "if not r.hit then return 'miss' end\nreturn 'hit|' .. r.effect\n";
+          << "if not r.hit then return 'miss' end\nreturn 'hit|' .. r.effect .. (r.rider and ('|rider:' .. r.rider.effect) or '')\n";
         std::ostringstream what;
-        what << w.id << " at " << range << " m" << (moved ? " moved" : "") << (scope ? " scope" : "") << " elite " << elite << "; target "
+        what << (animal ? (rider ? "[horse with rider] " : "[horse] ") : "") << w.id << " at " << range << " m" << (moved ? " moved" : "") << (scope ? " scope" : "") << " elite " << elite << "; target "
              << posture << " cover '" << cover.id << "' helmet " << helmet << " armour " << armour << (above ? " firer above" : "")
              << (overhead ? " overhead" : "");
         INFO("seed " << oracle_seed() << " config " << i << ": " << what.str() << "\n" << s.str());
