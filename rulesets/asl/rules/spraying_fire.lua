@@ -46,6 +46,8 @@ function sp.fire(spec)
       umpire.cite("A9.51", "Spraying Fire (Area Fire) has no effect vs an AFV (only Vulnerable PRC / unarmored vehicles)")
     else
       local area = {{why = "Spraying Fire", rule = "A9.5"}}
+      -- A9.3: a MG using Sustained Fire also has its FP halved as Area Fire (as in mg_attack, each reason halves)
+      if spec.sustained then area[#area + 1] = {why = "Sustained Fire", rule = "A9.3"} end
       if spec.moving and spec.moving[i] == false then
         area[#area + 1] = {why = "Location without a moving unit", rule = "A9.52"}
       end

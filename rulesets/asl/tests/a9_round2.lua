@@ -112,6 +112,14 @@ describe("A9.5/A9.7: a spraying SW MG is checked for malfunction and ROF (item 4
     eq(r.attacks[1].fp, 8); eq(r.mg[lmg.name].malfunctioned, true); eq(lmg.malfunctioned, true)
     ok(umpire.journal.cited("A9.7"))
   end)
+  test("Sustained Fire while spraying: B# -2 (B10/X12: DR 10 malfunctions), FP halved again, Final Fire counter", function()
+    local sc = umpire.data.scenario("a9_5")
+    local lmg = C("ger_lmg")
+    umpire.dice.fix{4, 6}
+    local r = R().spraying_fire.fire({firer_hex = "G4", targets = {"H3", "I4"}, map = R().map_los.map(sc.map), phase = "DFPh", sustained = true,
+      firers = {{mg = lmg, user = {name = "German 5-4-8", kind = "squad", side = "german"}}}})
+    eq(r.attacks[2].fp, 0.75); eq(r.mg[lmg.name].malfunctioned, true)
+  end)
   test("coloured dr 2 > ROF 1: the LMG loses Multiple ROF (Prep Fire counter)", function()
     local lmg = C("ger_lmg")
     local r = spray(lmg, {2, 3})
