@@ -479,7 +479,7 @@ TEST_CASE("oracle: ASL D3.2 Target Facing over random hexes and facings, D2.5/D2
     }
 }
 
-TEST_CASE("oracle: Bolt Action hits and casualties over random weapon, range, cover, Down, pins, experience, order", "[oracle][bolt-action]") {
+TEST_CASE("oracle: Bolt Action hits and casualties over random weapon, team crew, range, cover, Down, pins, experience, order", "[oracle][bolt-action]") {
     std::mt19937_64 rng(oracle_seed() + 2);
     auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
     Scratch scratch("ba");
@@ -487,7 +487,10 @@ TEST_CASE("oracle: Bolt Action hits and casualties over random weapon, range, co
     const std::vector<std::string> exps = {"inexperienced", "regular", "veteran"};
     const std::vector<std::string> covers = {"none", "soft", "hard"};
     for (int i = 0; i < n; ++i) {
-        const BaWeapon& w = kBaWeapons[pick(0, 4)];
+        // a support team serving one LMG (BA Team) instead of riflemen, one time in four
+        const bool team = pick(0, 3) == 0;
+        static const BaWeapon kLmg = {"lmg", 36, 4, false};
+        const BaWeapon& w = team ? kLmg : kBaWeapons[pick(0, 4)];
         const int models = pick(1, 3);
         const int targets = pick(models, 5);
         // edge-to-edge distance in inches, within range and half an inch off every whole number, so no
@@ -508,8 +511,11 @@ TEST_CASE("oracle: Bolt Action hits and casualties over random weapon, range, co
         if (cover == "soft") mod -= 1;
         if (cover == "hard") mod -= 2;
         if (down) mod -= 2;
+        // BA Team: "A minimum of two crew is always needed to fire at full effect ... -1 'to hit'"; the
+        // firer counts as one of them (options.firer_counts_as_crew: true)
+        if (team && models < 2) mod -= 1;
         const int need = 3 - mod;
-        const int dice = models * w.shots;
+        const int dice = (team ? 1 : models) * w.shots;
         // to damage: D6 (+ Pen 0) >= damage value 4/5/6 (inexperienced/regular/veteran), a natural 1 fails
         const int dv = target_exp == "inexperienced" ? 4 : target_exp == "regular" ? 5 : 6;
         const mpq_class p_damage = q(7 - std::max(2, dv), 6);
@@ -525,14 +531,16 @@ TEST_CASE("oracle: Bolt Action hits and casualties over random weapon, range, co
         // models in two rows, each shooter opposite a target: every shooter has the same distance
         std::ostringstream s;
         s << "local SC, S = umpire.rules.scenario, umpire.rules.shooting\n"
-          << "local a = SC.line('a', 'allies', " << models << ", '" << w.id << "', {experience = '" << exp << "', pins = " << pins << "})\n"
+          << "local a = SC.line('a', 'allies', " << models << ", " << (team ? "nil" : "'" + std::string(w.id) + "'") << ", {experience = '" << exp
+          << "', pins = " << pins << (team ? ", type = 'support_team'" : "") << "})\n"
+          << (team ? "a.models[1].weapon, a.models[1].role = 'lmg', 'firer'\nfor i = 2, #a.models do a.models[i].role = 'crew' end\n" : "")
           << "local t = SC.line('t', 'axis', " << targets << ", 'rifle', {y = " << edge << " + 25 / 25.4, experience = '" << target_exp
           << "', down = " << (down ? "true" : "false") << (cover == "none" ? "" : ", cover = '" + cover + "'") << "})\n"
           << "local r = S.fire{shooter = a, target = t, order = '" << (advance ? "advance" : "fire") << "'}\n"
           << "local dead = 0\nfor _, m in ipairs(t.models) do if m.removed then dead = dead + 1 end end\n"
           << "return r.hits .. '|' .. dead\n";
         std::ostringstream what;
-        what << w.id << " x" << models << " (" << exp << ", " << pins << " pins, " << (advance ? "advance" : "fire") << ") at "
+        what << (team ? "support team " : "") << w.id << " x" << models << " (" << exp << ", " << pins << " pins, " << (advance ? "advance" : "fire") << ") at "
              << targets << " " << target_exp << " " << edge << "\" cover " << cover << (down ? " Down" : "") << ": need " << need;
         INFO("seed " << oracle_seed() << " config " << i << ": " << what.str() << "\n" << s.str());
         compare(engine_odds(scratch, "bolt-action", s.str()), d, what.str());
