@@ -184,9 +184,21 @@ end
 --- Random Selection of exactly n of the candidates (an nKIA vs more than n units, A7.301): a dr for each, the
 -- n highest are selected; candidates tied across the cut roll again among themselves for the places left.
 -- (random_selection keeps only the highest dr, which under-counts an nKIA: 2KIA vs 3 units must eliminate two.)
-function ift.random_selection_n(candidates, n, why)
+-- Ties are rolled again at most MAX_REROLLS times; units still tied then are taken in the order given. This
+-- bounds the dice an odds run enumerates (an unbounded re-roll is an infinite tree: `umpire odds` overflowed),
+-- at a cost of (ties)^4 in probability, which the journal names when it happens.
+local MAX_REROLLS = 3
+function ift.random_selection_n(candidates, n, why, depth)
+  depth = depth or 0
   if n >= #candidates then return candidates end
   if n <= 0 then return {} end
+  if depth > MAX_REROLLS then
+    local names, sel = {}, {}
+    for i = 1, n do sel[i] = candidates[i]; names[i] = candidates[i].name or "?" end
+    umpire.cite("A.9", string.format("Random Selection (%s): still tied after %d re-rolls: %s taken in the order given",
+      why or "", MAX_REROLLS, table.concat(names, " and ")))
+    return sel
+  end
   local rolled, rolls = {}, {}
   for i, c in ipairs(candidates) do
     local d = umpire.dice.d6()
@@ -206,7 +218,7 @@ function ift.random_selection_n(candidates, n, why)
     #names > 0 and table.concat(names, " and ") or "none yet",
     #sel + #tied > n and string.format("; %d tied at dr %d roll again for %d place(s)", #tied, cut, n - #sel) or ""))
   if #sel + #tied > n then
-    for _, c in ipairs(ift.random_selection_n(tied, n - #sel, why)) do sel[#sel + 1] = c end
+    for _, c in ipairs(ift.random_selection_n(tied, n - #sel, why, depth + 1)) do sel[#sel + 1] = c end
   else
     for _, c in ipairs(tied) do sel[#sel + 1] = c end
   end
