@@ -90,6 +90,12 @@ describe("A7.301 nKIA vs more units than n (item 3)", function()
     local out = kia(2, u, {6, 3, 3, 2, 5})
     eq(#out, 2); eq(u[1].eliminated, true); eq(u[2].eliminated, nil); eq(u[3].eliminated, true)
   end)
+  test("2KIA vs 3 units: still tied after three re-rolls, the units are taken in the order given (bounded for odds)", function()
+    local u = {{name = "a", morale = 7}, {name = "b", morale = 7}, {name = "c", morale = 7}}
+    local out = kia(2, u, {4, 4, 4, 2, 2, 2, 5, 5, 5, 1, 1, 1})
+    eq(#out, 2); eq(u[1].eliminated, true); eq(u[2].eliminated, true); eq(u[3].eliminated, nil)
+    ok(journal_has("still tied after 3 re%-rolls"))
+  end)
   test("A9.74: each unit eliminated by the KIA checks its SW", function()
     local s1, s2 = C("ger_lmg"), C("ger_lmg", {name = "LMG 2"})
     local u = {{name = "a", morale = 7, sw = {s1}}, {name = "b", morale = 7, sw = {s2}}, {name = "c", morale = 7}}
