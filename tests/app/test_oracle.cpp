@@ -412,7 +412,7 @@ TEST_CASE("oracle: ASL A9 malfunction, ROF and the IFT over random MG, B#, ROF, 
     }
 }
 
-TEST_CASE("oracle: ASL D3.2 Target Facing over random hexes and facings, D2.5/D2.52 ESB and D2.51 reliability", "[oracle][asl]") {
+TEST_CASE("oracle: ASL D3.2 Target Facing over random hexes and facings, D2.32 Bypass Target Facing, D2.5/D2.52 ESB and D2.51 reliability", "[oracle][asl]") {
     std::mt19937_64 rng(oracle_seed() + 1);
     auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
     Scratch scratch("d3");
@@ -436,6 +436,57 @@ TEST_CASE("oracle: ASL D3.2 Target Facing over random hexes and facings, D2.5/D2
         const std::string what = "vehicle " + hex_name(tc, tr) + " facing " + vertex[k] + ", firer " + hex_name(fc, fr);
         INFO("seed " << oracle_seed() << " config " << i << ": " << what << "\n" << s.str());
         compare(engine_odds(scratch, "asl", s.str()), d, what);
+    }
+    for (int i = 0; i < n; ++i) {
+        // D2.32: a vehicle in Bypass of hex A along hexside A-B, facing the end vertex (CAFP) at 60k
+        // degrees. Its front Target Facing is "the hex directly in front of the vehicle formed by that
+        // vertex, the hexes of the two diagonal rows of hexes that converge on that hex, and all the hexes
+        // between": from that hex's centre, within 30 degrees either side of the heading (the diagonal rows
+        // included). The rear is the mirror wedge from the hex at the other end of the hexside; a shot
+        // from the Bypassed hex itself, and any other, strikes the side.
+        const int ac = pick(6, 12), ar = pick(3, 7);
+        const auto A = axial(ac, ar);
+        const int dirs[6][2] = {{1, 0}, {1, -1}, {0, -1}, {-1, 0}, {-1, 1}, {0, 1}};
+        const auto& dir = dirs[pick(0, 5)];
+        const std::pair<int, int> B = {A.first + dir[0], A.second + dir[1]};
+        auto px = [](std::pair<int, int> h) { return std::pair<double, double>{1.5 * h.first, -std::sqrt(3.0) * (h.second + h.first / 2.0)}; };
+        const auto [axp, ayp] = px(A);
+        const auto [bxp, byp] = px(B);
+        const double mx = (axp + bxp) / 2, my = (ayp + byp) / 2;
+        std::vector<int> headings;
+        for (int k = 0; k < 6; ++k) {
+            const double hx = std::cos(M_PI / 3 * k), hy = std::sin(M_PI / 3 * k);
+            if (std::fabs(hx * (bxp - axp) + hy * (byp - ayp)) < 1e-9) headings.push_back(k);  // along the hexside
+        }
+        REQUIRE(headings.size() == 2);
+        const int k = headings[pick(0, 1)];
+        const double hx = std::cos(M_PI / 3 * k), hy = std::sin(M_PI / 3 * k);
+        // a firer hex on the board (rows 0..10), within 5 hexes of A
+        int fq = 0, fr = 0, frow = -1;
+        while (frow < 0 || frow > 10 || (fq == A.first && fr == A.second)) {
+            const int dq = pick(-5, 5), dr = pick(-5, 5);
+            if (std::abs(dq + dr) > 5) continue;
+            fq = A.first + dq; fr = A.second + dr;
+            frow = fr + (fq - (fq & 1)) / 2;
+        }
+        auto name_of = [](int q_, int r_) { return hex_name(q_, r_ + (q_ - (q_ & 1)) / 2); };
+        const auto [fx, fy] = px({fq, fr});
+        auto within = [&](double ox, double oy, double dx, double dy) {
+            const double vx = fx - ox, vy = fy - oy, len = std::hypot(vx, vy);
+            if (len < 1e-9) return true;
+            return (vx * dx + vy * dy) / len >= std::cos(M_PI / 6) - 1e-9;
+        };
+        std::string facing = "side";
+        if (within(mx + 1.5 * hx, my + 1.5 * hy, hx, hy)) facing = "front";
+        else if (within(mx - 1.5 * hx, my - 1.5 * hy, -hx, -hy)) facing = "rear";
+        std::ostringstream s;
+        s << "local v = {id = 'v', name = 'v', hex = '" << name_of(A.first, A.second) << "', heading = " << k
+          << ", bypass = {a = '" << name_of(A.first, A.second) << "', b = '" << name_of(B.first, B.second) << "'}}\n"
+          << "local f = umpire.rules.afv_facing.target_facing(v, '" << name_of(fq, fr) << "')\nreturn f\n";
+        const std::string what = "Bypass of " + name_of(A.first, A.second) + " along " + name_of(A.first, A.second) + "-" +
+                                 name_of(B.first, B.second) + " facing " + vertex[k] + ", firer " + name_of(fq, fr);
+        INFO("seed " << oracle_seed() << " config " << i << ": " << what << "\n" << s.str());
+        compare(engine_odds(scratch, "asl", s.str()), Dist{{facing, 1}}, what);
     }
     const std::vector<std::string> makers = {"a", "t", "r", "b", "g", "f", "i", "x"};
     for (int i = 0; i < n; ++i) {
