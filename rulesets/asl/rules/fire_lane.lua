@@ -39,14 +39,13 @@ end
 
 --- A9.22/A9.221: place the Fire Lane Residual FP counter after the First Fire attack.
 -- p = {mg_hex, target, counter, side = nil (Hex Grain) | "left" | "right" (Alternate Hex Grain), map,
---      cowered, subsequent_first_fire, fpf, crew, impulse}
--- Returns the lane, or nil and the reason (an illegally placed counter is removed; the First Fire counter stays).
+--      cowered, subsequent_first_fire, fpf, crew,
+--      impulse = {{unit =, hex =, movement = {"ffnam"|"ffmo"}, dr =}...}: the OTHER elements of the target's
+--      Impulse (A13.62, A25.231, D14.2, E11.2, 11.52) and where they are}
+-- Returns the lane (with lane.impulse_attacks), or nil and the reason (an illegally placed counter is removed;
+-- the First Fire counter stays).
 function lane_m.place(mg, p)
   local mh, t, c = hx(p.mg_hex), hx(p.target), hx(p.counter)
-  -- A9.222: a Fire Lane placed by First Fire vs a unit using Impulse movement (A13.62, A25.231, D14.2,
-  -- E11.2, 11.52) immediately attacks all other elements of that Impulse in its Locations. Impulses are not
-  -- modelled, so the placement is refused rather than made without those attacks.
-  if p.impulse then error("not implemented: A9.222 (Fire Lane placed vs Impulse movement: immediate attack on the other elements of the Impulse)") end
   if p.cowered or p.subsequent_first_fire or p.fpf then
     umpire.cite("A9.22", "no Fire Lane is placed: the manning Infantry Cowered or used Subsequent First Fire/FPF")
     mg.fire_lane_declared = nil
@@ -107,6 +106,20 @@ function lane_m.place(mg, p)
     end
   end
   mg.fire_lane = lane
+  -- A9.222: "When a Fire Lane is placed due to a First Fire attack vs a unit using some form of Impulse movement
+  -- ..., its Fire Lane Residual FP immediately attacks all other elements of that Impulse currently in any
+  -- Location(s) where that Residual FP now exists."
+  if p.impulse then
+    lane.impulse_attacks = {}
+    for _, e in ipairs(p.impulse) do
+      if lane.active and lane_m.fp_in(lane, e.hex) > 0 then
+        umpire.cite("A9.222", string.format("%s is an element of the Impulse in %s, where the new Fire Lane exerts Residual FP: attacked at once",
+          e.unit.name, name(hx(e.hex))))
+        local a = lane_m.attack(lane, mg, p.map, e.unit, e.hex, {movement = e.movement, dr = e.dr})
+        lane.impulse_attacks[#lane.impulse_attacks + 1] = {unit = e.unit, attack = a}
+      end
+    end
+  end
   return lane
 end
 

@@ -52,7 +52,7 @@ test("D3.32: a MG that kept its Multiple ROF in the MPh may fire again in the AF
   eq(a.may_fire, true); eq(a.weapon, "CMG"); eq(a.rule, "D3.32"); eq(a.fp_factor, 0.5)
 end)
 
-describe("missing rules say so (item 13)", function()
+describe("missing rules: implemented, or they say 'not implemented' (item 13)", function()
   test("D2.37/C.5B: fire from a firer in Bypass (traced from its CAFP) is refused with 'not implemented'", function()
     VM().setup("d2_321_psw")
     local v = VM().vehicle("psw")
@@ -74,9 +74,21 @@ describe("missing rules say so (item 13)", function()
     ok(BF().prep_fire("tank"))
     eq(BF().afph("tank").may_fire, false)
   end)
-  test("A9.222: a Fire Lane placed vs Impulse movement is refused with 'not implemented'", function()
-    local mg = umpire.rules.mg_usage.counter("ger_mmg", {fire_counter = "First Fire", fire_lane_declared = true})
-    raises(function() umpire.rules.fire_lane.place(mg, {mg_hex = "X3", target = "AA5", counter = "BB5", impulse = true}) end,
-      "not implemented: A9%.222")
+  test("A9.222: a Fire Lane placed vs Impulse movement attacks the other elements of the Impulse in its Locations at once", function()
+    -- the A9.222 EX lane: MMG in X3, target in AA5, counter in BB5 (2 FP in Z4, AA5, BB5; 4 in Y4)
+    local sc = umpire.data.scenario("a9_222")
+    local map = umpire.rules.map_los.map(sc.map)
+    local squad = {name = "4-6-7", kind = "squad", fp = 4, range = 6}
+    local mg = umpire.rules.mg_usage.counter("ger_mmg", {hex = "X3"})
+    umpire.rules.fire_lane.declare(mg, {side = "DEFENDER", phase = "MPh", crew = {squad}, range = 3})
+    local e1, e2, e3 = {name = "truck 1"}, {name = "truck 2"}, {name = "truck 3"}
+    local lane = umpire.rules.fire_lane.place(mg, {mg_hex = "X3", target = "AA5", counter = "BB5", map = map, crew = {squad},
+      impulse = {{unit = e1, hex = "Y4", dr = {colored = 1, white = 1, total = 2, doubles = true}},
+                 {unit = e2, hex = "BB5", dr = {colored = 3, white = 3, total = 6, doubles = true}},
+                 {unit = e3, hex = "CC5", dr = {colored = 1, white = 1, total = 2, doubles = true}}}})
+    eq(#lane.impulse_attacks, 2)
+    eq(lane.impulse_attacks[1].unit, e1); eq(lane.impulse_attacks[1].attack.fp, 4)
+    eq(lane.impulse_attacks[2].unit, e2); eq(lane.impulse_attacks[2].attack.fp, 2)
+    ok(umpire.journal.cited("A9.222"))
   end)
 end)
