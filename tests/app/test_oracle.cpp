@@ -487,6 +487,25 @@ TEST_CASE("oracle: ASL D3.2 Target Facing over random hexes and facings, D2.32 B
                                  name_of(B.first, B.second) + " facing " + vertex[k] + ", firer " + name_of(fq, fr);
         INFO("seed " << oracle_seed() << " config " << i << ": " << what << "\n" << s.str());
         compare(engine_odds(scratch, "asl", s.str()), Dist{{facing, 1}}, what);
+
+        // D2.37: the same vehicle in Bypass as the FIRER, at a vehicle in the firer hex facing kt: the shot is
+        // traced from the CAFP (the hexside's end vertex, half a hexside from its midpoint along the heading),
+        // and the Target Facing is the sector of the target that line crosses (D3.2, hexspine ties least
+        // favourable to the attacker). D2.36: a target in the Bypassed hex itself is not drawn here.
+        const int kt = pick(0, 5);
+        const double cx = mx + 0.5 * hx, cy = my + 0.5 * hy;
+        double rel = std::atan2(cy - fy, cx - fx) * 180 / M_PI - 60.0 * kt;
+        while (rel > 180) rel -= 360;
+        while (rel <= -180) rel += 360;
+        const std::string from_cafp = std::fabs(rel) <= 60 + 1e-7 ? "front" : std::fabs(rel) <= 120 + 1e-7 ? "side" : "rear";
+        std::ostringstream s2;
+        s2 << "local fv = {id = 'f', name = 'f', hex = '" << name_of(A.first, A.second) << "', heading = " << k
+           << ", bypass = {a = '" << name_of(A.first, A.second) << "', b = '" << name_of(B.first, B.second) << "'}}\n"
+           << "local v = {id = 'v', name = 'v', hex = '" << name_of(fq, fr) << "', heading = " << kt << ", tca = " << kt << "}\n"
+           << "return (umpire.rules.afv_facing.target_facing(v, fv.hex, {firer_vehicle = fv}))\n";
+        const std::string what2 = "firer " + what + "; target facing " + vertex[kt];
+        INFO("D2.37: " << what2 << "\n" << s2.str());
+        compare(engine_odds(scratch, "asl", s2.str()), Dist{{from_cafp, 1}}, what2);
     }
     const std::vector<std::string> makers = {"a", "t", "r", "b", "g", "f", "i", "x"};
     for (int i = 0; i < n; ++i) {

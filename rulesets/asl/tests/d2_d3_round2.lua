@@ -53,11 +53,24 @@ test("D3.32: a MG that kept its Multiple ROF in the MPh may fire again in the AF
 end)
 
 describe("missing rules: implemented, or they say 'not implemented' (item 13)", function()
-  test("D2.37/C.5B: fire from a firer in Bypass (traced from its CAFP) is refused with 'not implemented'", function()
+  test("D2.37: fire from a vehicle in Bypass is traced from its CAFP, not its hex centre", function()
+    VM().setup("d2_misc")
+    -- firer Bypassing L3 along hexside L3-L4, facing E: CAFP = vertex L3-L4-M4. Target in N3 facing NE.
+    -- By hand (x = 1.5q, y = -sqrt3 (r + q/2)): from N3's centre the CAFP lies at 199.1 degrees, 139.1 from
+    -- the NE heading: rear. From L3's centre (180 degrees, 120 from NE) the line would run along a hexspine
+    -- and strike the side (least favourable to the attacker).
+    local fv = {id = "f", name = "firer", hex = "L3", heading = 0, bypass = {a = "L3", b = "L4"}}
+    local v = {id = "t", name = "target", hex = "N3", heading = 1, tca = 1}
+    eq(F().target_facing(v, "L3"), "side")
+    eq(F().target_facing(v, "L3", { firer_vehicle = fv }), "rear")
+    ok(umpire.journal.cited("D2.37"))
+  end)
+  test("C.5B/D2.36: a CAFP between two Target Facings, and fire at PRC of a Bypass vehicle, say 'not implemented'", function()
     VM().setup("d2_321_psw")
     local v = VM().vehicle("psw")
     VM().place("other", { type = "pzkpfw_vie", hex = "23DD3", heading = 0 })
-    raises(function() F().target_facing(VM().vehicle("other"), "23BB3", { firer_vehicle = v }) end, "not implemented: D2%.37/C%.5B")
+    raises(function() F().target_facing(v, "23DD3", { firer_vehicle = { id = "b", hex = "23DD3", heading = 0, bypass = { a = "23DD3", b = "23DD4" } } }) end,
+      "not implemented: D2%.37/C%.5B")
     raises(function() F().target_facing(VM().vehicle("other"), "23BB3", { firer_cafp = true }) end, "not implemented: C%.5B")
     raises(function() F().embark_fire_point(v) end, "not implemented: D2%.36")
   end)
