@@ -148,3 +148,28 @@ TEST_CASE("a missing ruleset or a bad manifest says where", "[rulesets]") {
     CHECK_THROWS_WITH(umpire::ruleset::load(t.host, {(dir / "base").string()}),
                       Catch::Contains("base/ruleset.yaml:2:1: unknown key 'modles'"));
 }
+
+// Issue 17 item 18: the skirmish EXAMPLE mark belongs to each to-hit row. A house rule that replaces
+// one row with example: false un-marks that row; the invented rows it did not touch stay marked.
+TEST_CASE("a skirmish house rule that replaces one to-hit row un-marks only that row", "[rulesets][skirmish]") {
+    const fs::path dir = fs::temp_directory_path() / ("umpire-test-sk-house-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir / "sk-house/data");
+    test_helpers::write(dir / "sk-house/ruleset.yaml", "name: sk-house\nextends: skirmish\ndata: [to_hit]\n");
+    test_helpers::write(dir / "sk-house/data/to_hit.yaml",
+                        "weapons:\n  rifle:\n    example: false\n"
+                        "    bands:\n      - {max_m: 100, stationary: 60, moving: 40}\n");
+    {
+        TestHost t;
+        umpire::ruleset::load(t.host, {(dir / "sk-house").string()});
+        CHECK(t.eval("umpire.data.to_hit.weapons.rifle.example") == "false");
+        CHECK(t.eval("umpire.data.to_hit.weapons.pistol.example") == "true");
+        CHECK(t.eval("umpire.data.to_hit.weapons.lmg.example") == "true");
+        // the journal marks the pistol's band as EXAMPLE, not the replaced rifle's
+        t.host.run_string("umpire.rules.resolution.to_hit({id = 'a', side = 'blue'}, 'rifle', 50)");
+        CHECK(t.eval("umpire.journal.lines(1)[#umpire.journal.lines(1)]:find('EXAMPLE') == nil") == "true");
+        t.host.run_string("umpire.rules.resolution.to_hit({id = 'a', side = 'blue'}, 'pistol', 5)");
+        CHECK(t.eval("umpire.journal.lines(1)[#umpire.journal.lines(1)]:find('EXAMPLE') ~= nil") == "true");
+    }
+    fs::remove_all(dir);
+}

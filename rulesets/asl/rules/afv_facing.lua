@@ -61,6 +61,35 @@ end
 -- same hex strike the rear, even vs Bypass vehicles.
 function F.target_facing(v, firer, opts)
   opts = opts or {}
+  -- D2.32/D2.37: fire FROM a vehicle in Bypass (opts.firer_vehicle) is traced from its CAFP, not from a hex
+  -- centre. Vs a target in a hex: the Target Facing is the hexside sector that the line from the target's
+  -- centre to the CAFP point crosses, a line along a hexspine taking the facing least favourable to the
+  -- attacker (D3.2). D2.36: the Bypass firer occupies the Bypassed hex, so a shot into that hex is fire from
+  -- within the target hex (coloured dr, below). Vs a target that is itself in Bypass, the CAFP may separate
+  -- two of its Target Facings, which C.5B resolves; C.5B is not in the seeds.
+  local fv = opts.firer_vehicle
+  if opts.firer_cafp then error("not implemented: C.5B (a firer on a CAFP separating two Target Facings)", 2) end
+  if fv and fv.bypass and v.bypass then
+    error(("not implemented: D2.37/C.5B (fire from %s in Bypass at %s, also in Bypass: CAFP to CAFP)"):format(
+      fv.name or fv.id or "a vehicle", v.name or v.id or "a vehicle"), 2)
+  end
+  if fv and fv.bypass and not G().same(fv.hex, v.hex) then
+    local f = assert(G().bypass_frame(fv.bypass.a, fv.bypass.b, fv.heading))
+    local function px(h) h = G().hex(h); return 1.5 * h.q, -math.sqrt(3) * (h.r + h.q / 2) end
+    -- the CAFP vertex is the centre of the triangle of the three hex centres that meet at it
+    local x, y = 0, 0
+    for _, n in ipairs(f.cafp.hexes) do local a, b = px(n); x, y = x + a / 3, y + b / 3 end
+    local tx, ty = px(v.hex)
+    local k = arc_heading(v, opts.turret)
+    local rel = (math.deg(math.atan2(y - ty, x - tx)) - 60 * k) % 360
+    if rel > 180 then rel = rel - 360 end
+    local off, eps = math.abs(rel), 1e-7
+    local facing = (off <= 60 + eps) and "front" or ((off <= 120 + eps) and "side" or "rear")
+    umpire.cite("D2.37", ("fire from %s in Bypass is traced from its CAFP %s: %s Target Facing of %s"):format(
+      fv.name or fv.id or "the firer", tostring(f.cafp.id), facing, v.name or v.id or "the target"))
+    return facing
+  end
+  if fv and fv.bypass then firer = fv.hex end
   local same = G().same(firer, v.hex)
   if same and (opts.weapon == "ft" or opts.weapon == "mol" or opts.weapon == "dc") then
     umpire.cite("D3.2", "FT/MOL/DC attack from within the same hex: Rear Target Facing")
@@ -131,9 +160,14 @@ function F.bypass_case_a(v, target, opts)
     local d = math.abs(ORDER[to] - ORDER[from])
     local n = math.min(d, 4 - d)
     local ca = F.case_a(v.turret, n)
-    drm = ca + 1
+    drm = ca
     parts[#parts + 1] = ("+%d [%s TCA change of %d Target Facing%s]"):format(ca, v.turret or "T", n, n > 1 and "s" or "")
-    parts[#parts + 1] = "+1 [TCA change to/through a Bypass side Target Facing]"
+    -- "to or through a Bypass side Target Facing": ending on a side, or turning two Target Facings
+    -- (front <-> rear passes a side). A change FROM a side to the adjacent front/rear is neither.
+    if to:sub(1, 4) == "side" or n == 2 then
+      drm = drm + 1
+      parts[#parts + 1] = "+1 [TCA change to/through a Bypass side Target Facing]"
+    end
   end
   if drm > 0 then
     umpire.cite("D2.321", ("Case A To Hit DRM vs %s (TCA %s -> %s): %s = +%d"):format(G().name(target), from, to, table.concat(parts, " "), drm))
@@ -142,6 +176,28 @@ function F.bypass_case_a(v, target, opts)
   end
   if opts.commit ~= false then v.tca_bypass = to end
   return drm, to, parts
+end
+
+--- D2.38: the TEM a vehicle gets in its hex. In Bypass it is in the Open Ground portion of the hex:
+-- no beneficial (positive) TEM of the woods/building it Bypasses [EXC: Residual FP, A8.2: opts.residual].
+function F.tem(v, hex_tem, opts)
+  opts = opts or {}
+  if v.bypass and hex_tem > 0 then
+    if opts.residual then
+      umpire.cite("D2.38", ("%s in Bypass: Residual FP (A8.2) still gets the +%d TEM"):format(v.name or v.id, hex_tem))
+      return hex_tem
+    end
+    umpire.cite("D2.38", ("%s in Bypass is in the Open Ground portion of %s: no +%d TEM"):format(v.name or v.id, tostring(v.hex), hex_tem))
+    return 0
+  end
+  return hex_tem
+end
+
+--- D2.36: fire vs units embarking/disembarking from a Bypass vehicle is traced to its CAFP; the LOS
+-- tracer works between hex centres, so this is refused rather than traced to the wrong point.
+function F.embark_fire_point(v)
+  if v.bypass then error(("not implemented: D2.36 (fire vs PRC embarking/disembarking %s is traced to CAFP %s)"):format(v.name or v.id, tostring(v.bypass.cafp)), 2) end
+  return v.hex
 end
 
 --- D2.35: a vehicle in Bypass may not fire bow-mounted armament outside its current VCA.

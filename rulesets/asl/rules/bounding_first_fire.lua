@@ -48,15 +48,33 @@ function BF.fire(id, shot)
   return r
 end
 
+--- D2.4: Prep Fire by a vehicle (and its PRC) in its PFPh. "A vehicle (and its PRC) which starts its
+-- Player Turn in Motion may not Prep Fire". Call before its MPh (the Motion counter is still on it).
+function BF.prep_fire(id)
+  local v = VM().vehicle(id)
+  if v.motion or v.reverse_motion then
+    error(("D2.4: %s started its Player Turn in Motion: it (and its PRC) may not Prep Fire"):format(v.name), 2)
+  end
+  v.prep_fire = true
+  umpire.cite("D3.3", ("%s Prep Fires: no fire in its AFPh"):format(v.name))
+  return true
+end
+
 --- D3.32/D3.3/D3.31: what the vehicle may fire in its AFPh after Bounding First Fire.
 -- Returns { may_fire = bool, weapon =, case = "C"|"C4", fp_factor =, rule = }.
 function BF.afph(id)
   local v = VM().vehicle(id)
   if v.prep_fire then return { may_fire = false, rule = "D3.3" } end
   if not v.bff then return { may_fire = true, rule = "D3.3" } end
-  if v.bff.rof_kept and not v.bff.other_than_ma and #v.bff.weapons >= 1 then
+  -- D3.32: the one Multiple ROF weapon that did not exhaust its ROF, if no other weapon fired, may fire
+  -- once more: a MG as much as the MA ("Case C ... for ordnance, or halved FP for MG/IFE"). D3.31 bars the
+  -- vehicle's OTHER weapons/PRC after a non-MA weapon fired, not that weapon's D3.32 shot.
+  if v.bff.rof_kept and v.bff.all_same and #v.bff.weapons >= 1 then
     local motion = v.motion
-    return { may_fire = true, weapon = "MA", once = true, rule = "D3.32",
+    local w = v.bff.weapons[1]
+    umpire.cite("D3.32", ("%s kept its Multiple ROF with its %s and fired nothing else: it may fire that weapon (only) once in the AFPh%s"):format(
+      v.name, tostring(w), w ~= "MA" and "; its other weapons/PRC may not (D3.31)" or ""))
+    return { may_fire = true, weapon = w, once = true, rule = "D3.32",
              case = motion and "C4" or "C", fp_factor = motion and 0.25 or 0.5 }
   end
   if v.bff.other_than_ma then return { may_fire = false, rule = "D3.31" } end

@@ -88,6 +88,10 @@ function breakdown.effective(weapon, cond)
       out = {LA = LA, X = base, B = penalty > 0 and (pb - penalty) or nil}
     else
       out = {LA = LA, B = 12 - penalty, X = penalty > 0 and 12 or nil}
+      if penalty > 0 then
+        -- A.11 (001 circled-B# "Example" row): the circled counter's B12 is what the penalty transforms
+        umpire.cite("A.11", string.format("%s: circled B# under a penalty: its B12 is transformed into X12; new B%d", name, out.B))
+      end
     end
     umpire.cite(row("circled").cite, string.format("%s: circled B#: Low Ammo on DR >= %d", name, LA))
   elseif penalty > 0 then

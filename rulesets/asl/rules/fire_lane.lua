@@ -39,8 +39,11 @@ end
 
 --- A9.22/A9.221: place the Fire Lane Residual FP counter after the First Fire attack.
 -- p = {mg_hex, target, counter, side = nil (Hex Grain) | "left" | "right" (Alternate Hex Grain), map,
---      cowered, subsequent_first_fire, fpf, crew}
--- Returns the lane, or nil and the reason (an illegally placed counter is removed; the First Fire counter stays).
+--      cowered, subsequent_first_fire, fpf, crew,
+--      impulse = {{unit =, hex =, movement = {"ffnam"|"ffmo"}, dr =}...}: the OTHER elements of the target's
+--      Impulse (A13.62, A25.231, D14.2, E11.2, 11.52) and where they are}
+-- Returns the lane (with lane.impulse_attacks), or nil and the reason (an illegally placed counter is removed;
+-- the First Fire counter stays).
 function lane_m.place(mg, p)
   local mh, t, c = hx(p.mg_hex), hx(p.target), hx(p.counter)
   if p.cowered or p.subsequent_first_fire or p.fpf then
@@ -103,6 +106,20 @@ function lane_m.place(mg, p)
     end
   end
   mg.fire_lane = lane
+  -- A9.222: "When a Fire Lane is placed due to a First Fire attack vs a unit using some form of Impulse movement
+  -- ..., its Fire Lane Residual FP immediately attacks all other elements of that Impulse currently in any
+  -- Location(s) where that Residual FP now exists."
+  if p.impulse then
+    lane.impulse_attacks = {}
+    for _, e in ipairs(p.impulse) do
+      if lane.active and lane_m.fp_in(lane, e.hex) > 0 then
+        umpire.cite("A9.222", string.format("%s is an element of the Impulse in %s, where the new Fire Lane exerts Residual FP: attacked at once",
+          e.unit.name, name(hx(e.hex))))
+        local a = lane_m.attack(lane, mg, p.map, e.unit, e.hex, {movement = e.movement, dr = e.dr})
+        lane.impulse_attacks[#lane.impulse_attacks + 1] = {unit = e.unit, attack = a}
+      end
+    end
+  end
   return lane
 end
 
@@ -139,7 +156,8 @@ function lane_m.drm(lane, map, h, unit, movement)
     if m == "ffmo" and cancel_ffmo then
       umpire.cite("A4.6", "FFMO cancelled by the Hindrance")
     elseif m == "ffmo" and tem > 0 then
-      -- FFMO is for movement in Open Ground only
+      -- FFMO is for movement in Open Ground only: a Location with a positive TEM is not Open Ground
+      umpire.cite("A4.6", string.format("FFMO does not apply in %s: +%d TEM, not Open Ground", name(hx(h)), tem))
     else
       if not unit.pinned then list[#list + 1] = R().ift.drm_entry(m) end
     end

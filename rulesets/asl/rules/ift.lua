@@ -181,6 +181,50 @@ function ift.random_selection(candidates, why)
   end
 end
 
+--- Random Selection of exactly n of the candidates (an nKIA vs more than n units, A7.301): a dr for each, the
+-- n highest are selected; candidates tied across the cut roll again among themselves for the places left.
+-- (random_selection keeps only the highest dr, which under-counts an nKIA: 2KIA vs 3 units must eliminate two.)
+-- Ties are rolled again at most MAX_REROLLS times; units still tied then are taken in the order given. This
+-- bounds the dice an odds run enumerates (an unbounded re-roll is an infinite tree: `umpire odds` overflowed),
+-- at a cost of (ties)^4 in probability, which the journal names when it happens.
+local MAX_REROLLS = 3
+function ift.random_selection_n(candidates, n, why, depth)
+  depth = depth or 0
+  if n >= #candidates then return candidates end
+  if n <= 0 then return {} end
+  if depth > MAX_REROLLS then
+    local names, sel = {}, {}
+    for i = 1, n do sel[i] = candidates[i]; names[i] = candidates[i].name or "?" end
+    umpire.cite("A.9", string.format("Random Selection (%s): still tied after %d re-rolls: %s taken in the order given",
+      why or "", MAX_REROLLS, table.concat(names, " and ")))
+    return sel
+  end
+  local rolled, rolls = {}, {}
+  for i, c in ipairs(candidates) do
+    local d = umpire.dice.d6()
+    rolled[#rolled + 1] = {c = c, d = d, i = i}
+    rolls[#rolls + 1] = string.format("%s dr %d", c.name or ("#" .. i), d)
+  end
+  -- stable order: by dr, highest first, then by the given order (pairs/sort order never decides)
+  table.sort(rolled, function(a, b) if a.d ~= b.d then return a.d > b.d end return a.i < b.i end)
+  local cut = rolled[n].d
+  local sel, tied = {}, {}
+  for _, r in ipairs(rolled) do
+    if r.d > cut then sel[#sel + 1] = r.c elseif r.d == cut then tied[#tied + 1] = r.c end
+  end
+  local names = {}
+  for _, c in ipairs(sel) do names[#names + 1] = c.name or "?" end
+  umpire.cite("A.9", string.format("Random Selection (%s): %s; selected %s%s", why or "", table.concat(rolls, ", "),
+    #names > 0 and table.concat(names, " and ") or "none yet",
+    #sel + #tied > n and string.format("; %d tied at dr %d roll again for %d place(s)", #tied, cut, n - #sel) or ""))
+  if #sel + #tied > n then
+    for _, c in ipairs(ift.random_selection_n(tied, n - #sel, why, depth + 1)) do sel[#sel + 1] = c end
+  else
+    for _, c in ipairs(tied) do sel[#sel + 1] = c end
+  end
+  return sel
+end
+
 --- Minimal Morale Check (outside A9; only as deep as the A9 examples need): Final DR > ML breaks the unit,
 -- Final DR = ML pins it (A10.2). `n` is the +n of an nMC, `drm` the leadership DRM of a leader in the Location.
 function ift.morale_check(unit, n, drm, dr)
@@ -216,9 +260,8 @@ function ift.apply(attack, units, opts)
   for _, u in ipairs(units) do if u.leadership and not u.broken and not u.pinned then leader_drm = math.min(leader_drm, u.leadership) end end
   if e.kind == "KIA" then
     local victims = units
-    if e.n < #units then victims = ift.random_selection(units, string.format("%dKIA", e.n)) end
-    for i, u in ipairs(victims) do
-      if i > e.n and #victims > e.n then break end
+    if e.n < #units then victims = ift.random_selection_n(units, e.n, string.format("%dKIA", e.n)) end
+    for _, u in ipairs(victims) do
       u.eliminated = true
       out[#out + 1] = {unit = u, outcome = "eliminated"}
       -- A7.301 (KIA) and A7.302 (K/#) are the standard ASL IFT-result sections; the seeds do not quote

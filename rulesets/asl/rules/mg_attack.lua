@@ -7,30 +7,55 @@ local function R() return umpire.rules end
 --- spec = {label, phase, side, crew = {units firing the MG(s)}, units = {units adding Inherent FP},
 --   mgs = {MG tables: name, fp, range, rof, B/X, ...}, range, target = {units, location, hex, mf},
 --   drm = {entries}, area = {reasons}, dr (optional), subsequent_first_fire, fpf, leader_directing, apply = bool,
---   residual = bool, lane_mgs = {MG establishing a Fire Lane: their FP leaves no normal Residual}}
+--   residual = bool, lane_mgs = {MG establishing a Fire Lane: their FP leaves no normal Residual},
+--   breakdown = {rows of the 001 table the attack carries: intensive, extreme_winter (true: by the firer's
+--   nationality, or "axis"/"russian"), x_heavy_dust, non_qualified, inexperienced, ammunition_shortage,
+--   leader_present}}. Several MMC in `crew` each fire their own MG (mg.fired_by = unit name; A9.2/A9.11).
 function atk.fire(spec)
   local phase = spec.phase
   local mgs = spec.mgs or {}
   local tgt = spec.target or {}
   local ctx = {phase = phase, subsequent_first_fire = spec.subsequent_first_fire, fpf = spec.fpf, firers = spec.crew}
-  local use = {area_fire = false, inherent_forfeit = false}
+  local use = {area_fire = false, inherent_forfeit = false, forfeit = {}, user_of = {}}
   if spec.crew and #mgs > 0 then use = R().mg_usage.check(spec.crew, mgs) end
+  local forfeits = {}
+  for _, u in ipairs(use.forfeit or {}) do forfeits[u] = true end
   local firers = {}
   for _, u in ipairs(spec.units or {}) do
-    if not (use.inherent_forfeit and (spec.crew or {})[1] == u) and not u.inherent_forfeit then
+    if not forfeits[u] and not u.inherent_forfeit then
       firers[#firers + 1] = {name = u.name, fp = u.fp, range = u.range}
     end
   end
-  if use.inherent_forfeit then for _, u in ipairs(spec.crew) do u.inherent_forfeit = true end end
+  for _, u in ipairs(use.forfeit or {}) do u.inherent_forfeit = true end
+  -- the breakdown rows of this attack (001 table) for one MG: what the attack carries, plus its crew
+  local function breakdown_ctx(mg, sus)
+    local c = {}
+    for k, v in pairs(spec.breakdown or {}) do c[k] = v end
+    c.sustained = sus
+    c.user = use.user_of[mg] or (spec.crew or {})[1]
+    return c
+  end
   local sustained = {}
   for _, mg in ipairs(mgs) do
     if mg.removed then error("A9.7: " .. mg.name .. " has been removed") end
     if mg.malfunctioned then error("A9.7: " .. mg.name .. " is malfunctioned: no fire until repaired") end
     local as = mg
     if mg.dismantled then as = R().sw_dismantle.check_fire(mg) end
-    if mg.fire_lane then error("A9.22: " .. mg.name .. " has established a Fire Lane and may not fire again until the DFPh (EXC: TPBF, A9.223)") end
+    -- A9.22: "may not fire again until the DFPh": in the DFPh it fires again (as Sustained Fire, its First
+    -- Fire counter: A9.3, A8.4)
+    if mg.fire_lane and phase ~= "DFPh" then error("A9.22: " .. mg.name .. " has established a Fire Lane and may not fire again until the DFPh (EXC: TPBF, A9.223)") end
+    if mg.fire_lane and phase == "DFPh" then
+      umpire.cite("A9.22", mg.name .. " established a Fire Lane this Player Turn; in the DFPh it may fire again")
+      mg.fire_lane = nil
+    end
     local sus = R().sustained_fire.applies(mg, ctx)
-    if mg.fire_counter == "Prep Fire" or mg.fire_counter == "Final Fire" then
+    -- A9.3 [EXC: FPF 8.31]: Sustained Fire forfeits further shots and places a Final Fire counter, except that a
+    -- MG may keep using FPF (A8.31) while marked with it
+    local fpf_again = spec.fpf and mg.fire_counter == "Final Fire" and phase == "MPh"
+    if fpf_again then
+      umpire.cite("A9.3", mg.name .. " is marked with a Final Fire counter but may fire again as FPF (EXC: FPF, A8.31)")
+    end
+    if (mg.fire_counter == "Prep Fire" or mg.fire_counter == "Final Fire") and not fpf_again then
       error("A9.2: " .. mg.name .. " is marked with a " .. mg.fire_counter .. " counter and may not fire again this Player Turn")
     end
     -- A9.22: the First Fire counter placed on declaring a Fire Lane does not stop that declaring attack
@@ -80,11 +105,11 @@ function atk.fire(spec)
     local res
     if #mgs >= 2 then
       local entries = {}
-      for _, mg in ipairs(mgs) do entries[#entries + 1] = {mg = mg, ctx = {sustained = sustained[mg], user = (spec.crew or {})[1]}} end
+      for _, mg in ipairs(mgs) do entries[#entries + 1] = {mg = mg, ctx = breakdown_ctx(mg, sustained[mg])} end
       res = R().sw_malfunction.check_fg(entries, a.dr)
     else
       res = {}
-      for _, mg in ipairs(mgs) do res[mg.name] = R().sw_malfunction.check(mg, a.dr, {sustained = sustained[mg], user = (spec.crew or {})[1]}) end
+      for _, mg in ipairs(mgs) do res[mg.name] = R().sw_malfunction.check(mg, a.dr, breakdown_ctx(mg, sustained[mg])) end
     end
     for _, mg in ipairs(mgs) do
       local r = res[mg.name]

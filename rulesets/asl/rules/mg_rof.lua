@@ -23,13 +23,16 @@ function rof.after_attack(mg, colored, ctx)
     mg.rof_kept = false
     return false -- A9.22: the First Fire counter is already placed
   end
-  local keep = colored <= (mg.rof or 0)
+  -- A9.8: a dm German MMG/HMG fired as a LMG has the LMG's ROF
+  local rof_n = mg.rof or 0
+  if mg.dismantled then rof_n = umpire.rules.sw_dismantle.fire_numbers(mg).rof or 0 end
+  local keep = colored <= rof_n
   mg.rof_kept = keep
   if keep then
-    umpire.cite("A9.2", string.format("%s: Original coloured dr %d <= ROF %d: retains Multiple ROF and may fire again this phase", mg.name or "MG", colored, mg.rof))
+    umpire.cite("A9.2", string.format("%s: Original coloured dr %d <= ROF %d: retains Multiple ROF and may fire again this phase", mg.name or "MG", colored, rof_n))
   else
     mg.fire_counter = rof.counter_for(ctx.phase) or mg.fire_counter
-    umpire.cite("A9.2", string.format("%s: Original coloured dr %d > ROF %d: loses Multiple ROF%s", mg.name or "MG", colored, mg.rof or 0,
+    umpire.cite("A9.2", string.format("%s: Original coloured dr %d > ROF %d: loses Multiple ROF%s", mg.name or "MG", colored, rof_n,
       mg.fire_counter and (", marked with a " .. mg.fire_counter .. " counter") or ""))
   end
   return keep

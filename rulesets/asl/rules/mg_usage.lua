@@ -29,10 +29,47 @@ function usage.capacity(units)
   return n
 end
 
---- A9.11/A9.12: `units` (one MMC, or one or two SMC) fire `mgs`. Returns
--- {inherent_forfeit, area_fire, leadership_lost, cowering_exempt} or raises an error naming the rule.
+--- A9.2/A9.11: several MMC in one Fire Group, each firing its own SW MG ("whether separately or as part of a
+-- FG", A9.2; A9.71 is about exactly such FG). Each MG names its crew with mg.fired_by = the unit's name; without
+-- it, MG i goes with MMC i when there are as many of each. Each MMC is then checked alone (A9.11).
+-- Returns the usage of each unit, merged: {forfeit = {units}, user_of = {[mg] = unit}, area_fire = false}.
+local function check_mmc_group(units, mgs)
+  local by_name, groups = {}, {}
+  for _, u in ipairs(units) do by_name[u.name] = u; groups[u] = {} end
+  local out = {inherent_forfeit = false, area_fire = false, leadership_lost = false, cowering_exempt = false, forfeit = {}, user_of = {}}
+  for i, mg in ipairs(mgs) do
+    local u = mg.fired_by and by_name[mg.fired_by]
+    if mg.fired_by and not u then error(string.format("A9.11: %s is fired by '%s', who is not one of the firing units", mg.name, mg.fired_by)) end
+    if not u then
+      if #mgs ~= #units then
+        error("A9.11: several MMC fire SW MG in one FG: say which fires which (mg.fired_by = the unit's name)")
+      end
+      u = units[i]
+    end
+    local g = groups[u]
+    g[#g + 1] = mg
+    out.user_of[mg] = u
+  end
+  for _, u in ipairs(units) do
+    if #groups[u] > 0 then
+      local r = usage.check({u}, groups[u])
+      if r.inherent_forfeit then out.forfeit[#out.forfeit + 1] = u end
+    end
+  end
+  umpire.cite("A9.2", string.format("%d MMC each fire their own SW MG as one Fire Group", #units))
+  return out
+end
+
+--- A9.11/A9.12: `units` (one MMC, one or two SMC, or several MMC each firing its own MG) fire `mgs`. Returns
+-- {inherent_forfeit, area_fire, leadership_lost, cowering_exempt, forfeit = {units forfeiting Inherent FP},
+-- user_of = {[mg] = unit}} or raises an error naming the rule.
 function usage.check(units, mgs)
   local out = {inherent_forfeit = false, area_fire = false, leadership_lost = false, cowering_exempt = false}
+  local all_mmc = #units > 1
+  for _, u in ipairs(units) do if is_smc(u) then all_mmc = false end end
+  if all_mmc then return check_mmc_group(units, mgs) end
+  out.user_of = {}
+  for _, mg in ipairs(mgs) do out.user_of[mg] = units[1] end
   if #units == 1 and not is_smc(units[1]) then
     local u = units[1]
     if u.kind == "squad" then
@@ -40,6 +77,7 @@ function usage.check(units, mgs)
         umpire.cite("A9.11", u.name .. " fires one SW MG at no cost to its own Inherent FP")
       elseif #mgs == 2 then
         out.inherent_forfeit = true
+        out.forfeit = {u}
         umpire.cite("A9.11", u.name .. " fires two SW MG at full FP, forfeiting its Inherent FP for this and any remaining fire phases of the Player Turn")
       else
         error(string.format("A9.11: a squad may fire at most two SW MG (%s: %d)", u.name, #mgs))
@@ -47,6 +85,7 @@ function usage.check(units, mgs)
     else
       if #mgs > 1 then error(string.format("A9.11: %s (not a squad) may fire only one SW MG", u.name)) end
       out.inherent_forfeit = true
+      out.forfeit = {u}
       umpire.cite("A9.11", u.name .. " fires one SW MG with full FP and forfeits its Inherent FP for the remaining fire phases of the Player Turn")
     end
     return out

@@ -39,11 +39,28 @@ end
 function dm.check_fire(w)
   if not w.dismantled then return w end
   if w.nationality == "german" and (w.type == "HMG" or w.type == "MMG") then
-    local key = umpire.data.sw_mg.dm_fire_as.german
-    umpire.cite("A9.8", w.name .. " is dm: fired as a German LMG; if it malfunctions it gets a MG Malfunction counter")
-    return umpire.data.sw_mg.counters[key]
+    local n = dm.fire_numbers(w)
+    umpire.cite("A9.8", string.format("%s is dm: fired as a German LMG (%d-%d, ROF %d, %s); if it malfunctions it gets a MG Malfunction counter",
+      w.name, n.fp, n.range, n.rof or 0, n.B and ("B" .. n.B) or ("X" .. tostring(n.X))))
+    return n
   end
   error("A9.8: " .. w.name .. " is dismantled and may not be fired until reassembled")
+end
+
+--- A9.8: the numbers a dm German HMG/MMG fires with "as a German LMG": the LMG counter's FP, range and ROF
+-- (its ROF 1, not the MMG's), and its B# (options.dm_fire_as_breakdown = "lmg": the weapon is fired as that
+-- counter, so it breaks down as that counter; "own_b" keeps the MG's printed B#/X#). Captured/owner/low ammo
+-- stay the MG's own. Returns a table for breakdown.effective and mg_rof (name, fp, range, rof, B, X).
+function dm.fire_numbers(w)
+  if not w.dismantled then return w end
+  local key = umpire.data.sw_mg.dm_fire_as[w.nationality]
+  if not key or not (w.type == "HMG" or w.type == "MMG") then
+    error("A9.8: " .. w.name .. " is dismantled and may not be fired until reassembled")
+  end
+  local lmg = umpire.data.sw_mg.counters[key]
+  local out = {name = w.name, fp = lmg.fp, range = lmg.range, rof = lmg.rof, B = lmg.B, X = lmg.X, circled = lmg.circled}
+  if umpire.data.options.dm_fire_as_breakdown == "own_b" then out.B, out.X, out.circled = w.B, w.X, w.circled end
+  return out
 end
 
 return dm

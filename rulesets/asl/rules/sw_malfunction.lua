@@ -11,29 +11,76 @@ local function D() return umpire.data end
 local function R() return umpire.rules end
 
 --- The conditions (rows of the breakdown table) that apply to one SW in one attack.
--- mg: {captured, low_ammo, ammunition_shortage}; ctx: {sustained = true, user = unit, extreme_winter, x_heavy_dust}
+-- mg: {captured, low_ammo, ammunition_shortage, owner, type, gun}; ctx: {sustained, intensive, user = unit,
+-- leader_present, extreme_winter = true|"axis"|"russian", x_heavy_dust, non_qualified, inexperienced,
+-- ammunition_shortage}. user: {side (nationality), kind = "squad"|"hs"|"crew"|"leader"..., elite, class =
+-- "conscript"|"green"|..., non_qualified, inexperienced}. Every row the 001 table lists can come from ctx, and
+-- the ones the 001 notes define by who fires what are derived here from the user and the weapon.
 function mal.conditions(mg, ctx)
   ctx = ctx or {}
+  local u = ctx.user or {}
   local c = {}
+  local name = mg.name or "SW"
   if ctx.sustained or mg.sustained then c.sustained_fire = true end
   if ctx.intensive then c.intensive_fire = true end
-  if mg.captured or (ctx.user and mg.owner and ctx.user.side and ctx.user.side ~= mg.owner) then c.captured = true end
-  if ctx.non_qualified then c.non_qualified = true end
-  if ctx.inexperienced or (ctx.user and ctx.user.inexperienced) then c.inexperienced = true end
-  if ctx.extreme_winter == "axis" then c.extreme_winter_axis = true elseif ctx.extreme_winter == "russian" then c.extreme_winter_russian = true end
+  if mg.captured or (u.side and mg.owner and u.side ~= mg.owner) then c.captured = true end
+  if ctx.non_qualified or u.non_qualified then c.non_qualified = true end
+  -- A21.13 (001 note): who is Non-Qualified. "Japanese non-crew firing a Japanese MMG/HMG"; the 001 example
+  -- "Japanese Squad firing an American MMG ... (Unqualified and Captured)" extends it to any MMG/HMG
+  -- (options.japanese_non_crew_mg, "any" by default).
+  local crew = u.kind == "crew"
+  if u.side == "japanese" and not crew and (mg.type == "MMG" or mg.type == "HMG") then
+    local any = D().options.japanese_non_crew_mg == "any"
+    if any or mg.owner == "japanese" or mg.nationality == "japanese" then
+      c.non_qualified = true
+      umpire.cite("A21.13", string.format("%s: Japanese non-crew (%s) firing a%s MMG/HMG is Non-Qualified", name, u.name or "unit",
+        (mg.owner == "japanese") and " Japanese" or " captured"))
+    end
+  end
+  if mg.gun and u.kind and not crew then
+    c.non_qualified = true
+    umpire.cite("A21.13", string.format("%s: non-crew (%s) firing a Gun is Non-Qualified", name, u.name or "unit"))
+  end
+  if mg.type == "FT" and (u.kind == "squad" or u.kind == "hs" or u.kind == "crew") and not u.elite then
+    c.non_qualified = true
+    umpire.cite("A21.13", string.format("%s: non-Elite MMC (%s) firing a Flamethrower is Non-Qualified", name, u.name or "unit"))
+  end
+  -- A19.32 (001 note): Conscript regardless of Leader presence, or Green with no Leader present.
+  if ctx.inexperienced or u.inexperienced then c.inexperienced = true
+  elseif u.class == "conscript" then
+    c.inexperienced = true
+    umpire.cite("A19.32", string.format("%s: %s is Conscript: Inexperienced regardless of Leader presence", name, u.name or "unit"))
+  elseif u.class == "green" and not ctx.leader_present then
+    c.inexperienced = true
+    umpire.cite("A19.32", string.format("%s: %s is Green with no Leader present: Inexperienced", name, u.name or "unit"))
+  end
+  -- E3.741: Extreme Winter, by the firer's nationality: Axis -2 (EXC: Finnish), Russian -1, others none.
+  local ew = ctx.extreme_winter
+  if ew == true then
+    local axis = {}
+    for _, n in ipairs(D().options.extreme_winter_axis or {}) do axis[n] = true end
+    if u.side == "russian" then ew = "russian"
+    elseif u.side == "finnish" then
+      ew = nil
+      umpire.cite("E3.741", name .. ": Extreme Winter does not apply to Finnish MMC/SMC (the Axis row's exception)")
+    elseif axis[u.side] then ew = "axis"
+    elseif u.side == nil then error("E3.741: Extreme Winter needs the firer's nationality (ctx.user.side) to choose its row")
+    else ew = nil end
+  end
+  if ew == "axis" then c.extreme_winter_axis = true elseif ew == "russian" then c.extreme_winter_russian = true end
   if ctx.x_heavy_dust then c.x_heavy_dust = true end
   if mg.low_ammo then c.low_ammo = true end
   if mg.ammunition_shortage or ctx.ammunition_shortage then c.ammunition_shortage = true end
-  -- 001: "Japanese non-crew firing a Japanese MMG/HMG", non-elite MMC firing a FT, and Conscript/Green-without-leader
-  -- are Non-Qualified; the caller may also say so directly.
-  if ctx.user and ctx.user.non_qualified then c.non_qualified = true end
   return c
 end
 
 --- Effective numbers of one SW in one attack (A9.7 + the 001 table).
 function mal.numbers(mg, ctx)
   local cond = mal.conditions(mg, ctx)
-  local eff = R().breakdown.effective(mg, cond)
+  -- A9.8: a dm German MMG/HMG fired as a LMG breaks down on the numbers it is fired with
+  local w = mg
+  if mg.dismantled then w = R().sw_dismantle.fire_numbers(mg) end
+  local eff = R().breakdown.effective(w, cond)
   if not eff.B and not eff.X and not eff.LA then eff.B = 12 end
   return eff
 end
@@ -56,7 +103,10 @@ function mal.check(mg, dr, ctx)
   local eff = mal.numbers(mg, ctx)
   local r = R().breakdown.check(eff, original, mg.name)
   mark(mg, r)
-  if r.eliminated or r.malfunction then
+  if r.eliminated then
+    -- A9.7: an X# SW "has permanently malfunctioned and is removed": there is nothing to repair
+    umpire.cite("A9.7", "the attack which caused the breakdown is still resolved; " .. (mg.name or "the SW") .. " has permanently malfunctioned and is removed")
+  elseif r.malfunction then
     umpire.cite("A9.7", "the attack which caused the breakdown is still resolved; no further fire from " .. (mg.name or "the SW") .. " until repaired")
   end
   return {malfunctioned = r.malfunction, removed = r.eliminated, low_ammo = r.low_ammo, eff = eff}

@@ -13,14 +13,32 @@ end
 
 --- D2.5: the ESB DRM for seeking `sought_h` half MP: +1 per MP sought, FRD (FRU for a red MP
 -- allotment), plus the manufacturer's nationality DRM. Returns total and a list of parts.
+--- Is the MP allotment red: printed so (D2.5), or assumed so (D2.52: Axis vehicles [EXC: motorcycles]
+-- in North Africa before October 1941 "are assumed to have their MP allotments printed in red (2.5-.51)").
+-- Returns the answer and the rule that makes it so.
+function E.red_mp(v)
+  if v.red_mp then return true, "D2.5" end
+  local m = umpire.state.vehicle_map
+  if m and m.north_africa_pre_oct41 and v.class ~= "motorcycle" then
+    for _, n in ipairs(D().axis_manufacturers) do
+      if n == v.manufacturer then return true, "D2.52" end
+    end
+  end
+  return false
+end
+
 function E.drm(v, sought_h)
   local mp = sought_h / 2
-  local per = v.red_mp and math.ceil(mp) or math.floor(mp)
+  local red, why = E.red_mp(v)
+  if red and why == "D2.52" and mp ~= math.floor(mp) then
+    umpire.cite("D2.52", ("%s: Axis vehicle in North Africa before October 1941: MP assumed red, the ESB DRM rounds up"):format(v.name))
+  end
+  local per = red and math.ceil(mp) or math.floor(mp)
   local nat = v.manufacturer or "other"
   local nd = D().nationality_drm[nat]
   if nd == nil then nat, nd = "other", D().nationality_drm.other end
   local parts = {
-    { value = per * D().drm_per_mp, label = ("+%d [%s MP sought, %s]"):format(per * D().drm_per_mp, T().fmt(sought_h), v.red_mp and "FRU: red MP" or "FRD") },
+    { value = per * D().drm_per_mp, label = ("+%d [%s MP sought, %s]"):format(per * D().drm_per_mp, T().fmt(sought_h), red and "FRU: red MP" or "FRD") },
     { value = nd, label = ("+%d [%s manufacture]"):format(nd, D().nationality_names[nat] or nat) },
   }
   return per * D().drm_per_mp + nd, parts
@@ -53,12 +71,8 @@ end
 --- D2.51/D2.52: must this vehicle make a Mechanical Reliability DR when it starts?
 function E.needs_reliability_dr(v)
   if v.red_mp and v.afv then return true, "D2.51" end
-  local m = umpire.state.vehicle_map
-  if m and m.north_africa_pre_oct41 and v.class ~= "motorcycle" then
-    for _, n in ipairs(D().axis_manufacturers) do
-      if n == v.manufacturer then return true, "D2.52" end
-    end
-  end
+  local red, why = E.red_mp(v)
+  if red and why == "D2.52" then return true, "D2.52" end
   return false
 end
 

@@ -201,8 +201,20 @@ function H.delay(v, s)
 end
 
 function H.tca(v, s)
-  -- D3.12: a TCA change coincides with an MP expenditure; alone it is spent as Delay MP.
-  return H.delay(v, { mp = s.mp or 1 })
+  -- D3.12: a TCA change coincides with an MP expenditure; alone it is spent as Delay MP (D2.17 names
+  -- "to change its TCA" as a use of Delay), doubled to 2 MP in a woods/building obstacle (not
+  -- Bypassing it, not on a road) or rubble hex (C5.11).
+  local to = s.to or s.tca
+  if to == nil then fail("D3.12: a tca step names the new TCA: tca {to = k}") end
+  if not v.turret or v.turret == "NT" then fail(("D3.12: %s has no turret: no TCA to change"):format(v.name)) end
+  local rec, tname = T().hex(v.hex)
+  local in_obstacle = (not v.bypass) and (T().terrain(tname).obstacle or rec.rubble) and not s.road
+  local mp = math.max(s.mp or 1, in_obstacle and 2 or 1)
+  H.delay(v, { mp = mp })
+  v.tca = to % 6
+  umpire.cite("D3.12", ("TCA changed to hexspine %d%s"):format(v.tca,
+    in_obstacle and (" in a woods/building obstacle or rubble hex (" .. tostring(tname) .. "): MP doubled to " .. mp) or ""))
+  return "D3.12"
 end
 
 function H.vca(v, s)

@@ -36,7 +36,8 @@ end
 
 function HE.ambush_round(unit, profile)
   if unit.ambush_round then return unit.ambush_round end
-  local is_at = tostring(profile.id):match("_at_gun$") ~= nil
+  -- the weapon's class as data (gun: anti_tank, inherited through `as`), never a guess from its id
+  local is_at = profile.gun == "anti_tank"
   local r = is_at and "ap" or "he"
   umpire.cite(RULE, ("Ambush round not declared: %s loads %s rounds by default"):format(profile.name, is_at and "anti-tank" or "HE"))
   return r

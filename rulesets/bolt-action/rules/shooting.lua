@@ -58,7 +58,7 @@ function S.declare(o)
   if o.models then chosen = {} for _, id in ipairs(o.models) do chosen[id] = true end end
   for _, m in ipairs(C.alive(shooter)) do
     if m.weapon and (not chosen or chosen[m.id]) and not m.spent then
-      local p = W.profile(m.weapon)
+      local p = W.profile(m.weapon, {towed = shooter.towed})
       -- BA One-shot: "you do not have to fire all of a unit's one-shot weapons in the same
       -- turn" - they fire only when named in o.models or o.split.
       if W.has(p, "one_shot") and not chosen and not (o.split and o.split[m.id]) then

@@ -103,7 +103,9 @@ function TM.remove(unit, m)
   m.removed = true
   umpire.cite(umpire.rules.core.CITE, ("%s: %s removed as a casualty"):format(unit.id, m.id))
   if m.role == "firer" and is_team_weapon(m) then
-    if unit.type == "support_team" or unit.type == "artillery" then
+    -- "Support Team Weapons ... with the following important exception": only support teams are out of
+    -- action when the firer dies; artillery keeps the generic rule (fewer than two crew: -1 to hit)
+    if unit.type == "support_team" then
       umpire.cite(RULE .. ": support", ("the model firing %s's team weapon is killed: the team is out of action"):format(unit.id))
       TM.destroy(unit, "firer of the support team weapon killed")
     elseif unit.type == "squad" then

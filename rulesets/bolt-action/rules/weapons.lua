@@ -1,8 +1,21 @@
 -- BA Weapons chart: weapon profiles from data/weapons.yaml, HE sizes from data/he.yaml.
 local W = {}
 
--- The profile of a weapon id, with `as` (start from another profile) resolved.
-function W.profile(id)
+-- The profile of a weapon id, with `as` (start from another profile) resolved. opts.towed: the
+-- profile it counts as while towed (`towed_as`; BA Multiple launcher: "When being towed, multiple
+-- launchers count as light howitzers"), keeping the weapon's own id and name.
+function W.profile(id, opts)
+  if opts and opts.towed then
+    local own = W.profile(id)
+    if own.towed_as then
+      local p = W.profile(own.towed_as)
+      p.id, p.name, p.towed_from = id, own.name, own.towed_as
+      umpire.cite(own.special_set.multiple_launcher and "BA Multiple launcher" or "BA Weapons chart",
+        ("%s is being towed: it counts as a %s"):format(own.name, (p.towed_from:gsub("_", " "))))
+      return p
+    end
+    return own
+  end
   local all = umpire.data.weapons.weapons
   local seen, chain = {}, {}
   local cur = id

@@ -13,10 +13,12 @@ function R.to_hit(firer, wid, range_m)
   if not band then return nil, ("%s reaches %d m, target at %.1f m"):format(w.name, w.bands[#w.bands].max_m, range_m) end
   local moving = F().moved(firer)
   local m = umpire.bus.modifiers("% to hit")
-  local example = umpire.data.to_hit.example and " (EXAMPLE to-hit table)" or ""
+  -- the flag is the row's own: a house rule that replaced this row un-marks it, and only it
+  local example = w.example and " (EXAMPLE to-hit table)" or ""
+  -- the mark goes into the modifier's source, the part of the line the journal prints
   m:add(moving and band.moving or band.stationary,
-        ("%s at %.0f m, band %d, %s"):format(w.name, range_m, i, moving and "firer moved" or "stationary"),
-        "SK Range", "percentage chance to hit" .. example)
+        ("%s at %.0f m, band %d, %s%s"):format(w.name, range_m, i, moving and "firer moved" or "stationary", example),
+        "SK Range")
   for _, s in ipairs(F().worn(firer, "scope")) do
     m:add(s.def.to_hit_pct, s.def.name, "SK Sniper Scope")
   end

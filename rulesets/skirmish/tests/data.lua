@@ -14,9 +14,9 @@ local function data_copy()
   return d
 end
 
-test("data: the shipped tables validate; the to-hit table is marked EXAMPLE", function()
+test("data: the shipped tables validate; every to-hit row is marked EXAMPLE", function()
   TB.validate(data_copy())
-  eq(umpire.data.to_hit.example, true)
+  for _, id in ipairs(TB.sorted_keys(umpire.data.to_hit.weapons)) do eq(umpire.data.to_hit.weapons[id].example, true, id) end
   eq(#umpire.data.cover.positions.standing_in_the_open.exposed, 6)
   eq(umpire.data.cover.positions.firing_port.exposed, { 1 })
 end)
