@@ -14,6 +14,8 @@ const luaL_Reg kDiceFunctions[] = {
     {"d", wrap::die_d},
     {"pool", wrap::die_pool},
     {"count", wrap::die_count},
+    {"sum", wrap::spec_sum},
+    {"keep", wrap::spec_keep},
     {"dr", wrap::asl_dr},
     {"fix", wrap::source_fix},
     {"unfix", wrap::source_unfix},

@@ -59,6 +59,9 @@ int die_pool(lua_State* L) {
 /// @lua umpire.dice.count(n, sides, target, how)
 /// ---How many of n dice of `sides` faces meet the target: face >= target (how = ">=", the
 /// ---default) or face <= target (how = "<="). Under `umpire odds` this is n+1 branches.
+/// ---`sides` may be a die table (see umpire.dice.sum: re-rolls, explosions, custom faces), and
+/// ---`target` a test function(result) -> boolean, asked once per distinct result:
+/// ---`count(10, {sides = 6, reroll = {1}, once = true}, 4)` is "re-roll 1s, hit on 4+".
 /// ---n may be 0 (no hits, so no damage dice): count(0, ...) is 0.
 /// ---@param n integer
 /// ---@param sides integer
@@ -66,6 +69,7 @@ int die_pool(lua_State* L) {
 /// ---@param how? '">="'|'"<="'
 /// ---@return integer successes
 int die_count(lua_State* L) {
+    if (lua_istable(L, 2) || lua_isfunction(L, 3)) return spec_count(L);
     return lua::lua_guard(L, [&] {
         lua::StackCheck check(L, 1);
         const std::uint32_t n = check_count(L, 1, "pool size", 1000, 0);

@@ -23,6 +23,9 @@ int die_count(lua_State* L);
 int asl_dr(lua_State* L);           // wrap_AslDr.cpp
 int expression_roll(lua_State* L);  // wrap_DiceExpression.cpp
 int distribution_of(lua_State* L);  // wrap_Distribution.cpp
+int spec_sum(lua_State* L);         // wrap_DieSpec.cpp
+int spec_keep(lua_State* L);
+int spec_count(lua_State* L);       // count with a die table or a test function
 int source_fix(lua_State* L);       // wrap_DieSource.cpp
 int source_unfix(lua_State* L);
 void open_fast_dice(lua_State* L, int dice_table);  // wrap_DieSource.cpp: the FFI fast paths

@@ -52,8 +52,11 @@ function dice.dr()
   return { colored = colored, white = white, total = colored + white, doubles = colored == white }
 end
 
---- How many of n dice meet the target (">=" default, or "<=").
+--- How many of n dice meet the target (">=" default, or "<="). A die table or a test function
+--- goes to the classic entry (wrap_DieSpec.cpp): that path is a folded roll, not a fast path.
+local spec_count = dice.count
 function dice.count(n, sides, target, how)
+  if type(sides) == "table" or type(target) == "function" then return spec_count(n, sides, target, how) end
   if type(n) ~= "number" or n < 0 or n > 1000 or n ~= floor(n) then
     error("umpire.dice.count: pool size must be a whole number from 0 to 1000, got " .. tostring(n), 2)
   end

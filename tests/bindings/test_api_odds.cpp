@@ -142,3 +142,66 @@ TEST_CASE("a step that reads outside its state, or changes umpire.state, is refu
       return s.x)"),
                       Catch::Contains("changed umpire.state"));
 }
+
+TEST_CASE("dice tables in play: the fixed dice are the real faces, re-rolls and explosions included", "[api][odds][diespec]") {
+    TestHost t;
+    t.host.run_string("umpire.dice.fix{1, 4, 3}");
+    // The 1 is re-rolled once (into a 4: a hit); the 3 misses.
+    CHECK(t.eval("umpire.dice.count(2, {sides = 6, reroll = {1}, once = true}, 4)") == "1");
+    t.host.run_string("umpire.dice.fix{6, 6, 2}");
+    CHECK(t.eval("umpire.dice.sum(1, {sides = 6, explode = {6}})") == "14");
+    t.host.run_string("umpire.dice.fix{6, 6}");
+    CHECK(t.eval("umpire.dice.sum(1, {sides = 6, explode = 6, depth = 1})") == "12");
+    t.host.run_string("umpire.dice.fix{3, 1, 6, 5}");
+    CHECK(t.eval("umpire.dice.keep(4, 6, 3)") == "14");
+    t.host.run_string("umpire.dice.fix{3, 1, 6, 5}");
+    CHECK(t.eval("umpire.dice.keep(4, 6, 1, 'lowest')") == "1");
+    t.host.run_string("umpire.dice.fix{1, 6}");  // faces {1,1,2,3,5,8}: the 1st and the 6th
+    CHECK(t.eval("umpire.dice.sum(2, {faces = {1, 1, 2, 3, 5, 8}})") == "9");
+    t.host.run_string("umpire.dice.fix{1, 6, 3}");  // dF: -1, +1, 0
+    CHECK(t.eval("umpire.dice.sum(3, {fudge = true})") == "0");
+    t.host.run_string("umpire.dice.fix{2, 5}");
+    CHECK(t.eval("umpire.dice.count(2, 6, function(face) return face % 2 == 0 end)") == "1");
+    CHECK(t.eval("umpire.dice.sum(0, 6)") == "0");
+    t.host.run_string("umpire.dice.unfix()");
+    CHECK_THROWS_WITH(t.host.run_string("umpire.dice.sum(1, {sides = 6, reroll = {1,2,3,4,5,6}})"), Catch::Contains("never ends"));
+    CHECK_THROWS_WITH(t.host.run_string("umpire.dice.keep(2, 6, 3)"), Catch::Contains("k must be a whole number from 0 to 2"));
+    CHECK_THROWS_WITH(t.host.run_string("umpire.dice.sum(1, 'd6')"), Catch::Contains("a die is a number of sides or a table"));
+}
+
+TEST_CASE("re-roll 1s to hit, then wound: one branch per count, the fractions of a brute force", "[api][odds][diespec]") {
+    std::mt19937 random(3);
+    for (int trial = 0; trial < 6; ++trial) {
+        TestHost t;
+        const int shots = 1 + static_cast<int>(random() % 4), to_hit = 2 + static_cast<int>(random() % 5),
+                  to_wound = 2 + static_cast<int>(random() % 5);
+        const auto r = lua_odds(t, "local hits = umpire.dice.count(" + std::to_string(shots) +
+                                       ", {sides = 6, reroll = {1}, once = true}, " + std::to_string(to_hit) +
+                                       ") return umpire.dice.count(hits, 6, " + std::to_string(to_wound) + ")");
+        // Brute force: every die's faces, its re-roll of a 1, then a wound die per hit.
+        std::map<int, mpq_class> expected;
+        const std::function<void(int, int, mpq_class)> hit_die = [&](int left, int hits, mpq_class p) {
+            if (left == 0) {
+                const std::function<void(int, int, mpq_class)> wound = [&](int l, int w, mpq_class q) {
+                    if (l == 0) { expected[w] += q; return; }
+                    for (int f = 1; f <= 6; ++f) wound(l - 1, w + (f >= to_wound), q / 6);
+                };
+                wound(hits, 0, p);
+                return;
+            }
+            for (int f = 1; f <= 6; ++f) {
+                if (f == 1) {
+                    for (int g = 1; g <= 6; ++g) hit_die(left - 1, hits + (g >= to_hit), p / 36);
+                } else {
+                    hit_die(left - 1, hits + (f >= to_hit), p / 6);
+                }
+            }
+        };
+        hit_die(shots, 0, 1);
+        std::map<std::string, mpq_class> want;
+        for (const auto& [w, p] : expected) want[odds::Outcome(std::to_string(w)).key()] = p;
+        INFO(shots << " shots, hit " << to_hit << "+ re-rolling 1s, wound " << to_wound << "+");
+        CHECK(fractions(r) == want);
+        CHECK(r.paths <= static_cast<std::uint64_t>((shots + 1) * (shots + 1)));
+    }
+}
