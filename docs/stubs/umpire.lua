@@ -121,6 +121,9 @@ umpire.dice = {}
 
 ---How many of n dice of `sides` faces meet the target: face >= target (how = ">=", the
 ---default) or face <= target (how = "<="). Under `umpire odds` this is n+1 branches.
+---`sides` may be a die table (see umpire.dice.sum: re-rolls, explosions, custom faces), and
+---`target` a test function(result) -> boolean, asked once per distinct result:
+---`count(10, {sides = 6, reroll = {1}, once = true}, 4)` is "re-roll 1s, hit on 4+".
 ---n may be 0 (no hits, so no damage dice): count(0, ...) is 0.
 ---@param n integer
 ---@param sides integer
@@ -151,6 +154,16 @@ function umpire.dice.dr() end
 ---@param faces integer[]
 function umpire.dice.fix(faces) end
 
+---The sum of the k highest (which = "highest", the default) or lowest ("lowest") of n dice:
+---4d6 keep 3 is keep(4, 6, 3). Drop the lowest one is keep(n, die, n - 1). Under `umpire odds`
+---one branch per total.
+---@param n integer
+---@param die integer|table
+---@param k integer
+---@param which? '"highest"'|'"lowest"'
+---@return integer total
+function umpire.dice.keep(n, die, k, which) end
+
 ---Rolls a pool of n dice (n >= 0) and returns the faces sorted ascending (the order of a pool
 ---never matters, which lets the odds engine fold it by counts). pool(0) is {}.
 ---@param n integer
@@ -165,6 +178,16 @@ function umpire.dice.pool(n, sides) end
 ---@return integer total
 ---@return integer[] faces the kept dice, in the order rolled
 function umpire.dice.roll(expr) end
+
+---The sum of n dice (n >= 0; sum(0, ...) is 0). `die` is a number of sides or a die table:
+---`{sides = 6}`, `{faces = {1, 1, 2, 3, 5, 8}}`, `{fudge = true}`, with `reroll = {1}` (until it
+---shows another face; `once = true`: once only), `explode = {6}` (roll again and add) and
+---`depth` (explosions at most, default 10). Every face rolled is journaled; under `umpire odds`
+---it is one branch per total.
+---@param n integer
+---@param die integer|table
+---@return integer total
+function umpire.dice.sum(n, die) end
 
 ---Spec tests: back to the game's generator after umpire.dice.fix.
 function umpire.dice.unfix() end
