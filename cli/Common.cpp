@@ -18,7 +18,10 @@ void add_common(CLI::App* app, Common& c) {
     app->add_flag("--trusted", c.trusted,
                   "Keep the JIT on for rule code (fast; a runaway loop ends the process)");
     app->add_flag("--traceback", c.traceback, "Show a Lua traceback with script errors");
-    app->add_option("--timeout", c.timeout, "Seconds a script may run before it is stopped (0: no limit)");
+    app->add_option_function<double>(
+           "--timeout", [&c](double seconds) { c.timeout = seconds; c.timeout_given = true; },
+           "Seconds a script may run before it is stopped (0: no limit; default 10). Given to "
+           "`odds`, it also bounds the whole run, exact enumeration and Monte Carlo alike");
 }
 
 RulesetArgs split_rulesets(const Common& c) {

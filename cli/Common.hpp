@@ -22,6 +22,7 @@ struct Common {
     bool trusted = false;
     bool traceback = false;
     double timeout = 10.0;
+    bool timeout_given = false;  // --timeout on the command line: then it also bounds a whole odds run
 };
 
 void add_common(CLI::App* app, Common& common);

@@ -14,12 +14,13 @@
 namespace umpire::cli {
 namespace {
 
-// A progress bar on stderr, only when stderr is a terminal (CI logs stay clean).
-std::function<void(double)> progress_bar() {
+// A progress bar on stderr, only when stderr is a terminal (CI logs stay clean). `what` is
+// "sampling" or "exact" (then the fraction is the probability of the paths visited so far).
+std::function<void(const char*, double)> progress_bar() {
     if (!::isatty(STDERR_FILENO)) return nullptr;
-    return [](double fraction) {
+    return [](const char* what, double fraction) {
         const int width = 40, filled = static_cast<int>(fraction * width + 0.5);
-        std::fprintf(stderr, "\r  sampling [%s%s] %3d%%", std::string(filled, '#').c_str(),
+        std::fprintf(stderr, "\r  %-8s [%s%s] %3d%%", what, std::string(filled, '#').c_str(),
                      std::string(width - filled, ' ').c_str(), static_cast<int>(fraction * 100 + 0.5));
         if (fraction >= 1.0) std::fprintf(stderr, "\r%60s\r", "");
         std::fflush(stderr);
@@ -57,7 +58,15 @@ int cmd_odds(const Common& common, const OddsInputs& in) {
             request.odds.monte_carlo.seed = common.seed;
             request.odds.monte_carlo.threads = in.threads;
             request.odds.monte_carlo.target_half_width = in.precision / 100.0;
-            request.odds.monte_carlo.progress = progress_bar();
+            const auto bar = progress_bar();
+            if (bar) request.odds.monte_carlo.progress = [bar](double f) { bar("sampling", f); };
+            request.odds.monte_carlo.bounds.progress = bar;
+            if (common.timeout_given && common.timeout > 0) {
+                request.odds.monte_carlo.bounds.seconds = common.timeout;
+                request.odds.monte_carlo.bounds.deadline =
+                    std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                                           std::chrono::duration<double>(common.timeout));
+            }
             result = odds_runner::run_script(request);
             if (!in.compare.empty()) {
                 request.rulesets = {in.compare};

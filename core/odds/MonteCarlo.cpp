@@ -60,6 +60,7 @@ public:
                     dice::GeneratorSource source(dice::Generator::from_state(states[c]));
                     const std::uint64_t n = std::min(chunk, samples - c * chunk);
                     for (std::uint64_t i = 0; i < n; ++i) {
+                        if ((i & 63) == 0) options_.bounds.check(std::to_string(finished.load()) + " Monte Carlo samples");
                         Outcome outcome = scripts_[w](source);
                         std::string key = outcome.key();
                         auto it = counts[w].find(key);

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 
+#include "core/odds/Exact.hpp"
 #include "core/odds/Result.hpp"
 #include "core/odds/Script.hpp"
 
@@ -30,6 +31,8 @@ struct MonteCarloOptions {
     // Called on the calling thread about ten times a second and once at the end with 1.0, with the
     // fraction done (in target mode, of the samples currently predicted to be needed).
     std::function<void(double fraction)> progress;
+    // The whole run's time limit (--timeout): past it the workers stop and a RuleError says so.
+    RunBounds bounds;
 };
 
 // Runs the script. The factory is called once per worker thread (see Script.hpp). The first

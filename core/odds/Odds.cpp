@@ -4,7 +4,7 @@ namespace umpire::odds {
 
 Result odds(const ScriptFactory& factory, const OddsOptions& options) {
     if (!options.monte_carlo_only) {
-        if (auto exact = enumerate(factory(), options.budget)) return std::move(*exact);
+        if (auto exact = enumerate(factory(), options.budget, options.monte_carlo.bounds)) return std::move(*exact);
     }
     Result r = monte_carlo(factory, options.monte_carlo);
     if (!options.monte_carlo_only) {

@@ -11,7 +11,8 @@ namespace umpire::odds {
 struct OddsOptions {
     std::uint64_t budget = default_budget;  // paths the exact runner may spend (--budget)
     bool monte_carlo_only = false;          // skip the exact attempt (--monte-carlo)
-    MonteCarloOptions monte_carlo;          // --samples, --seed, threads, target, progress
+    MonteCarloOptions monte_carlo;          // --samples, --seed, threads, target, progress, and the
+                                            // whole run's bounds (monte_carlo.bounds: --timeout)
 };
 
 // The exact attempt uses one Script from the factory; Monte Carlo makes one per worker.
