@@ -50,65 +50,52 @@ std::shared_ptr<dice::DieSource> borrowed(dice::DieSource& source) {
     return std::shared_ptr<dice::DieSource>(&source, [](dice::DieSource*) {});
 }
 
-// One worker: a host with the rulesets loaded and the script compiled once. Every run gets a
-// fresh global table (reads fall through to the script env) and the starting game state, so no
-// run can see what an earlier path left behind.
-class Worker {
-public:
-    explicit Worker(const Request& request) : host_(request.host) {
-        if (!request.rulesets.empty()) ruleset::load(host_, request.rulesets);
-        host_.extension<GameLog>().set_journaling(false);
-        initial_state_ = host_.state_json();
-        lua_State* L = host_.state();
-        host_.push_script_env();
-        base_env_ = luaL_ref(L, LUA_REGISTRYINDEX);
-        lua_rawgeti(L, LUA_REGISTRYINDEX, base_env_);
-        host_.load_chunk(LuaHost::read_file(request.script),
-                         "@" + LuaHost::display_path(request.script), -1);
-        function_ = luaL_ref(L, LUA_REGISTRYINDEX);
-        lua_pop(L, 1);
-    }
-
-    odds::Outcome run(dice::DieSource& source) {
-        lua_State* L = host_.state();
-        const int top = lua_gettop(L);
-        host_.set_die_source(borrowed(source));
-        if (state_touched_) host_.set_state_json(initial_state_);
-        try {
-            lua_rawgeti(L, LUA_REGISTRYINDEX, function_);
-            lua_newtable(L);  // this run's globals
-            lua_createtable(L, 0, 1);
-            lua_rawgeti(L, LUA_REGISTRYINDEX, base_env_);
-            lua_setfield(L, -2, "__index");
-            lua_setmetatable(L, -2);
-            lua_setfenv(L, -2);
-            host_.call(0, 1);
-            odds::Outcome outcome = to_outcome(L, lua_gettop(L));
-            lua_settop(L, top);
-            host_.set_die_source(nullptr);
-            // Restoring the state costs a JSON round trip; only pay it once a run changed it.
-            if (!state_touched_ && host_.state_json() != initial_state_) state_touched_ = true;
-            return outcome;
-        } catch (...) {
-            lua_settop(L, top);
-            host_.set_die_source(nullptr);
-            throw;
-        }
-    }
-
-private:
-    LuaHost host_;
-    std::string initial_state_;
-    bool state_touched_ = false;
-    int base_env_ = LUA_NOREF;
-    int function_ = LUA_NOREF;
-};
-
 }  // namespace
+
+ScriptWorker::ScriptWorker(const Request& request) : host_(request.host) {
+    if (!request.rulesets.empty()) ruleset::load(host_, request.rulesets);
+    host_.extension<GameLog>().set_journaling(false);
+    initial_state_ = host_.state_json();
+    lua_State* L = host_.state();
+    host_.push_script_env();
+    base_env_ = luaL_ref(L, LUA_REGISTRYINDEX);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, base_env_);
+    host_.load_chunk(request.code.empty() ? LuaHost::read_file(request.script) : request.code,
+                     request.code.empty() ? "@" + LuaHost::display_path(request.script) : "=(odds script)", -1);
+    function_ = luaL_ref(L, LUA_REGISTRYINDEX);
+    lua_pop(L, 1);
+}
+
+odds::Outcome ScriptWorker::run(dice::DieSource& source) {
+    lua_State* L = host_.state();
+    const int top = lua_gettop(L);
+    host_.set_die_source(borrowed(source));
+    if (state_touched_) host_.set_state_json(initial_state_);
+    try {
+        lua_rawgeti(L, LUA_REGISTRYINDEX, function_);
+        lua_newtable(L);  // this run's globals
+        lua_createtable(L, 0, 1);
+        lua_rawgeti(L, LUA_REGISTRYINDEX, base_env_);
+        lua_setfield(L, -2, "__index");
+        lua_setmetatable(L, -2);
+        lua_setfenv(L, -2);
+        host_.call(0, 1);
+        odds::Outcome outcome = to_outcome(L, lua_gettop(L));
+        lua_settop(L, top);
+        host_.set_die_source(nullptr);
+        // Restoring the state costs a JSON round trip; only pay it once a run changed it.
+        if (!state_touched_ && host_.state_json() != initial_state_) state_touched_ = true;
+        return outcome;
+    } catch (...) {
+        lua_settop(L, top);
+        host_.set_die_source(nullptr);
+        throw;
+    }
+}
 
 odds::Result run_script(const Request& request) {
     const odds::ScriptFactory factory = [&request]() -> odds::Script {
-        auto worker = std::make_shared<Worker>(request);
+        auto worker = std::make_shared<ScriptWorker>(request);
         return [worker](dice::DieSource& source) { return worker->run(source); };
     };
     return odds::odds(factory, request.odds);

@@ -21,7 +21,25 @@ struct Request {
     HostOptions host;                   // sandbox, limits, search path
     std::vector<std::string> rulesets;  // loaded into every worker's host
     std::filesystem::path script;       // the rule script; it returns the outcome
+    std::string code;                   // or its text (then `script` is not read)
     odds::OddsOptions odds;             // budget, Monte Carlo options (seed, samples, threads)
+};
+
+// One worker: a host with the rulesets loaded and the script compiled once. Every run gets a
+// fresh global table (reads fall through to the script env) and the starting game state, so no
+// run can see what an earlier path left behind. run_script makes one per thread; benchmarks use
+// one directly to time the odds of a script without the host's start-up.
+class ScriptWorker {
+public:
+    explicit ScriptWorker(const Request& request);
+    odds::Outcome run(dice::DieSource& source);
+
+private:
+    LuaHost host_;
+    std::string initial_state_;
+    bool state_touched_ = false;
+    int base_env_ = LUA_NOREF;
+    int function_ = LUA_NOREF;
 };
 
 // Runs the script under the odds engine. ScriptError (with file and line) if the script fails on

@@ -31,8 +31,8 @@ function C.roll_pool(n, need, what)
     return 0
   end
   local sixes = umpire.dice.count(n, 6, 6)
-  -- no 6, no second die: umpire.dice.count(0, ...) raises until the kernel accepts it (issue 17 item 14,
-  -- fixed in core separately); zero dice can score no hit either way
+  -- no 6, no second die (issue 17 item 14): umpire.dice.count(0, ...) is 0 since the kernel fix, so
+  -- the guard only keeps an empty roll out of the journal
   local hits = sixes > 0 and umpire.dice.count(sixes, 6, second) or 0
   umpire.cite(CORE, ("%s: needs %d+ = a 6 (%d of %d) then %d+: %d"):format(what, need, sixes, n, second, hits))
   return hits
