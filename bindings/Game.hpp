@@ -50,6 +50,10 @@ public:
     dice::GeneratorSource& generator() { return generator_; }
     std::uint32_t die(std::uint32_t sides) { return dice().die(sides); }
 
+    // Whether umpire.odds.chain folds under the exact odds engine (on unless the host says not).
+    bool folding() const { return folding_; }
+    void set_folding(bool on) { folding_ = on; }
+
     // ---- what only the host can do -----------------------------------------------------------
     // Pushes umpire.state, the game-state table that survives reloads.
     virtual void push_state() = 0;
@@ -79,6 +83,7 @@ private:
     dice::GeneratorSource generator_;
     std::shared_ptr<dice::DieSource> source_;
     Registry registry_;
+    bool folding_ = true;
     std::map<std::type_index, std::shared_ptr<void>> extensions_;
 };
 

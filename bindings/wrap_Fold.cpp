@@ -173,10 +173,32 @@ std::string game_state_json(Game& game) {
     return json;
 }
 
+// Replaces the contents of umpire.state with `json` (the table keeps its identity).
+void set_game_state(Game& game, const std::string& json) {
+    lua_State* L = game.state();
+    game.push_state();
+    try {
+        game_state::replace_from_json(L, -1, json);
+    } catch (...) {
+        lua_pop(L, 1);
+        throw;
+    }
+    lua_pop(L, 1);
+}
+
+// A fold state is the chain's state and the game state (umpire.state) together, as canonical
+// JSON joined by a newline (canonical JSON never holds a raw newline): rules keep their game state
+// in umpire.state, so a step that moves a vehicle or marks a counter there folds like one that
+// only changes its chain state.
+std::pair<std::string, std::string> split(const std::string& both) {
+    const auto cut = both.find('\n');
+    return {both.substr(0, cut), both.substr(cut + 1)};
+}
+
 // Under the exact odds engine: fold, then hand the end states to the enumeration as one choice.
 int fold(Game& game, const ChainSpec& spec, odds::EnumeratingSource& outer) {
     lua_State* L = game.state();
-    const std::string initial = game_state::to_canonical_json(L, spec.state);
+    const std::string initial = game_state::to_canonical_json(L, spec.state) + "\n" + game_state_json(game);
     std::string key = std::to_string(outer.id()) + "#";
     luaL_where(L, 1);
     key += lua_tostring(L, -1);
@@ -196,23 +218,17 @@ int fold(Game& game, const ChainSpec& spec, odds::EnumeratingSource& outer) {
         options.max_steps = spec.max_steps;
         options.epsilon = mpq_class(spec.epsilon);
         options.name = "the step of umpire.odds.chain at " + where;
-        bool checked_state = false;
         const odds::FoldStep step = [&](const std::string& state, dice::DieSource& dice) {
             const int top = lua_gettop(L);
-            const std::string before = checked_state ? std::string() : game_state_json(game);
+            const auto [chain, game_json] = split(state);
             game.set_die_source(std::shared_ptr<dice::DieSource>(&dice, [](dice::DieSource*) {}));
             try {
-                game_state::push_from_json(L, state);
+                set_game_state(game, game_json);
+                game_state::push_from_json(L, chain);
                 run_step(game, spec);
-                std::string next = game_state::to_canonical_json(L, -1);
+                std::string next = game_state::to_canonical_json(L, -1) + "\n" + game_state_json(game);
                 lua_settop(L, top);
                 game.set_die_source(source);
-                if (!checked_state) {
-                    if (game_state_json(game) != before)
-                        throw RuleError(where + ": the step of umpire.odds.chain changed umpire.state; a step may "
-                                        "change only the chain's own state (put what it tracks in `state`)");
-                    checked_state = true;
-                }
                 return next;
             } catch (...) {
                 lua_settop(L, top);
@@ -222,7 +238,9 @@ int fold(Game& game, const ChainSpec& spec, odds::EnumeratingSource& outer) {
         };
         const odds::FoldStop stop = [&](const std::string& state) {
             const int top = lua_gettop(L);
-            game_state::push_from_json(L, state);
+            const auto [chain, game_json] = split(state);
+            set_game_state(game, game_json);
+            game_state::push_from_json(L, chain);
             const bool result = stopped(game, spec);
             lua_settop(L, top);
             return result;
@@ -239,7 +257,9 @@ int fold(Game& game, const ChainSpec& spec, odds::EnumeratingSource& outer) {
         it = cache.folds.emplace(key, std::make_pair(std::move(states), std::move(choice))).first;
     }
     const std::size_t index = outer.choose(it->second.second);
-    game_state::push_from_json(L, it->second.first[index]);
+    const auto [chain, game_json] = split(it->second.first[index]);
+    set_game_state(game, game_json);
+    game_state::push_from_json(L, chain);
     lua_pushboolean(L, it->second.second->truncated[index]);
     return 2;
 }
@@ -249,8 +269,9 @@ int fold(Game& game, const ChainSpec& spec, odds::EnumeratingSource& outer) {
 /// ---`spec.state` until `spec.stop(state)` is true or `spec.max_steps` steps have run. In a game
 /// ---it is a plain loop. Under `umpire odds` it folds: each distinct state's step is enumerated
 /// ---once and equal states merge, so a chain of n steps costs n times its distinct states, not
-/// ---the product of every step's dice. The state must be plain data (like umpire.state), and a
-/// ---step may read only its state, its dice and the rules: see docs/lua-api.md.
+/// ---the product of every step's dice. The state must be plain data (like umpire.state); the
+/// ---fold tracks umpire.state with it, and a step may read only those, its dice and the rules:
+/// ---see docs/lua-api.md.
 /// ---@param spec {state: table, step: fun(state: table): table?, stop?: fun(state: table): boolean, max_steps?: integer, epsilon?: number}
 /// ---@return table state the end state
 /// ---@return boolean truncated true if max_steps (or, under odds, epsilon) cut the chain short
@@ -258,7 +279,8 @@ int l_chain(lua_State* L) {
     return lua::lua_guard(L, [&] {
         const ChainSpec spec = read_spec(L);
         Game& game = Game::of(L);
-        if (auto* outer = dynamic_cast<odds::EnumeratingSource*>(&game.dice())) return fold(game, spec, *outer);
+        if (auto* outer = dynamic_cast<odds::EnumeratingSource*>(&game.dice()); outer && game.folding())
+            return fold(game, spec, *outer);
         return play(game, spec);
     });
 }

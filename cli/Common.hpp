@@ -71,6 +71,7 @@ int cmd_draw(const Common& common, const DrawInputs& inputs);
 int cmd_roll(const Common& common, const std::string& expr);
 // What `umpire odds` was asked.
 struct OddsInputs {
+    bool no_fold = false;  // --no-fold: chains run path by path (a check of the fold)
     std::string target;              // dice expression or script file
     std::string compare;             // --compare: a ruleset to run the same script under
     std::string svg;                 // --svg FILE

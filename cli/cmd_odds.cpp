@@ -50,6 +50,7 @@ int cmd_odds(const Common& common, const OddsInputs& in) {
         } else {
             odds_runner::Request request;
             request.host = host_options(common);
+            request.host.fold = !in.no_fold;
             request.rulesets = split_rulesets(common).load;
             request.script = in.target;
             request.odds.budget = in.budget;

@@ -50,6 +50,9 @@ int main(int argc, char** argv) {
     odds->add_option("--svg", odds_inputs.svg, "Write a bar chart of the distribution to this SVG file");
     odds->add_option("--budget", odds_inputs.budget, "Exact paths allowed before switching to Monte Carlo");
     odds->add_flag("--monte-carlo", odds_inputs.monte_carlo, "Sample instead of enumerating");
+    odds->add_flag("--no-fold", odds_inputs.no_fold,
+                   "Run umpire.odds.chain path by path instead of folding its states (slow: a check "
+                   "that folding changes no fraction)");
     odds->add_option("--samples", odds_inputs.samples, "Monte Carlo samples (default 1000000)");
     odds->add_option("--precision", odds_inputs.precision,
                      "Monte Carlo: sample until every outcome's 95% half-width is at most this many "

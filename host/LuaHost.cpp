@@ -103,6 +103,7 @@ LuaHost::LuaHost(HostOptions options)
     : Game(options.seed), options_(std::move(options)), alloc_(std::make_unique<Allocator>()),
       limits_(std::make_unique<Limits>()) {
     alloc_->limit = options_.memory_limit;
+    set_folding(options_.fold);
     L_ = lua_newstate(&Allocator::allocate, static_cast<Game*>(this));
     if (!L_) {
         // Not the case on Debian 12's LuaJIT (GC64); kept so a different build fails loudly.

@@ -40,6 +40,9 @@ struct HostOptions {
     std::vector<std::filesystem::path> search_path;      // ruleset folders (+ <repo>/rulesets)
     bool traceback = false;                              // put a Lua traceback in ScriptError
     std::function<void(const std::string&)> print;       // where print() goes; default stdout
+    // umpire.odds.chain folds under the exact odds engine; false runs it as a plain loop there
+    // too, path by path (`umpire odds --no-fold`: a check that folding changes no fraction).
+    bool fold = true;
 };
 
 class LuaHost final : public Game {

@@ -374,8 +374,9 @@ umpire.odds = {}
 ---`spec.state` until `spec.stop(state)` is true or `spec.max_steps` steps have run. In a game
 ---it is a plain loop. Under `umpire odds` it folds: each distinct state's step is enumerated
 ---once and equal states merge, so a chain of n steps costs n times its distinct states, not
----the product of every step's dice. The state must be plain data (like umpire.state), and a
----step may read only its state, its dice and the rules: see docs/lua-api.md.
+---the product of every step's dice. The state must be plain data (like umpire.state); the
+---fold tracks umpire.state with it, and a step may read only those, its dice and the rules:
+---see docs/lua-api.md.
 ---@param spec {state: table, step: fun(state: table): table?, stop?: fun(state: table): boolean, max_steps?: integer, epsilon?: number}
 ---@return table state the end state
 ---@return boolean truncated true if max_steps (or, under odds, epsilon) cut the chain short

@@ -2,10 +2,14 @@
 // Monte Carlo inside its interval of the exact answer, and the same seed giving the same sample.
 #include <catch2/catch.hpp>
 
+#include <fstream>
 #include <map>
+#include <optional>
+#include <sstream>
 
 #include "app/OddsRunner.hpp"
 #include "core/Error.hpp"
+#include "core/odds/Exact.hpp"
 #include "core/odds/Joint.hpp"
 #include "tests/support/helpers.hpp"
 
@@ -196,4 +200,70 @@ TEST_CASE("a comparison shows each field's marginal too", "[odds][compare]") {
     CHECK(rows[1]["exact"]["second"] == frac(1, 36));
     CHECK(rows[1]["exact"]["difference"] == frac(-2, 36));
     CHECK(report.json["marginals"]["kia"]["rows"][1]["exact"]["difference"] == "0");
+}
+
+namespace {
+// The exact odds of `code` under `ruleset`, folding chains or not; nullopt past `budget` paths.
+std::optional<umpire::odds::Result> exact_odds(const std::string& ruleset, const std::string& code, bool fold,
+                                               std::uint64_t budget = 200000) {
+    umpire::odds_runner::Request request;
+    if (!ruleset.empty()) request.rulesets = {ruleset};
+    request.code = code;
+    request.host.fold = fold;
+    umpire::odds_runner::ScriptWorker worker(request);
+    return umpire::odds::enumerate([&](umpire::dice::DieSource& d) { return worker.run(d); }, budget);
+}
+
+std::string slurp(const fs::path& file) {
+    std::ifstream in(file);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+void check_same_fractions(const umpire::odds::Result& folded, const umpire::odds::Result& paths) {
+    std::map<std::string, mpq_class> a, b;
+    for (const auto& o : folded.outcomes) a[o.key] = o.exact;
+    for (const auto& o : paths.outcomes) b[o.key] = o.exact;
+    CHECK(a == b);
+    CHECK(folded.truncated == paths.truncated);
+}
+}  // namespace
+
+TEST_CASE("folding changes no fraction: every shipped odds script, folded and path by path", "[odds][fold]") {
+    const fs::path root(UMPIRE_SOURCE_DIR);
+    int compared = 0;
+    for (const auto& entry : fs::recursive_directory_iterator(root / "scripts")) {
+        if (entry.path().extension() != ".lua") continue;
+        const std::string code = slurp(entry.path());
+        const auto header = code.substr(0, code.find('\n', code.find('\n') + 1));
+        if (header.find("umpire odds") == std::string::npos) continue;
+        const auto at = header.find("--ruleset rulesets/");
+        const std::string ruleset = at == std::string::npos ? "" : header.substr(at + 19, header.find(' ', at + 19) - at - 19);
+        INFO(entry.path().filename().string() << " under " << ruleset);
+        // The uncapped ROF chain has no end of paths: it is compared capped, below.
+        const std::string capped = (entry.path().filename() == "odds_mmg_rof_kia.lua" ? "SHOTS = 3\n" : "") + code;
+        const auto folded = exact_odds((root / "rulesets" / ruleset).string(), capped, true);
+        const auto paths = exact_odds((root / "rulesets" / ruleset).string(), capped, false);
+        REQUIRE(folded.has_value());
+        REQUIRE(paths.has_value());
+        check_same_fractions(*folded, *paths);
+        ++compared;
+    }
+    CHECK(compared >= 15);
+}
+
+TEST_CASE("the ASL ROF chain, folded and path by path, for 1 to 4 shots", "[odds][fold]") {
+    const fs::path root(UMPIRE_SOURCE_DIR);
+    const std::string code = slurp(root / "scripts/asl/odds_mmg_rof_kia.lua");
+    for (int shots = 1; shots <= 4; ++shots) {
+        INFO(shots << " shots at most");
+        const std::string capped = "SHOTS = " + std::to_string(shots) + "\n" + code;
+        const auto folded = exact_odds((root / "rulesets/asl").string(), capped, true);
+        const auto paths = exact_odds((root / "rulesets/asl").string(), capped, false);
+        REQUIRE(folded.has_value());
+        REQUIRE(paths.has_value());
+        check_same_fractions(*folded, *paths);
+        if (shots >= 3) CHECK(folded->paths * 4 < paths->paths);  // ×12 a shot unfolded, linear folded
+    }
 }
