@@ -23,7 +23,7 @@ namespace {
 // expansion (`a: &a [*b, *b, ...]` nests exponentially many copies into Lua tables from a few
 // lines); the depth bounds the converter's recursion.
 constexpr std::size_t kMaxBytes = std::size_t{16} << 20;
-constexpr std::size_t kMaxValues = 1'000'000;
+constexpr std::size_t kMaxValues = 250'000;
 constexpr int kMaxDepth = 64;
 
 // The first byte of text that is not well-formed UTF-8 (overlong forms, surrogates and code
