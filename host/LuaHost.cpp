@@ -232,6 +232,10 @@ void LuaHost::push_new_env() {
     sandbox::push_env(L_);
     lua_newtable(L_);
     open_api_modules(L_);
+    // The function modules are shared by every ruleset of the generation: read-only views. data,
+    // rules and state are the rulesets' own and stay writable.
+    for (const char* module : {"hooks", "dice", "hex", "table", "bus", "journal"})
+        sandbox::make_read_only(L_, -1, module, (std::string("umpire.") + module).c_str());
     lua_setfield(L_, -2, "umpire");
 }
 

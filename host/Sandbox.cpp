@@ -393,6 +393,39 @@ void wrap_reentrant(lua_State* L, const char* lib, const char* name, bool patter
     lua_pop(L, 1);
 }
 
+// Read-only views. All rulesets of a load generation share one env, so without them a second
+// ruleset could redefine string.format or umpire.dice.dr under the first (and rewrite what the
+// journal cites). A view is an empty table whose metatable reads through to the real table
+// (__index) and refuses writes (__newindex); `__metatable` hides and locks that metatable, and
+// the sandbox's rawset refuses a view (the marker field below), so neither setmetatable nor
+// rawset can get past it. Cost: one __index step per look-up, done by the VM without a call.
+constexpr const char* kReadOnlyMarker = "umpire.read_only";
+
+int l_read_only_newindex(lua_State* L) {
+    return luaL_error(L, "%s is read-only: a ruleset cannot change it for the others (keep a "
+                         "changed copy in a local instead)",
+                      lua_tostring(L, lua_upvalueindex(1)));
+}
+
+bool is_read_only_view(lua_State* L, int index) {
+    if (!lua_getmetatable(L, index)) return false;
+    lua_getfield(L, -1, kReadOnlyMarker);
+    const bool view = lua_toboolean(L, -1);
+    lua_pop(L, 2);
+    return view;
+}
+
+/// ---Like Lua's rawset, except that it refuses the read-only views of the libraries and of `umpire`.
+int l_rawset(lua_State* L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_checkany(L, 2);
+    luaL_checkany(L, 3);
+    if (is_read_only_view(L, 1)) return luaL_error(L, "rawset: this table is a read-only view");
+    lua_settop(L, 3);
+    lua_rawset(L, 1);
+    return 1;
+}
+
 void copy_library(lua_State* L, const char* name) {
     lua_getglobal(L, name);  // the real library
     lua_newtable(L);
@@ -406,6 +439,30 @@ void copy_library(lua_State* L, const char* name) {
 }
 
 }  // namespace
+
+void make_read_only(lua_State* L, int table, const char* field, const char* display) {
+    lua::StackCheck check(L, 0);
+    if (table < 0) table = lua_gettop(L) + table + 1;
+    lua_getfield(L, table, field);
+    if (!lua_istable(L, -1)) {
+        lua_pop(L, 1);
+        return;
+    }
+    lua_newtable(L);  // the view
+    lua_createtable(L, 0, 4);
+    lua_pushvalue(L, -3);
+    lua_setfield(L, -2, "__index");
+    lua_pushstring(L, display);
+    lua_pushcclosure(L, l_read_only_newindex, 1);
+    lua_setfield(L, -2, "__newindex");
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "__metatable");
+    lua_pushboolean(L, 1);
+    lua_setfield(L, -2, kReadOnlyMarker);
+    lua_setmetatable(L, -2);
+    lua_setfield(L, table, field);
+    lua_pop(L, 1);
+}
 
 void init(lua_State* L, bool trusted) {
     lua::StackCheck check(L, 0);
@@ -467,19 +524,21 @@ void push_env(lua_State* L) {
     lua_pushcfunction(L, l_randomseed);
     lua_setfield(L, -2, "randomseed");
     lua_pop(L, 1);
+    lua_getfield(L, env, "coroutine");
+    lua_pushcfunction(L, l_resume);
+    lua_setfield(L, -2, "resume");
+    lua_pushcfunction(L, l_wrap);
+    lua_setfield(L, -2, "wrap");
+    lua_pop(L, 1);
+    for (const char* name : kLibraries) make_read_only(L, env, name, name);
+    lua_pushcfunction(L, l_rawset);
+    lua_setfield(L, env, "rawset");
 
     lua_getfield(L, LUA_REGISTRYINDEX, "umpire.sandbox.prelude");
     lua_getfield(L, -1, "pairs");
     lua_setfield(L, env, "pairs");
     lua_getfield(L, -1, "next");
     lua_setfield(L, env, "next");
-    lua_pop(L, 1);
-
-    lua_getfield(L, env, "coroutine");
-    lua_pushcfunction(L, l_resume);
-    lua_setfield(L, -2, "resume");
-    lua_pushcfunction(L, l_wrap);
-    lua_setfield(L, -2, "wrap");
     lua_pop(L, 1);
 
     lua_pushcfunction(L, l_pcall);

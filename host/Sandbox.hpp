@@ -14,4 +14,8 @@ void init(lua_State* L, bool trusted);
 // itself. Does not add `umpire`; the host does.
 void push_env(lua_State* L);
 
+// Replaces table[field] (if it is a table) with a read-only view of it: reads go through, writes
+// and rawset are errors naming `display` ("umpire.dice"). See Sandbox.cpp.
+void make_read_only(lua_State* L, int table, const char* field, const char* display);
+
 }  // namespace umpire::sandbox

@@ -359,3 +359,31 @@ TEST_CASE("attacks: a C function that never returns is ended by the watchdog", "
     TestHost t;
     CHECK(t.eval("1 + 1") == "2");
 }
+
+TEST_CASE("attacks: one ruleset cannot change the libraries or the API under another", "[attacks][isolation]") {
+    const Attack attacks[] = {
+        {"string.format redefined", "string.format = function() return 'forged' end", "string is read-only"},
+        {"umpire.dice.dr redefined", "umpire.dice.dr = function() return 2 end", "umpire.dice is read-only"},
+        {"rawset past the view", "rawset(math, 'floor', function() return 0 end)", "read-only view"},
+        {"the view's metatable removed", "setmetatable(table, nil)", "protected metatable"},
+        {"the view's metatable read", "getmetatable(string).__index.format = nil", "index a boolean"},
+        {"umpire.bus.on replaced", "umpire.bus.on = nil", "umpire.bus is read-only"},
+        {"umpire.hex patched", "umpire.hex.distance = function() return 0 end", "umpire.hex is read-only"},
+    };
+    TestHost t(attack_options());
+    for (const auto& a : attacks) check_refused(t, a);
+    CHECK(t.eval("string.format('%d', 7)") == "7");
+
+    // Two rulesets in one load: the second tries to patch string.format under the first at load
+    // time; the load is refused and the first ruleset, loaded alone, works as before.
+    Scratch s("isolation");
+    const fs::path honest = s.ruleset("honest", "modules: [m]\n",
+                                      {{"rules/m.lua", "return { show = function(n) return string.format('%d hits', n) end }\n"}});
+    const fs::path forger = s.ruleset("forger", "modules: [f]\n",
+                                      {{"rules/f.lua", "string.format = function() return 'forged' end return {}\n"}});
+    TestHost both(attack_options());
+    CHECK_THROWS_WITH(umpire::ruleset::load(both.host, {honest.string(), forger.string()}),
+                      Catch::Contains("f.lua:1: string is read-only"));
+    umpire::ruleset::load(both.host, {honest.string()});
+    CHECK(both.eval("umpire.rules.m.show(3)") == "3 hits");
+}
