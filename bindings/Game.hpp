@@ -13,6 +13,7 @@
 #pragma once
 #include <lua.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -67,6 +68,14 @@ public:
     // level costs a few hundred bytes to a few KiB of C stack, far below any thread's stack.
     static constexpr int kMaxCCalls = 200;
     int& c_calls() { return c_calls_; }
+
+    // ---- C++ memory made for Lua ------------------------------------------------------------------
+    // A binding that keeps C++ heap memory alive behind a userdata (a distribution's weights)
+    // charges it here, so it counts against the same cap as the Lua heap: charge_memory returns
+    // false if it would pass the cap (after a full collection, which may free other such
+    // objects), and the binding refuses. The object's __gc releases what it charged.
+    virtual bool charge_memory(std::size_t bytes) { (void)bytes; return true; }
+    virtual void release_memory(std::size_t bytes) { (void)bytes; }
 
     // ---- registrations staged per load generation ---------------------------------------------
     Registry& registry() { return registry_; }

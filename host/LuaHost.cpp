@@ -184,6 +184,9 @@ void LuaHost::call(int nargs, int nresults) {
     --call_depth_;
     lua_remove(L_, base);
     if (status == 0) return;
+    // A failed call may leave garbage holding charged C++ memory (distributions refused at the
+    // cap): give it back now, so the host is usable at once.
+    if (outer) lua_gc(L_, LUA_GCCOLLECT, 0);
     // A memory error re-raised by the sandbox's pcall arrives as an ordinary error.
     const char* text = lua_tostring(L_, -1);
     if (status == LUA_ERRMEM || (text && std::string(text) == kNotEnoughMemory)) {
@@ -388,6 +391,17 @@ void LuaHost::print(const std::string& line) {
 }
 
 std::size_t LuaHost::memory_used() const { return alloc_->used; }
+
+bool LuaHost::charge_memory(std::size_t bytes) {
+    if (alloc_->used + bytes > alloc_->limit) {
+        lua_gc(L_, LUA_GCCOLLECT, 0);  // unreachable distributions release their charge
+        if (alloc_->used + bytes > alloc_->limit) return false;
+    }
+    alloc_->used += bytes;
+    return true;
+}
+
+void LuaHost::release_memory(std::size_t bytes) { alloc_->used -= bytes; }
 
 std::string LuaHost::display_path(const fs::path& file) {
     std::error_code ec;

@@ -94,6 +94,8 @@ public:
     // ---- output, memory ------------------------------------------------------------------------
     void print(const std::string& line);
     std::size_t memory_used() const;
+    bool charge_memory(std::size_t bytes) override;
+    void release_memory(std::size_t bytes) override;
 
     // Display form of a file path in messages and chunk names: relative to the working directory
     // when the file is below it ("rulesets/asl/rules/x.lua"), absolute otherwise.

@@ -165,10 +165,17 @@ TEST_CASE("attacks: the memory cap cannot be caught or dodged", "[attacks][memor
          "pcall(coroutine.wrap(function() local t = {} while true do t[#t + 1] = ('y'):rep(1e5) .. #t end end)) print('on')", kMemory},
         {"string.rep past the cap", "return ('x'):rep(2^30)", kMemory},
         {"table.concat past the cap", "local t = {} for i = 1, 64 do t[i] = ('z'):rep(1e6) end return table.concat(t)", kMemory},
+        {"distributions held past the cap (C++ heap)",
+         "local t = {} for i = 1, 8 do t[i] = umpire.dice.dist('d200000') end", "would pass the Lua memory cap"},
+        {"one distribution larger than the cap", "return umpire.dice.dist('d1000000')", "would pass the Lua memory cap"},
         {"a load() reader that never ends",
          "local piece = ('x'):rep(2^20) load(function() return piece end)", "more than 16 MiB"},
     };
-    TestHost t(attack_options());
+    // A generous time limit: making distributions is C++ work the hook cannot interrupt, and
+    // past the limit (+0.1 s) the watchdog would end this test process (see [watchdog] below).
+    umpire::HostOptions o = attack_options();
+    o.time_limit = 30;
+    TestHost t(o);
     for (const auto& a : attacks) check_refused(t, a);
 }
 
@@ -311,7 +318,9 @@ TEST_CASE("attacks: rule code at load time is under the same limits", "[attacks]
     for (const auto& b : bad) {
         const fs::path r = s.ruleset(std::string("load-") + b.name, "modules: [m, ok]\n",
                                      {{"rules/m.lua", b.module}, {"rules/ok.lua", kGood}});
-        check_load_refused(r, b.expected);
+        umpire::HostOptions o = attack_options();
+        if (std::string(b.expected) == kMemory) o.time_limit = 30;  // the cap, not the clock, must stop it
+        check_load_refused(r, b.expected, o);
     }
 }
 
