@@ -16,7 +16,13 @@ namespace fs = std::filesystem;
 
 int cmd_replay(const Common& common, const std::string& journal_file) {
     return guarded(common, [&] {
-        const bus::Journal recorded = bus::Journal::load(LuaHost::read_file(journal_file));
+        const bus::Journal recorded = [&] {
+            try {
+                return bus::Journal::load(LuaHost::read_file(journal_file));
+            } catch (const ParseError& e) {
+                throw Error(journal_file + ": " + e.what());  // name the file
+            }
+        }();
         const auto& header = recorded.header();
         const auto& inputs = header.inputs;
         if (!inputs.contains("code"))

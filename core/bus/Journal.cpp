@@ -144,6 +144,13 @@ Journal Journal::from_json(const json& j) {
     if (!j.contains("header") || !j.at("header").is_object()) throw bad("missing \"header\"");
     if (!j.contains("entries") || !j.at("entries").is_array()) throw bad("missing \"entries\"");
     const json& h = j.at("header");
+    // Unknown fields are refused, not ignored (see JournalEntry's from_json).
+    for (auto it = j.begin(); it != j.end(); ++it)
+        if (it.key() != "format" && it.key() != "header" && it.key() != "entries")
+            throw bad("unknown field \"" + it.key() + "\" (a journal has format, header, entries)");
+    for (auto it = h.begin(); it != h.end(); ++it)
+        if (it.key() != "engine_version" && it.key() != "rulesets" && it.key() != "seed" && it.key() != "inputs")
+            throw bad("unknown header field \"" + it.key() + "\" (a header has engine_version, rulesets, seed, inputs)");
     Journal out;
     out.header_.engine_version = h.value("engine_version", "");
     out.header_.rulesets = h.value("rulesets", json::object());

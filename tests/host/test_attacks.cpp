@@ -17,6 +17,7 @@
 #include <fstream>
 #include <string>
 
+#include "core/bus/Journal.hpp"
 #include "ruleset/Load.hpp"
 #include "ruleset/Ruleset.hpp"
 #include "tests/support/helpers.hpp"
@@ -395,4 +396,21 @@ TEST_CASE("attacks: one ruleset cannot change the libraries or the API under ano
                       Catch::Contains("f.lua:1: string is read-only"));
     umpire::ruleset::load(both.host, {honest.string()});
     CHECK(both.eval("umpire.rules.m.show(3)") == "3 hits");
+}
+
+TEST_CASE("attacks: a journal with fields this version does not know is refused", "[attacks][journal]") {
+    umpire::bus::Journal j;
+    j.append(umpire::bus::JournalEntry::Kind::cite, "a line", nlohmann::json::object(), "A1.1");
+    nlohmann::json good = j.to_json();
+    CHECK_NOTHROW(umpire::bus::Journal::from_json(good));
+
+    nlohmann::json entry_field = good;
+    entry_field["entries"][0]["run"] = "os.execute";
+    CHECK_THROWS_WITH(umpire::bus::Journal::from_json(entry_field), Catch::Contains("'run'") && Catch::Contains("unknown field"));
+    nlohmann::json header_field = good;
+    header_field["header"]["search_path"] = "/";
+    CHECK_THROWS_WITH(umpire::bus::Journal::from_json(header_field), Catch::Contains("unknown header field \"search_path\""));
+    nlohmann::json top_field = good;
+    top_field["code"] = "while true do end";
+    CHECK_THROWS_WITH(umpire::bus::Journal::from_json(top_field), Catch::Contains("unknown field \"code\""));
 }
