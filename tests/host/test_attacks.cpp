@@ -116,6 +116,11 @@ TEST_CASE("attacks: recursion through C functions is an error, not a crash", "[a
     };
     TestHost t(attack_options());
     for (const auto& a : attacks) check_refused(t, a);
+
+    // The depth count unwinds with the error: after overflows caught within one call, gsub with
+    // a function still works in that same call (the count did not stay at the limit).
+    CHECK(t.eval("(function() for i = 1, 5 do pcall(function() local function f(s) return (s:gsub('.', f)) end "
+                 "f('ab') end) end return (('ab'):gsub('.', function() return 'x' end)) end)()") == "xx");
 }
 
 TEST_CASE("attacks: the time limit cannot be caught or hidden", "[attacks][time]") {
