@@ -293,8 +293,14 @@ std::optional<Journal::Divergence> Journal::first_divergence(const Journal& expe
         first_diff(json(x), json(y), d);
         d.where = Divergence::Where::entry;
         d.index = i;
+        const std::string line_x = explain_line(x), line_y = explain_line(y);
+        // When the difference is in a field the explain line does not show (data, depth), the two
+        // lines read the same: show the differing values instead.
         d.message = "entry " + std::to_string(i + 1) + " differs at " + d.path +
-                    ": expected \"" + explain_line(x) + "\", got \"" + explain_line(y) + "\"";
+                    (line_x != line_y
+                         ? ": expected \"" + line_x + "\", got \"" + line_y + "\""
+                         : ": expected " + (d.expected.empty() ? std::string("nothing") : d.expected) + ", got " +
+                               (d.actual.empty() ? std::string("nothing") : d.actual) + " (in \"" + line_x + "\")");
         return d;
     }
     if (expected.size() != actual.size()) {
