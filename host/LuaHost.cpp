@@ -235,11 +235,15 @@ void LuaHost::push_new_env() {
     sandbox::push_env(L_);
     lua_newtable(L_);
     open_api_modules(L_);
-    // The function modules are shared by every ruleset of the generation: read-only views. data,
-    // rules and state are the rulesets' own and stay writable.
+    // The function modules are shared by every ruleset of the generation: read-only views. The
+    // tables in data, rules and state are the rulesets' own and stay writable.
     for (const char* module : {"hooks", "dice", "hex", "table", "bus", "journal"})
         sandbox::make_read_only(L_, -1, module, (std::string("umpire.") + module).c_str());
+    // umpire itself too: its functions (cite, note, result, where, base) write the journal's
+    // citations, so no ruleset may replace them under another. Host code writes through
+    // sandbox::push_writable (umpire.ruleset).
     lua_setfield(L_, -2, "umpire");
+    sandbox::make_read_only(L_, -1, "umpire", "umpire");
 }
 
 void LuaHost::push_script_env() {

@@ -464,6 +464,17 @@ void make_read_only(lua_State* L, int table, const char* field, const char* disp
     lua_pop(L, 1);
 }
 
+void push_writable(lua_State* L, int index) {
+    if (index < 0) index = lua_gettop(L) + index + 1;
+    if (is_read_only_view(L, index)) {
+        lua_getmetatable(L, index);
+        lua_getfield(L, -1, "__index");
+        lua_remove(L, -2);
+    } else {
+        lua_pushvalue(L, index);
+    }
+}
+
 void init(lua_State* L, bool trusted) {
     lua::StackCheck check(L, 0);
     // string.dump must go from the real library: strings reach it through their metatable.

@@ -18,4 +18,8 @@ void push_env(lua_State* L);
 // and rawset are errors naming `display` ("umpire.dice"). See Sandbox.cpp.
 void make_read_only(lua_State* L, int table, const char* field, const char* display);
 
+// Pushes the table behind a read-only view at index (or the table itself if it is not a view):
+// how host code writes into what rule code may only read.
+void push_writable(lua_State* L, int index);
+
 }  // namespace umpire::sandbox

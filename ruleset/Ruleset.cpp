@@ -7,6 +7,7 @@
 
 #include "bindings/DataMarks.hpp"
 #include "host/LuaHost.hpp"
+#include "host/Sandbox.hpp"
 #include "ruleset/Load.hpp"
 #include "ruleset/YamlLoader.hpp"
 
@@ -315,7 +316,10 @@ void set_info(lua_State* L, int umpire, const Manifest& m) {
     if (m.turn_sequence_yaml.empty()) lua_newtable(L);
     else yaml::push_string(L, m.turn_sequence_yaml, LuaHost::display_path(m.dir / "ruleset.yaml") + " (turn_sequence)");
     lua_setfield(L, -2, "turn_sequence");
-    lua_setfield(L, umpire, "ruleset");
+    sandbox::push_writable(L, umpire);  // `umpire` is a read-only view to rule code
+    lua_insert(L, -2);
+    lua_setfield(L, -2, "ruleset");
+    lua_pop(L, 1);
 }
 
 }  // namespace

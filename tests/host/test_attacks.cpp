@@ -384,6 +384,8 @@ TEST_CASE("attacks: one ruleset cannot change the libraries or the API under ano
         {"the view's metatable read", "getmetatable(string).__index.format = nil", "index a boolean"},
         {"umpire.bus.on replaced", "umpire.bus.on = nil", "umpire.bus is read-only"},
         {"umpire.hex patched", "umpire.hex.distance = function() return 0 end", "umpire.hex is read-only"},
+        {"umpire.cite replaced (the journal's citations)", "umpire.cite = function() end", "umpire is read-only"},
+        {"umpire.data replaced as a whole", "umpire.data = {}", "umpire is read-only"},
     };
     TestHost t(attack_options());
     for (const auto& a : attacks) check_refused(t, a);
