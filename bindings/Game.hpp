@@ -13,6 +13,7 @@
 #pragma once
 #include <lua.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -61,6 +62,25 @@ public:
     // instruction limits; a Lua error becomes a ScriptError (bindings/LuaError.hpp).
     virtual void call(int nargs, int nresults) = 0;
 
+    // ---- C-call depth ----------------------------------------------------------------------------
+    // Every C function that calls back into Lua (gsub with a function, a coroutine resume, the
+    // sandbox's pcall, a hook handler...) nests one more C frame chain on the machine stack, and
+    // LuaJIT does not count them: `local function f(s) return (s:gsub(".", f)) end` overflows the C
+    // stack long before LuaJIT's own Lua-stack limit, and the process dies with SIGSEGV. So each
+    // such entry point holds a CCallDepth for the time of its call back, and past kMaxCCalls
+    // nested ones the call is refused with a Lua error. 200 is Lua 5.1's LUAI_MAXCCALLS; a
+    // level costs a few hundred bytes to a few KiB of C stack, far below any thread's stack.
+    static constexpr int kMaxCCalls = 200;
+    int& c_calls() { return c_calls_; }
+
+    // ---- C++ memory made for Lua ------------------------------------------------------------------
+    // A binding that keeps C++ heap memory alive behind a userdata (a distribution's weights)
+    // charges it here, so it counts against the same cap as the Lua heap: charge_memory returns
+    // false if it would pass the cap (after a full collection, which may free other such
+    // objects), and the binding refuses. The object's __gc releases what it charged.
+    virtual bool charge_memory(std::size_t bytes) { (void)bytes; return true; }
+    virtual void release_memory(std::size_t bytes) { (void)bytes; }
+
     // ---- registrations staged per load generation ---------------------------------------------
     Registry& registry() { return registry_; }
 
@@ -81,10 +101,35 @@ protected:
 
 private:
     dice::GeneratorSource generator_;
+    int c_calls_ = 0;
     std::shared_ptr<dice::DieSource> source_;
     Registry registry_;
     bool folding_ = true;
     std::map<std::type_index, std::shared_ptr<void>> extensions_;
+};
+
+// Holds one level of C-call depth (Game::c_calls) for its scope. enter() raises a Lua error past
+// the limit, so it must be called where a Lua error may be raised (no C++ object whose
+// destructor matters alive, or inside lua_guard's body). The destructor also runs when a Lua
+// error unwinds through it: LuaJIT on x86_64 raises errors as foreign C++ exceptions
+// (external unwinding), which run destructors. LuaHost::call resets the count at each top-level
+// call as well, so a count cannot leak from one call into the next.
+class CCallDepth {
+public:
+    explicit CCallDepth(lua_State* L) : game_(Game::of(L)) {
+        if (game_.c_calls() >= Game::kMaxCCalls) {
+            luaL_error(L, "C stack overflow: more than %d nested calls through C functions (gsub, "
+                          "coroutines, pcall, metamethods); recursion without end?",
+                       Game::kMaxCCalls);
+        }
+        ++game_.c_calls();
+    }
+    ~CCallDepth() { --game_.c_calls(); }
+    CCallDepth(const CCallDepth&) = delete;
+    CCallDepth& operator=(const CCallDepth&) = delete;
+
+private:
+    Game& game_;
 };
 
 }  // namespace umpire

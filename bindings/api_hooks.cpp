@@ -87,6 +87,7 @@ int l_fire(lua_State* L) {
             }
         }
     }
+    CCallDepth depth(L);  // a handler that fires its own event recurses through this C function
     for (int i = 0; i < count; ++i) {
         lua_pushvalue(L, nargs + 2 + i);
         for (int a = 2; a <= nargs + 1; ++a) lua_pushvalue(L, a);

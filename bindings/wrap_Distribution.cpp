@@ -112,8 +112,23 @@ int distribution_add(lua_State* L) {
     });
 }
 
+// The C++ bytes a distribution holds, as charged to the game's memory cap: its weights are GMP
+// integers (a header plus limbs each); 32 bytes of limbs per weight is the estimate (a 40d6
+// weight has 2-3 limbs), and the limbs of huge weights are the rare case it undercounts.
+std::size_t heap_bytes(const dice::Distribution& d) {
+    const auto n = static_cast<std::size_t>(d.max() - d.min() + 1);
+    return n * (sizeof(mpz_class) + 32);
+}
+
+// The userdata holds the Distribution and, after it, the bytes charged for it.
+std::size_t& charged(void* memory) {
+    return *reinterpret_cast<std::size_t*>(static_cast<char*>(memory) + sizeof(dice::Distribution));
+}
+
 int distribution_gc(lua_State* L) {
+    void* memory = lua_touserdata(L, 1);
     check_distribution(L, 1).~Distribution();
+    Game::of(L).release_memory(charged(memory));
     return 0;
 }
 
@@ -126,8 +141,15 @@ const luaL_Reg kMethods[] = {
 };
 
 void push_distribution(lua_State* L, dice::Distribution d) {
-    void* memory = lua_newuserdata(L, sizeof(dice::Distribution));
+    static_assert(sizeof(dice::Distribution) % alignof(std::size_t) == 0);
+    void* memory = lua_newuserdata(L, sizeof(dice::Distribution) + sizeof(std::size_t));
+    const std::size_t bytes = heap_bytes(d);
+    if (!Game::of(L).charge_memory(bytes))
+        throw Error("memory limit: a distribution of " + std::to_string(d.max() - d.min() + 1) +
+                    " outcomes (~" + std::to_string(bytes >> 20) +
+                    " MiB) would pass the Lua memory cap (distributions count against it)");
     new (memory) dice::Distribution(std::move(d));
+    charged(memory) = bytes;
     static const luaL_Reg metamethods[] = {
         {"__tostring", distribution_tostring},
         {"__add", distribution_add},

@@ -6,26 +6,54 @@
 #include "bindings/GameLog.hpp"
 #include "app/Replay.hpp"
 #include "cli/Common.hpp"
+#include "ruleset/Load.hpp"
+#include "ruleset/Ruleset.hpp"
+
+#include <filesystem>
 
 namespace umpire::cli {
+namespace fs = std::filesystem;
 
 int cmd_replay(const Common& common, const std::string& journal_file) {
     return guarded(common, [&] {
-        const bus::Journal recorded = bus::Journal::load(LuaHost::read_file(journal_file));
+        const bus::Journal recorded = [&] {
+            try {
+                return bus::Journal::load(LuaHost::read_file(journal_file));
+            } catch (const ParseError& e) {
+                throw Error(journal_file + ": " + e.what());  // name the file
+            }
+        }();
         const auto& header = recorded.header();
         const auto& inputs = header.inputs;
         if (!inputs.contains("code"))
             throw Error(journal_file + ": the journal header has no recorded script (was it made by `umpire run --journal`?)");
         Common replay_common = common;
         replay_common.seed = header.seed;
-        replay_common.rulesets = inputs.value("rulesets", std::vector<std::string>{});
         replay_common.json = false;
         replay_common.explain = false;
+        replay_common.trusted = false;  // a journal is untrusted input: its code runs sandboxed
         std::vector<std::string> ignored;
         HostOptions options = host_options(replay_common);
         options.print = [&ignored](const std::string& line) { ignored.push_back(line); };
+        // The journal names the rulesets it was recorded with; it never chooses files. Each is
+        // looked up by name on this command's search path (its own --ruleset flags and the
+        // shipped rulesets): a recorded folder "rulesets/asl" is the ruleset "asl". Entries that
+        // were search folders when recorded (no ruleset hash in the header) are skipped.
         LuaHost host(options);
-        replay::play(host, header.seed, split_rulesets(replay_common).load, inputs);
+        std::vector<std::string> dirs;
+        if (inputs.contains("rulesets") && !inputs["rulesets"].is_array())
+            throw Error(journal_file + ": inputs.rulesets must be a list of ruleset names");
+        for (const auto& entry : inputs.value("rulesets", nlohmann::json::array())) {
+            if (!entry.is_string()) throw Error(journal_file + ": inputs.rulesets holds a " + std::string(entry.type_name()) + ", not a name");
+            const fs::path recorded_path = fs::path(entry.get<std::string>()).lexically_normal();
+            std::string name = recorded_path.filename().string();
+            if (name.empty()) name = recorded_path.parent_path().filename().string();  // "rulesets/asl/"
+            if (!header.rulesets.contains(name)) continue;
+            const fs::path dir = ruleset::find_by_name(name, ruleset::search_path(host));
+            std::cerr << "umpire: replay loads ruleset '" << name << "' from " << LuaHost::display_path(dir) << "\n";
+            dirs.push_back(dir.string());
+        }
+        replay::play(host, header.seed, dirs, inputs);
         const auto& replayed = host.extension<GameLog>().journal;
         const auto divergence = replay::compare(recorded, replayed);
         if (common.json) {

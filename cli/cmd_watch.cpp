@@ -24,11 +24,15 @@ int cmd_watch(const Common& common, const std::string& script) {
 
         bool rules_changed = true;
         for (;;) {
-            if (rules_changed && !rulesets.load.empty()) {
+            // Every run starts from freshly loaded rules, even when only the script changed: a
+            // run that wrote into umpire.data (or anything else of the loaded rules) must not leak
+            // into the next. Only umpire.state carries over, by design.
+            if (!rulesets.load.empty()) {
                 try {
                     ruleset::load(host, rulesets.load);
                 } catch (const ScriptError& e) {
-                    std::cerr << "umpire: " << e.what() << "\n  (the previous rules stay loaded)\n";
+                    if (rules_changed)
+                        std::cerr << "umpire: " << e.what() << "\n  (the previous rules stay loaded)\n";
                 }
             }
             try {

@@ -42,9 +42,16 @@ struct LuaHost::Allocator {
 };
 
 // Limits of one top-level call: an instruction budget and a wall-clock deadline, checked by a
-// count hook every kHookEvery VM instructions (untrusted), or the watchdog (trusted).
+// count hook every kHookEvery VM instructions (untrusted), and the watchdog as the backstop for
+// code that never reaches the hook (compiled traces when trusted, long C functions always).
+// The stop is sticky: once a limit fired, `stop` holds its message until the next top-level call,
+// and every later hook, pcall, xpcall, coroutine.resume/wrap and C re-entry raises it again, so
+// rule code cannot catch the stop and carry on.
 struct LuaHost::Limits {
     static constexpr int kHookEvery = 1000;
+    // How long after the deadline the sandbox's watchdog waits for the hook to stop the call
+    // before it concludes the thread is stuck in C and ends the process.
+    static constexpr double kWatchdogGrace = 0.1;
     std::chrono::steady_clock::time_point deadline{};
     bool has_deadline = false;
     std::uint64_t instructions = 0;
@@ -53,7 +60,7 @@ struct LuaHost::Limits {
     // in this call): a memory error carries no traceback, so this is how it names file:line.
     char memory_file[200] = "";
     int memory_line = 0;
-    std::unique_ptr<Watchdog> watchdog;  // trusted mode only
+    std::unique_ptr<Watchdog> watchdog;  // made on the first call with a time limit
 };
 
 // Runs in the middle of rule code: level 0 is the running Lua function, so luaL_where(L, 0)
@@ -61,6 +68,10 @@ struct LuaHost::Limits {
 void LuaHost::count_hook(lua_State* L, lua_Debug* ar) {
     auto& host = LuaHost::from(L);
     auto& limits = *host.limits_;
+    if (limits.stop[0]) {  // sticky: a stopped call stays stopped wherever it is caught
+        lua_pushstring(L, limits.stop);
+        lua_error(L);
+    }
     limits.instructions += Limits::kHookEvery;
     // Only near the cap, so the common case costs one comparison.
     if (host.alloc_->used > host.alloc_->limit / 2 && lua_getinfo(L, "Sl", ar) && ar->currentline > 0) {
@@ -111,9 +122,6 @@ LuaHost::LuaHost(HostOptions options)
                     "cap cannot be enforced with this LuaJIT build");
     }
     luaL_openlibs(L_);
-    if (options_.trusted) {
-        limits_->watchdog = std::make_unique<Watchdog>();
-    }
     sandbox::init(L_, options_.trusted);
 
     lua_newtable(L_);
@@ -152,6 +160,7 @@ void LuaHost::call(int nargs, int nresults) {
     const bool outer = call_depth_++ == 0;
     if (outer) {
         last_traceback_.clear();
+        c_calls() = 0;
         limits_->instructions = 0;
         limits_->stop[0] = '\0';
         limits_->memory_file[0] = '\0';
@@ -160,23 +169,28 @@ void LuaHost::call(int nargs, int nresults) {
         limits_->deadline = std::chrono::steady_clock::now() +
                             std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                 std::chrono::duration<double>(options_.time_limit));
-        if (options_.trusted) {
-            if (options_.time_limit > 0) limits_->watchdog->arm(options_.time_limit);
-        } else if (limits_->has_deadline || options_.instruction_limit) {
-            lua_sethook(L_, count_hook, LUA_MASKCOUNT, Limits::kHookEvery);
+        if (limits_->has_deadline) {
+            if (!limits_->watchdog) limits_->watchdog = std::make_unique<Watchdog>();
+            limits_->watchdog->arm(options_.time_limit, options_.trusted ? 0.0 : Limits::kWatchdogGrace,
+                                   options_.trusted);
         }
+        if (!options_.trusted && (limits_->has_deadline || options_.instruction_limit))
+            lua_sethook(L_, count_hook, LUA_MASKCOUNT, Limits::kHookEvery);
     }
     const int status = lua_pcall(L_, nargs, nresults, base);
     if (outer) {
-        if (options_.trusted) limits_->watchdog->disarm();
-        else lua_sethook(L_, nullptr, 0, 0);
+        if (limits_->has_deadline) limits_->watchdog->disarm();
+        if (!options_.trusted) lua_sethook(L_, nullptr, 0, 0);
     }
     --call_depth_;
     lua_remove(L_, base);
     if (status == 0) return;
+    // A failed call may leave garbage holding charged C++ memory (distributions refused at the
+    // cap): give it back now, so the host is usable at once.
+    if (outer) lua_gc(L_, LUA_GCCOLLECT, 0);
     // A memory error re-raised by the sandbox's pcall arrives as an ordinary error.
     const char* text = lua_tostring(L_, -1);
-    if (status == LUA_ERRMEM || (text && std::string(text) == "not enough memory")) {
+    if (status == LUA_ERRMEM || (text && std::string(text) == kNotEnoughMemory)) {
         lua_pop(L_, 1);
         lua_gc(L_, LUA_GCCOLLECT, 0);  // give the heap back so the host stays usable
         const std::string file = limits_->memory_file;
@@ -190,6 +204,30 @@ void LuaHost::call(int nargs, int nresults) {
 
 const char* LuaHost::stop_message() const { return limits_->stop[0] ? limits_->stop : nullptr; }
 
+void LuaHost::note_memory_stop() {
+    std::snprintf(limits_->stop, sizeof limits_->stop, "%s", kNotEnoughMemory);
+}
+
+int LuaHost::raise_if_stopped(lua_State* L, int status) {
+    LuaHost& host = from(L);
+    if (status == LUA_ERRMEM) host.note_memory_stop();
+    if (const char* stop = host.stop_message()) {
+        lua_pushstring(L, stop);
+        return lua_error(L);
+    }
+    return 0;
+}
+
+void LuaHost::note_c_entry(lua_State* L, const char* what) {
+    LuaHost& host = from(L);
+    if (!host.limits_->watchdog) return;
+    luaL_where(L, 1);
+    lua_pushfstring(L, "in %s:", what);
+    lua_concat(L, 2);
+    host.limits_->watchdog->set_where(lua_tostring(L, -1));
+    lua_pop(L, 1);
+}
+
 void LuaHost::push_env() { lua_rawgeti(L_, LUA_REGISTRYINDEX, env_ref_); }
 void LuaHost::push_state() { lua_rawgeti(L_, LUA_REGISTRYINDEX, state_ref_); }
 
@@ -198,7 +236,15 @@ void LuaHost::push_new_env() {
     sandbox::push_env(L_);
     lua_newtable(L_);
     open_api_modules(L_);
+    // The function modules are shared by every ruleset of the generation: read-only views. The
+    // tables in data, rules and state are the rulesets' own and stay writable.
+    for (const char* module : {"hooks", "dice", "hex", "table", "bus", "journal"})
+        sandbox::make_read_only(L_, -1, module, (std::string("umpire.") + module).c_str());
+    // umpire itself too: its functions (cite, note, result, where, base) write the journal's
+    // citations, so no ruleset may replace them under another. Host code writes through
+    // sandbox::push_writable (umpire.ruleset).
     lua_setfield(L_, -2, "umpire");
+    sandbox::make_read_only(L_, -1, "umpire", "umpire");
 }
 
 void LuaHost::push_script_env() {
@@ -259,18 +305,58 @@ void LuaHost::load_generation(const std::function<void(int env_index)>& fill) {
     const int top = lua_gettop(L_);
     registry().begin();
     try {
-        push_new_env();
-        fill(lua_gettop(L_));
-        commit_env(lua_gettop(L_));
+        protect([&] {
+            push_new_env();
+            fill(lua_gettop(L_));
+            commit_env(lua_gettop(L_));
+        });
         lua_settop(L_, top);
         registry().commit();
-    } catch (...) {
+    } catch (const std::exception&) {
         lua_settop(L_, top);
         registry().rollback();
         if (state_json() != snapshot) set_state_json(snapshot);
         lua_gc(L_, LUA_GCCOLLECT, 0);
         throw;
     }
+}
+
+// Host code between protected calls (building envs, converting YAML into tables, setting
+// fields) uses the Lua API, and any API call that allocates can raise a Lua error: the memory
+// cap, mostly. Outside a protected call that error has no catcher: it unwound as a foreign
+// exception into the command's C++ frames and ended in std::terminate. So host work that touches
+// Lua runs here, inside lua_cpcall: a Lua error stops at the cpcall and becomes a ScriptError;
+// a C++ exception is caught inside (only std::exception: LuaJIT's own errors are foreign
+// exceptions that catch (...) would swallow) and rethrown after the cpcall has returned, so no
+// C++ exception ever unwinds LuaJIT frames.
+void LuaHost::protect(const std::function<void()>& body) {
+    struct Job {
+        const std::function<void()>* body;
+        std::exception_ptr failure;
+        int top;
+    } job{&body, nullptr, lua_gettop(L_)};
+    const auto run = [](lua_State* L) -> int {
+        auto* job = static_cast<Job*>(lua_touserdata(L, 1));
+        lua_pop(L, 1);
+        try {
+            (*job->body)();
+        } catch (const std::exception&) {
+            job->failure = std::current_exception();
+        }
+        return 0;
+    };
+    const int status = lua_cpcall(L_, run, &job);
+    if (status != 0) {
+        lua_settop(L_, job.top + 1);  // the error value
+        if (status == LUA_ERRMEM || (lua_tostring(L_, -1) && std::string(lua_tostring(L_, -1)) == kNotEnoughMemory)) {
+            lua_settop(L_, job.top);
+            lua_gc(L_, LUA_GCCOLLECT, 0);
+            throw ScriptError("memory limit: the rules used more than " + std::to_string(options_.memory_limit >> 20) +
+                              " MiB of Lua memory while loading (a data file too large, or a YAML alias bomb?)");
+        }
+        throw lua::to_script_error(L_, status);
+    }
+    if (job.failure) std::rethrow_exception(job.failure);
 }
 
 std::string LuaHost::state_json() {
@@ -297,14 +383,11 @@ void LuaHost::save_state(const fs::path& file) {
 void LuaHost::load_state(const fs::path& file) { set_state_json(read_file(file)); }
 
 void LuaHost::set_state_json(const std::string& json) {
-    push_state();
-    try {
+    // A journal's state is untrusted input, and converting it allocates Lua memory: protected.
+    protect([&] {
+        push_state();
         game_state::replace_from_json(L_, -1, json);
-    } catch (...) {
-        lua_pop(L_, 1);
-        throw;
-    }
-    lua_pop(L_, 1);
+    });
 }
 
 void LuaHost::print(const std::string& line) {
@@ -313,6 +396,17 @@ void LuaHost::print(const std::string& line) {
 }
 
 std::size_t LuaHost::memory_used() const { return alloc_->used; }
+
+bool LuaHost::charge_memory(std::size_t bytes) {
+    if (alloc_->used + bytes > alloc_->limit) {
+        lua_gc(L_, LUA_GCCOLLECT, 0);  // unreachable distributions release their charge
+        if (alloc_->used + bytes > alloc_->limit) return false;
+    }
+    alloc_->used += bytes;
+    return true;
+}
+
+void LuaHost::release_memory(std::size_t bytes) { alloc_->used -= bytes; }
 
 std::string LuaHost::display_path(const fs::path& file) {
     std::error_code ec;

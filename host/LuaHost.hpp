@@ -73,6 +73,11 @@ public:
     // game state is restored from a snapshot, and the exception goes on to the caller.
     // ruleset::load (ruleset/Load.hpp) is the caller that fills it with rulesets.
     void load_generation(const std::function<void(int env_index)>& fill);
+    // Runs host code that uses the Lua API inside a protected call: a Lua error (the memory cap)
+    // becomes a ScriptError, a C++ exception is rethrown after the protected call has returned.
+    // The body runs on a stack frame of its own: stack indices of the caller are not valid in it,
+    // and what it leaves on the stack is dropped.
+    void protect(const std::function<void()>& body);
 
     void push_env();    // pushes the current env (globals of the committed generation)
     void push_state() override;  // pushes umpire.state
@@ -92,6 +97,8 @@ public:
     // ---- output, memory ------------------------------------------------------------------------
     void print(const std::string& line);
     std::size_t memory_used() const;
+    bool charge_memory(std::size_t bytes) override;
+    void release_memory(std::size_t bytes) override;
 
     // Display form of a file path in messages and chunk names: relative to the working directory
     // when the file is below it ("rulesets/asl/rules/x.lua"), absolute otherwise.
@@ -103,6 +110,16 @@ public:
     // Set once a limit has stopped the current call: the sandbox's pcall/xpcall re-raise the
     // stop instead of letting the script catch it and carry on.
     const char* stop_message() const;
+    // The memory cap fired (a LUA_ERRMEM seen by a protected call of the sandbox): from now on
+    // the call is stopped like a time limit, with LuaJIT's own message.
+    void note_memory_stop();
+    static constexpr const char* kNotEnoughMemory = "not enough memory";
+    // For the sandbox's protected calls and resumes: after a failed one (status != 0), raises
+    // the stop again if a limit has fired (or status is a memory error); returns 0 otherwise.
+    static int raise_if_stopped(lua_State* L, int status);
+    // Notes "file:line: in what:" for the watchdog's message, before a C call that may run long
+    // (a pattern match on a long subject).
+    static void note_c_entry(lua_State* L, const char* what);
 
 private:
     void commit_env(int env_index);

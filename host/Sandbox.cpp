@@ -12,6 +12,8 @@
 // iterated with pairs (error), because their order would depend on memory addresses.
 #include "host/Sandbox.hpp"
 
+#include <cctype>
+#include <cstring>
 #include <string>
 
 #include "bindings/LuaError.hpp"
@@ -19,6 +21,11 @@
 
 namespace umpire::sandbox {
 namespace {
+
+// load()'s reader pieces are joined on the C++ heap, outside the Lua memory cap.
+constexpr std::size_t kMaxLoadSize = std::size_t{16} << 20;
+// A pattern call on a subject at least this long notes its position for the watchdog.
+constexpr std::size_t kLongSubject = 1024;
 
 // Deterministic pairs/next, in Lua because table.sort with a comparator is the simplest correct
 // thing; it runs with the raw library captured in upvalues, so rules cannot tamper with it.
@@ -111,9 +118,12 @@ int l_random(lua_State* L) {
         }
         const lua_Number lo = n >= 2 ? luaL_checknumber(L, 1) : 1;
         const lua_Number hi = n >= 2 ? luaL_checknumber(L, 2) : luaL_checknumber(L, 1);
+        // NaN compares false with everything, so test it first: casting it to an integer below
+        // would be undefined behaviour.
+        if (lo != lo || hi != hi) throw Error("bad argument to 'random' (NaN is not a number of faces)");
         if (lo > hi) throw Error("bad argument to 'random' (interval is empty)");
         const double span = hi - lo + 1;
-        if (span > 4294967295.0) throw Error("bad argument to 'random' (interval is too large)");
+        if (!(span <= 4294967295.0)) throw Error("bad argument to 'random' (interval is too large)");
         lua_pushnumber(L, lo + host.die(static_cast<std::uint32_t>(span)) - 1);
         return check.result(1);
     });
@@ -140,6 +150,7 @@ int l_collectgarbage(lua_State* L) {
 /// ---@param ... any
 /// --- Prints through the host (stdout for the umpire command), tab-separated like Lua's print.
 int l_print(lua_State* L) {
+    CCallDepth depth(L);  // tostring may call a __tostring metamethod
     const int n = lua_gettop(L);
     std::string line;
     for (int i = 1; i <= n; ++i) {
@@ -165,6 +176,7 @@ int l_print(lua_State* L) {
 /// ---@return string? error
 /// --- Compiles Lua text (never bytecode) into a function running in the caller's sandbox.
 int l_load(lua_State* L) {
+    CCallDepth depth(L);  // the reader is Lua code
     std::string code;
     if (lua_type(L, 1) == LUA_TSTRING) {
         size_t len = 0;
@@ -179,6 +191,10 @@ int l_load(lua_State* L) {
             const char* s = lua_tolstring(L, -1, &len);
             if (!s) return luaL_error(L, "reader function must return a string");
             if (len == 0) { lua_pop(L, 1); break; }
+            // The pieces gather on the C++ heap, outside the Lua memory cap: bound them.
+            if (code.size() + len > kMaxLoadSize)
+                return luaL_error(L, "load: the reader function returned more than %d MiB of "
+                                     "text", static_cast<int>(kMaxLoadSize >> 20));
             code.append(s, len);
             lua_pop(L, 1);
         }
@@ -205,20 +221,16 @@ int l_load(lua_State* L) {
     return 1;
 }
 
-// pcall/xpcall that cannot swallow a stop: once a limit fired (runaway loop), the error goes on
-// up to the host even through a script's pcall, otherwise `while true do pcall(loop) end` would
-// run forever.
+// pcall/xpcall that cannot swallow a stop: once a limit fired (runaway loop, memory cap), the
+// error goes on up to the host even through a script's pcall, otherwise
+// `while true do pcall(loop) end` would run forever.
 int finish_protected(lua_State* L, int status, int base) {
     if (status == 0) {
         lua_pushboolean(L, 1);
         lua_insert(L, base);
         return lua_gettop(L) - base + 1;
     }
-    if (const char* stop = LuaHost::from(L).stop_message()) {
-        lua_pushstring(L, stop);
-        return lua_error(L);
-    }
-    if (status == LUA_ERRMEM) return lua_error(L);  // the memory cap is not catchable either
+    LuaHost::raise_if_stopped(L, status);
     lua_pushboolean(L, 0);
     lua_insert(L, -2);
     return 2;
@@ -227,6 +239,8 @@ int finish_protected(lua_State* L, int status, int base) {
 /// ---Like Lua's pcall, except that a stopped script (time/instruction limit) stays stopped.
 int l_pcall(lua_State* L) {
     luaL_checkany(L, 1);
+    LuaHost::raise_if_stopped(L, 0);
+    CCallDepth depth(L);
     const int base = 1;
     const int status = lua_pcall(L, lua_gettop(L) - 1, LUA_MULTRET, 0);
     return finish_protected(L, status, base);
@@ -235,12 +249,181 @@ int l_pcall(lua_State* L) {
 /// ---Like LuaJIT's xpcall(f, handler, ...), except that a stopped script stays stopped.
 int l_xpcall(lua_State* L) {
     luaL_checktype(L, 2, LUA_TFUNCTION);
+    LuaHost::raise_if_stopped(L, 0);
+    CCallDepth depth(L);
     lua_pushvalue(L, 1);
     lua_pushvalue(L, 2);
     lua_replace(L, 1);  // stack: handler, f, args..., f
     lua_replace(L, 2);  // stack: handler, f, args...
     const int status = lua_pcall(L, lua_gettop(L) - 2, LUA_MULTRET, 1);
     return finish_protected(L, status, 2);
+}
+
+// coroutine.resume and coroutine.wrap, in C so that they count C-call depth (each resume runs
+// the coroutine on a new C frame chain: `wrap` recursion otherwise overflows the C stack) and so
+// that a stop raised inside the coroutine (the count hook fires wherever the loop runs) is
+// raised again in the resumer instead of coming back as `false, message`. The status logic is
+// Lua 5.1's: a coroutine can be resumed only while suspended (yielded, or not yet started).
+const char* resume_refusal(lua_State* L, lua_State* co) {
+    if (co == L) return "cannot resume running coroutine";
+    const int status = lua_status(co);
+    if (status == LUA_YIELD) return nullptr;
+    if (status != 0) return "cannot resume dead coroutine";
+    lua_Debug ar;
+    if (lua_getstack(co, 0, &ar) > 0) return "cannot resume normal coroutine";  // it resumed us
+    if (lua_gettop(co) == 0) return "cannot resume dead coroutine";
+    return nullptr;
+}
+
+// Resumes co with the top nargs values of L. Returns the number of results moved onto L, or -1
+// with the error value (a refusal or the coroutine's error) on top of L.
+int resume(lua_State* L, lua_State* co, int nargs) {
+    LuaHost::raise_if_stopped(L, 0);
+    if (const char* refusal = resume_refusal(L, co)) {
+        lua_pushstring(L, refusal);
+        return -1;
+    }
+    if (!lua_checkstack(co, nargs)) luaL_error(L, "too many arguments to resume");
+    lua_xmove(L, co, nargs);
+    int status;
+    {
+        CCallDepth depth(L);
+        status = lua_resume(co, nargs);
+    }
+    if (status == 0 || status == LUA_YIELD) {
+        const int nresults = lua_gettop(co);
+        if (!lua_checkstack(L, nresults + 1)) luaL_error(L, "too many results to resume");
+        lua_xmove(co, L, nresults);
+        return nresults;
+    }
+    lua_xmove(co, L, 1);
+    LuaHost::raise_if_stopped(L, status);
+    return -1;
+}
+
+/// ---Like Lua's coroutine.resume, except that a stopped script stays stopped.
+int l_resume(lua_State* L) {
+    lua_State* co = lua_tothread(L, 1);
+    luaL_argcheck(L, co, 1, "coroutine expected");
+    const int n = resume(L, co, lua_gettop(L) - 1);
+    if (n < 0) {
+        lua_pushboolean(L, 0);
+        lua_insert(L, -2);
+        return 2;
+    }
+    lua_pushboolean(L, 1);
+    lua_insert(L, -(n + 1));
+    return n + 1;
+}
+
+int l_wrap_call(lua_State* L) {
+    lua_State* co = lua_tothread(L, lua_upvalueindex(1));
+    const int n = resume(L, co, lua_gettop(L));
+    if (n >= 0) return n;
+    if (lua_isstring(L, -1)) {  // as Lua 5.1: the error gets the caller's position
+        luaL_where(L, 1);
+        lua_insert(L, -2);
+        lua_concat(L, 2);
+    }
+    return lua_error(L);
+}
+
+/// ---Like Lua's coroutine.wrap, except that a stopped script stays stopped.
+int l_wrap(lua_State* L) {
+    luaL_checktype(L, 1, LUA_TFUNCTION);
+    lua_State* co = lua_newthread(L);
+    lua_pushvalue(L, 1);
+    lua_xmove(L, co, 1);
+    lua_pushcclosure(L, l_wrap_call, 1);
+    return 1;
+}
+
+// Does the message start with a position ("file:12: ...")? Errors raised by a wrapped library
+// function have none (its caller is our C wrapper), errors of Lua code have one.
+bool has_position(const char* text) {
+    const char* colon = std::strchr(text, ':');
+    if (!colon || colon == text) return false;
+    const char* p = colon + 1;
+    if (!std::isdigit(static_cast<unsigned char>(*p))) return false;
+    while (std::isdigit(static_cast<unsigned char>(*p))) ++p;
+    return *p == ':';
+}
+
+// A library function that can call back into Lua (gsub with a function or a table with
+// __index, format's %s through __tostring, sort's comparator), wrapped so that it counts C-call
+// depth. Upvalues: the real function, its name ("gsub"), its full name ("string.gsub"), and
+// whether it matches patterns (then a call on
+// a long subject notes its position for the watchdog's message: the matcher never calls the
+// hook, so the watchdog is what stops a pattern bomb). It runs the real function in a protected
+// call so that the real function's own errors can be given the caller's position and name,
+// which the extra C frame would otherwise hide ("bad argument #1 to '?'").
+int l_reentrant(lua_State* L) {
+    CCallDepth depth(L);
+    const int n = lua_gettop(L);
+    if (lua_toboolean(L, lua_upvalueindex(4)) && lua_type(L, 1) == LUA_TSTRING &&
+        lua_objlen(L, 1) >= kLongSubject)
+        LuaHost::note_c_entry(L, lua_tostring(L, lua_upvalueindex(3)));
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    const int status = lua_pcall(L, n, LUA_MULTRET, 0);
+    if (status == 0) return lua_gettop(L);
+    LuaHost::raise_if_stopped(L, status);
+    if (const char* text = lua_tostring(L, -1); text && lua_type(L, -1) == LUA_TSTRING && !has_position(text)) {
+        std::string message = text;
+        const std::string unnamed = "to '?'";
+        if (const auto at = message.find(unnamed); at != std::string::npos)
+            message.replace(at, unnamed.size(), std::string("to '") + lua_tostring(L, lua_upvalueindex(2)) + "'");
+        luaL_where(L, 1);
+        lua_pushlstring(L, message.data(), message.size());
+        lua_concat(L, 2);
+    }
+    return lua_error(L);
+}
+
+// Replaces lib[name] in the real library (strings reach the real string library through their
+// metatable, so the env copies are not enough) with its l_reentrant wrapper.
+void wrap_reentrant(lua_State* L, const char* lib, const char* name, bool pattern) {
+    lua_getglobal(L, lib);
+    lua_getfield(L, -1, name);
+    lua_pushstring(L, name);
+    lua_pushfstring(L, "%s.%s", lib, name);
+    lua_pushboolean(L, pattern);
+    lua_pushcclosure(L, l_reentrant, 4);
+    lua_setfield(L, -2, name);
+    lua_pop(L, 1);
+}
+
+// Read-only views. All rulesets of a load generation share one env, so without them a second
+// ruleset could redefine string.format or umpire.dice.dr under the first (and rewrite what the
+// journal cites). A view is an empty table whose metatable reads through to the real table
+// (__index) and refuses writes (__newindex); `__metatable` hides and locks that metatable, and
+// the sandbox's rawset refuses a view (the marker field below), so neither setmetatable nor
+// rawset can get past it. Cost: one __index step per look-up, done by the VM without a call.
+constexpr const char* kReadOnlyMarker = "umpire.read_only";
+
+int l_read_only_newindex(lua_State* L) {
+    return luaL_error(L, "%s is read-only: a ruleset cannot change it for the others (keep a "
+                         "changed copy in a local instead)",
+                      lua_tostring(L, lua_upvalueindex(1)));
+}
+
+bool is_read_only_view(lua_State* L, int index) {
+    if (!lua_getmetatable(L, index)) return false;
+    lua_getfield(L, -1, kReadOnlyMarker);
+    const bool view = lua_toboolean(L, -1);
+    lua_pop(L, 2);
+    return view;
+}
+
+/// ---Like Lua's rawset, except that it refuses the read-only views of the libraries and of `umpire`.
+int l_rawset(lua_State* L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_checkany(L, 2);
+    luaL_checkany(L, 3);
+    if (is_read_only_view(L, 1)) return luaL_error(L, "rawset: this table is a read-only view");
+    lua_settop(L, 3);
+    lua_rawset(L, 1);
+    return 1;
 }
 
 void copy_library(lua_State* L, const char* name) {
@@ -257,6 +440,41 @@ void copy_library(lua_State* L, const char* name) {
 
 }  // namespace
 
+void make_read_only(lua_State* L, int table, const char* field, const char* display) {
+    lua::StackCheck check(L, 0);
+    if (table < 0) table = lua_gettop(L) + table + 1;
+    lua_getfield(L, table, field);
+    if (!lua_istable(L, -1)) {
+        lua_pop(L, 1);
+        return;
+    }
+    lua_newtable(L);  // the view
+    lua_createtable(L, 0, 4);
+    lua_pushvalue(L, -3);
+    lua_setfield(L, -2, "__index");
+    lua_pushstring(L, display);
+    lua_pushcclosure(L, l_read_only_newindex, 1);
+    lua_setfield(L, -2, "__newindex");
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "__metatable");
+    lua_pushboolean(L, 1);
+    lua_setfield(L, -2, kReadOnlyMarker);
+    lua_setmetatable(L, -2);
+    lua_setfield(L, table, field);
+    lua_pop(L, 1);
+}
+
+void push_writable(lua_State* L, int index) {
+    if (index < 0) index = lua_gettop(L) + index + 1;
+    if (is_read_only_view(L, index)) {
+        lua_getmetatable(L, index);
+        lua_getfield(L, -1, "__index");
+        lua_remove(L, -2);
+    } else {
+        lua_pushvalue(L, index);
+    }
+}
+
 void init(lua_State* L, bool trusted) {
     lua::StackCheck check(L, 0);
     // string.dump must go from the real library: strings reach it through their metatable.
@@ -270,6 +488,14 @@ void init(lua_State* L, bool trusted) {
     lua_pushboolean(L, 0);
     lua_setfield(L, -2, "__metatable");
     lua_pop(L, 2);
+    // Only in the sandbox: trusted code keeps LuaJIT's fast functions, so the JIT can compile it.
+    if (!trusted) {
+        wrap_reentrant(L, "string", "gsub", true);
+        wrap_reentrant(L, "string", "find", true);
+        wrap_reentrant(L, "string", "match", true);
+        wrap_reentrant(L, "string", "format", false);
+        wrap_reentrant(L, "table", "sort", false);
+    }
 
     if (luaL_loadbuffer(L, kPrelude, std::char_traits<char>::length(kPrelude), "=(sandbox)") ||
         lua_pcall(L, 0, 1, 0))
@@ -309,6 +535,15 @@ void push_env(lua_State* L) {
     lua_pushcfunction(L, l_randomseed);
     lua_setfield(L, -2, "randomseed");
     lua_pop(L, 1);
+    lua_getfield(L, env, "coroutine");
+    lua_pushcfunction(L, l_resume);
+    lua_setfield(L, -2, "resume");
+    lua_pushcfunction(L, l_wrap);
+    lua_setfield(L, -2, "wrap");
+    lua_pop(L, 1);
+    for (const char* name : kLibraries) make_read_only(L, env, name, name);
+    lua_pushcfunction(L, l_rawset);
+    lua_setfield(L, env, "rawset");
 
     lua_getfield(L, LUA_REGISTRYINDEX, "umpire.sandbox.prelude");
     lua_getfield(L, -1, "pairs");

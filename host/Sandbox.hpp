@@ -14,4 +14,12 @@ void init(lua_State* L, bool trusted);
 // itself. Does not add `umpire`; the host does.
 void push_env(lua_State* L);
 
+// Replaces table[field] (if it is a table) with a read-only view of it: reads go through, writes
+// and rawset are errors naming `display` ("umpire.dice"). See Sandbox.cpp.
+void make_read_only(lua_State* L, int table, const char* field, const char* display);
+
+// Pushes the table behind a read-only view at index (or the table itself if it is not a view):
+// how host code writes into what rule code may only read.
+void push_writable(lua_State* L, int index);
+
 }  // namespace umpire::sandbox

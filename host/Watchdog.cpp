@@ -17,14 +17,16 @@ Watchdog::~Watchdog() {
     thread_.join();
 }
 
-void Watchdog::arm(double seconds) {
+void Watchdog::arm(double seconds, double grace, bool trusted) {
     {
         std::lock_guard lock(mutex_);
         armed_ = true;
+        trusted_ = trusted;
         seconds_ = seconds;
+        where_[0] = '\0';
         deadline_ = std::chrono::steady_clock::now() +
                     std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                        std::chrono::duration<double>(seconds));
+                        std::chrono::duration<double>(seconds + grace));
     }
     cv_.notify_all();
 }
@@ -37,6 +39,11 @@ void Watchdog::disarm() {
     cv_.notify_all();
 }
 
+void Watchdog::set_where(const char* where) {
+    std::lock_guard lock(mutex_);
+    std::snprintf(where_, sizeof where_, "%s", where);
+}
+
 void Watchdog::loop() {
     std::unique_lock lock(mutex_);
     while (!quit_) {
@@ -46,12 +53,21 @@ void Watchdog::loop() {
         }
         if (cv_.wait_until(lock, deadline_) == std::cv_status::timeout && armed_ && !quit_ &&
             std::chrono::steady_clock::now() >= deadline_) {
-            // No Lua position is available from this thread: the Lua state belongs to the other.
-            std::fprintf(stderr,
-                         "umpire: script stopped: ran longer than %gs (runaway loop?). In --trusted "
-                         "mode compiled code cannot be interrupted, so umpire exits; run without "
-                         "--trusted to get the file and line.\n",
-                         seconds_);
+            // The Lua state belongs to the other thread, so the position is only what it noted
+            // before entering a long C call (set_where).
+            if (trusted_) {
+                std::fprintf(stderr,
+                             "umpire: script stopped: ran longer than %gs (runaway loop?). In "
+                             "--trusted mode compiled code cannot be interrupted, so umpire exits; "
+                             "run without --trusted to get the file and line.\n",
+                             seconds_);
+            } else {
+                std::fprintf(stderr,
+                             "umpire: %s%sscript stopped: ran longer than %gs inside a C function "
+                             "that cannot be interrupted (a pattern-matching bomb?), so umpire "
+                             "exits\n",
+                             where_, where_[0] ? " " : "", seconds_);
+            }
             std::fflush(stderr);
             _exit(1);
         }

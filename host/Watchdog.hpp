@@ -1,6 +1,11 @@
-// Trusted mode's time limit. JIT-compiled traces never call hooks, so a runaway loop in trusted
-// code cannot be stopped from inside the process; a watchdog thread ends the whole process with
-// a clear message and exit code 1 instead (docs/sandbox.md).
+// The backstop of the time limit. Code that never reaches a count hook cannot be stopped from
+// inside the process: JIT-compiled traces (trusted mode), and long C functions in either mode --
+// a pattern-matching bomb such as ("a"):rep(3000):find(".-.-.-.-.-b") runs for hours inside
+// string.find, which calls no hook. A watchdog thread waits for the deadline and, if the call is
+// still running then (plus a grace period in the sandbox, where the hook normally stops Lua code
+// well within it), ends the whole process with a clear message and exit code 1. Interrupting the
+// C code in-process (a signal and a longjmp out of the matcher) would leave the allocator and the
+// Lua state in unknown shape, so the process is the unit that is stopped (docs/sandbox.md).
 #pragma once
 #include <chrono>
 #include <condition_variable>
@@ -14,16 +19,21 @@ class Watchdog {
 public:
     Watchdog();
     ~Watchdog();
-    // Ends the process unless disarm() is called within `seconds`.
-    void arm(double seconds);
+    // Ends the process unless disarm() is called within seconds + grace. `trusted` picks the
+    // message (compiled code vs. a C function of the sandbox).
+    void arm(double seconds, double grace, bool trusted);
     void disarm();
+    // Where the rules last entered a long C call ("file:line: string.find"), for the message;
+    // "" clears it. Called by the Lua thread, read by the watchdog thread (under the mutex).
+    void set_where(const char* where);
 
 private:
     void loop();
     std::mutex mutex_;
     std::condition_variable cv_;
-    bool armed_ = false, quit_ = false;
+    bool armed_ = false, quit_ = false, trusted_ = false;
     double seconds_ = 0;
+    char where_[240] = "";
     std::chrono::steady_clock::time_point deadline_;
     std::thread thread_;
 };

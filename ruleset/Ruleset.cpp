@@ -7,11 +7,39 @@
 
 #include "bindings/DataMarks.hpp"
 #include "host/LuaHost.hpp"
+#include "host/Sandbox.hpp"
 #include "ruleset/Load.hpp"
 #include "ruleset/YamlLoader.hpp"
 
 namespace umpire::ruleset {
 namespace fs = std::filesystem;
+
+bool inside(const fs::path& dir, const fs::path& file) {
+    std::error_code ec;
+    const fs::path root = fs::canonical(dir, ec);
+    if (ec) return false;
+    const fs::path real = fs::canonical(file, ec);
+    if (ec) return false;
+    const auto [r, f] = std::mismatch(root.begin(), root.end(), real.begin(), real.end());
+    return r == root.end() && f != real.end();
+}
+
+bool valid_name(const std::string& name) {
+    return !name.empty() && name != "." && name != ".." &&
+           name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") ==
+               std::string::npos;
+}
+
+fs::path find_by_name(const std::string& name, const std::vector<fs::path>& search_path) {
+    std::string where;
+    for (const auto& dir : search_path) where += " " + LuaHost::display_path(dir);
+    if (!valid_name(name))
+        throw ScriptError("'" + name + "' is not a ruleset name (letters, digits, '_', '-' and '.'; a "
+                          "name is looked up on the search path:" + where + ")");
+    for (const auto& dir : search_path)
+        if (fs::is_regular_file(dir / name / "ruleset.yaml")) return fs::absolute(dir / name).lexically_normal();
+    throw ScriptError("ruleset '" + name + "' not found on the search path:" + where);
+}
 
 namespace {
 
@@ -37,12 +65,24 @@ std::vector<std::string> list(const YAML::Node& node, const std::string& display
 }
 
 // "machine_guns" / "machine_guns.lua" / "rules/machine_guns.lua" all name rules/machine_guns.lua.
+// A manifest comes from a stranger, so a file it names must be inside its folder: an absolute
+// path or a ".." is refused as written, and the file found is checked again after following
+// symlinks (a link in rules/ to ~/.config/... resolves outside and is refused).
 fs::path resolve_file(const fs::path& dir, const std::string& entry, const char* subdir,
                       const char* ext, const std::string& display, const YAML::Mark& mark) {
     fs::path p(entry);
+    const bool climbs = std::any_of(p.begin(), p.end(), [](const fs::path& part) { return part == ".."; });
+    if (p.is_absolute() || climbs || entry.empty())
+        fail(display, mark, "'" + entry + "': a manifest names files inside its ruleset folder "
+                                          "(no absolute paths, no '..')");
     if (p.extension().empty()) p += ext;
-    for (const fs::path& candidate : {dir / p, dir / subdir / p})
-        if (fs::is_regular_file(candidate)) return candidate;
+    for (const fs::path& candidate : {dir / p, dir / subdir / p}) {
+        if (!fs::is_regular_file(candidate)) continue;
+        if (!inside(dir, candidate))
+            fail(display, mark, "'" + entry + "' resolves outside the ruleset folder (to " +
+                                    LuaHost::display_path(fs::canonical(candidate)) + ", through a symlink)");
+        return candidate;
+    }
     fail(display, mark, "file not found: " + entry + " (looked in " +
                             LuaHost::display_path(dir) + " and " +
                             LuaHost::display_path(dir / subdir) + ")");
@@ -73,7 +113,12 @@ Manifest read_manifest(const fs::path& dir) {
     if (!root["name"]) fail(display, root.Mark(), "the manifest needs a 'name'");
     m.name = scalar(root["name"], display, "name");
     if (root["version"]) m.version = scalar(root["version"], display, "version");
-    if (root["extends"]) m.extends = scalar(root["extends"], display, "extends");
+    if (root["extends"]) {
+        m.extends = scalar(root["extends"], display, "extends");
+        if (!valid_name(m.extends))
+            fail(display, root["extends"].Mark(), "'extends: " + m.extends + "' must name a ruleset (found on "
+                                                  "the search path or beside this one), never a path");
+    }
     // The turn sequence's shape belongs to the ruleset (ASL: players + phases; Bolt Action: the
     // order-dice steps), so it is passed to Lua as written: umpire.ruleset.turn_sequence.
     if (root["turn_sequence"]) m.turn_sequence_yaml = YAML::Dump(root["turn_sequence"]);
@@ -90,7 +135,12 @@ Manifest read_manifest(const fs::path& dir) {
             m.tests.push_back(resolve_file(m.dir, name, "tests", ".lua", display, tests.Mark()));
     } else if (fs::is_directory(m.dir / "tests")) {
         for (const auto& e : fs::directory_iterator(m.dir / "tests"))
-            if (e.path().extension() == ".lua") m.tests.push_back(e.path());
+            if (e.path().extension() == ".lua") {
+                if (!inside(m.dir, e.path()))
+                    throw ScriptError(LuaHost::display_path(e.path()) + ": resolves outside the ruleset folder "
+                                      "(a symlink?); spec files must be inside it", LuaHost::display_path(e.path()));
+                m.tests.push_back(e.path());
+            }
         std::sort(m.tests.begin(), m.tests.end());
     }
     return m;
@@ -143,7 +193,7 @@ std::vector<Manifest> chain(const fs::path& dir, const std::vector<fs::path>& se
         if (parent.empty()) break;
         std::vector<fs::path> path{here.parent_path()};
         path.insert(path.end(), search_path.begin(), search_path.end());
-        current = find(parent, path);
+        current = find_by_name(parent, path);
     }
     std::reverse(out.begin(), out.end());
     return out;
@@ -245,6 +295,9 @@ int l_scenario(lua_State* L) {
             const fs::path file = fs::path(lua_tostring(L, -1)) / "scenarios" / (name + ".yaml");
             lua_pop(L, 1);
             if (fs::is_regular_file(file)) {
+                if (!inside(file.parent_path().parent_path(), file))
+                    throw Error("umpire.data.scenario: " + LuaHost::display_path(file) +
+                                " resolves outside its ruleset folder (a symlink?)");
                 yaml::push_file(L, file, LuaHost::display_path(file));
                 return check.result(1);
             }
@@ -263,7 +316,10 @@ void set_info(lua_State* L, int umpire, const Manifest& m) {
     if (m.turn_sequence_yaml.empty()) lua_newtable(L);
     else yaml::push_string(L, m.turn_sequence_yaml, LuaHost::display_path(m.dir / "ruleset.yaml") + " (turn_sequence)");
     lua_setfield(L, -2, "turn_sequence");
-    lua_setfield(L, umpire, "ruleset");
+    sandbox::push_writable(L, umpire);  // `umpire` is a read-only view to rule code
+    lua_insert(L, -2);
+    lua_setfield(L, -2, "ruleset");
+    lua_pop(L, 1);
 }
 
 }  // namespace

@@ -28,6 +28,14 @@ Manifest read_manifest(const std::filesystem::path& dir);
 std::filesystem::path find(const std::string& name_or_dir,
                            const std::vector<std::filesystem::path>& search_path);
 
+// A ruleset by name only (never a path: what `extends:` and a replayed journal name). A name is
+// letters, digits, '_', '-', '.'; anything else, or no such folder on the path, is a ScriptError.
+std::filesystem::path find_by_name(const std::string& name,
+                                   const std::vector<std::filesystem::path>& search_path);
+
+// Is file (symlinks followed) strictly inside dir (symlinks followed)?
+bool inside(const std::filesystem::path& dir, const std::filesystem::path& file);
+
 // Every ruleset directory under the search path (sorted by name, first hit per name wins).
 std::vector<std::filesystem::path> all(const std::vector<std::filesystem::path>& search_path);
 

@@ -1,9 +1,15 @@
 #include "ruleset/YamlLoader.hpp"
 
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <regex>
+#include <utility>
 
 #include "bindings/DataMarks.hpp"
 #include "bindings/LuaError.hpp"
@@ -11,6 +17,45 @@
 
 namespace umpire::yaml {
 namespace {
+
+// Limits on untrusted data (a ruleset's YAML comes from strangers). The file size bounds what
+// yaml-cpp builds on the C++ heap, outside the Lua memory cap; the value count bounds alias
+// expansion (`a: &a [*b, *b, ...]` nests exponentially many copies into Lua tables from a few
+// lines); the depth bounds the converter's recursion.
+constexpr std::size_t kMaxBytes = std::size_t{16} << 20;
+constexpr std::size_t kMaxValues = 250'000;
+constexpr int kMaxDepth = 64;
+
+// The first byte of text that is not well-formed UTF-8 (overlong forms, surrogates and code
+// points past U+10FFFF included), or npos.
+std::size_t bad_utf8(const std::string& text) {
+    const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+    const std::size_t n = text.size();
+    for (std::size_t i = 0; i < n;) {
+        const unsigned c = p[i];
+        if (c < 0x80) { ++i; continue; }
+        std::size_t len;
+        unsigned lo = 0x80, hi = 0xBF;  // the allowed range of the second byte
+        if (c >= 0xC2 && c <= 0xDF) len = 2;
+        else if (c >= 0xE0 && c <= 0xEF) { len = 3; if (c == 0xE0) lo = 0xA0; if (c == 0xED) hi = 0x9F; }
+        else if (c >= 0xF0 && c <= 0xF4) { len = 4; if (c == 0xF0) lo = 0x90; if (c == 0xF4) hi = 0x8F; }
+        else return i;
+        if (i + len > n || p[i + 1] < lo || p[i + 1] > hi) return i;
+        for (std::size_t k = 2; k < len; ++k)
+            if (p[i + k] < 0x80 || p[i + k] > 0xBF) return i;
+        i += len;
+    }
+    return std::string::npos;
+}
+
+// 1-based line and column (in bytes) of offset in text.
+std::pair<int, int> line_col(const std::string& text, std::size_t offset) {
+    int line = 1;
+    std::size_t line_start = 0;
+    for (std::size_t i = 0; i < offset; ++i)
+        if (text[i] == '\n') { ++line; line_start = i + 1; }
+    return {line, static_cast<int>(offset - line_start) + 1};
+}
 
 
 std::string mark_text(const std::string& display, const YAML::Mark& m) {
@@ -25,6 +70,22 @@ std::string mark_text(const std::string& display, const YAML::Mark& m) {
 struct Converter {
     lua_State* L;
     std::string display;
+    std::size_t values = 0;
+    int depth = 0;
+
+    // A number, or an error at the node when it does not fit a double (1e999, a 30-digit hex):
+    // std::stod would throw std::out_of_range, which said only "stod".
+    void push_number(const YAML::Node& node, const std::string& digits, int base) {
+        errno = 0;
+        char* end = nullptr;
+        const double value = base == 10 ? std::strtod(digits.c_str(), &end)
+                                        : double(std::strtoull(digits.c_str(), &end, base));
+        if (errno == ERANGE || !std::isfinite(value))
+            fail(display, node.Mark(), "number out of range: " +
+                                           (node.Scalar().size() > 40 ? node.Scalar().substr(0, 40) + "..." : node.Scalar()) +
+                                           " (quote it to keep it as text)");
+        lua_pushnumber(L, value);
+    }
 
     // Pushes the scalar, or nothing and returns false for null.
     bool push_scalar(const YAML::Node& node) {
@@ -43,11 +104,11 @@ struct Converter {
         if (text == "true" || text == "True" || text == "TRUE") { lua_pushboolean(L, 1); return true; }
         if (text == "false" || text == "False" || text == "FALSE") { lua_pushboolean(L, 0); return true; }
         if (std::regex_match(text, kInt) || std::regex_match(text, kFloat)) {
-            lua_pushnumber(L, std::stod(text));
+            push_number(node, text, 10);
             return true;
         }
-        if (std::regex_match(text, kHex)) { lua_pushnumber(L, double(std::stoull(text.substr(2), nullptr, 16))); return true; }
-        if (std::regex_match(text, kOct)) { lua_pushnumber(L, double(std::stoull(text.substr(2), nullptr, 8))); return true; }
+        if (std::regex_match(text, kHex)) { push_number(node, text.substr(2), 16); return true; }
+        if (std::regex_match(text, kOct)) { push_number(node, text.substr(2), 8); return true; }
         if (text == ".inf" || text == ".Inf" || text == ".INF" || text == "+.inf") { lua_pushnumber(L, HUGE_VAL); return true; }
         if (text == "-.inf" || text == "-.Inf" || text == "-.INF") { lua_pushnumber(L, -HUGE_VAL); return true; }
         if (text == ".nan" || text == ".NaN" || text == ".NAN") { lua_pushnumber(L, NAN); return true; }
@@ -59,6 +120,21 @@ struct Converter {
 
     // Pushes the node's value; returns false (pushing nothing) for null.
     bool push(const YAML::Node& node) {
+        if (++values > kMaxValues)
+            fail(display, node.Mark(), "more than " + std::to_string(kMaxValues) +
+                                           " values in one file (aliases expanding without end?)");
+        if (node.IsSequence() || node.IsMap()) {
+            if (depth >= kMaxDepth)
+                fail(display, node.Mark(), "nested deeper than " + std::to_string(kMaxDepth) + " levels");
+            ++depth;
+            const bool pushed = push_value(node);
+            --depth;
+            return pushed;
+        }
+        return push_value(node);
+    }
+
+    bool push_value(const YAML::Node& node) {
         switch (node.Type()) {
         case YAML::NodeType::Null: return false;
         case YAML::NodeType::Undefined: return false;
@@ -88,6 +164,9 @@ struct Converter {
             for (const auto& entry : node) {
                 const YAML::Node& key = entry.first;
                 if (!key.IsScalar()) fail(display, key.Mark(), "a map key must be a plain value");
+                if (key.Scalar() == "<<" && key.Tag() == "?")
+                    fail(display, key.Mark(), "YAML merge keys (<<) are not supported: write the keys "
+                                              "out, or quote \"<<\" for a literal key");
                 const auto [it, fresh] = seen.emplace(key.Scalar(), key.Mark().line + 1);
                 if (!fresh)
                     fail(display, key.Mark(), "duplicate key '" + key.Scalar() +
@@ -119,9 +198,27 @@ void push_root(lua_State* L, const YAML::Node& root, const std::string& display)
 
 void push_string(lua_State* L, const std::string& text, const std::string& display) {
     const int top = lua_gettop(L);
+    if (text.size() > kMaxBytes)
+        throw ScriptError(display + ":1:1: " + std::to_string(text.size() >> 20) + " MiB; a data file may hold at most " +
+                              std::to_string(kMaxBytes >> 20) + " MiB",
+                          display, 1);
+    if (const std::size_t bad = bad_utf8(text); bad != std::string::npos) {
+        const auto [line, col] = line_col(text, bad);
+        throw ScriptError(display + ":" + std::to_string(line) + ":" + std::to_string(col) +
+                              ": malformed UTF-8 (byte 0x" + [&] {
+                                  char hex[3];
+                                  std::snprintf(hex, sizeof hex, "%02X", static_cast<unsigned char>(text[bad]));
+                                  return std::string(hex);
+                              }() + "); a data file must be UTF-8 text",
+                          display, line);
+    }
     try {
         YAML::Node root = YAML::Load(text);
         push_root(L, root, display);
+    } catch (const YAML::DeepRecursion& e) {  // yaml-cpp's own guard ("bad file" otherwise)
+        lua_settop(L, top);
+        throw ScriptError(mark_text(display, e.mark) + ": nested deeper than " + std::to_string(kMaxDepth) + " levels",
+                          display, e.mark.line + 1);
     } catch (const YAML::Exception& e) {
         lua_settop(L, top);
         throw ScriptError(mark_text(display, e.mark) + ": " + e.msg, display, e.mark.line + 1);
@@ -132,6 +229,12 @@ void push_string(lua_State* L, const std::string& text, const std::string& displ
 }
 
 void push_file(lua_State* L, const std::filesystem::path& file, const std::string& display) {
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(file, ec);
+    if (!ec && size > kMaxBytes)  // refused before it is read
+        throw ScriptError(display + ":1:1: " + std::to_string(size >> 20) + " MiB; a data file may hold at most " +
+                              std::to_string(kMaxBytes >> 20) + " MiB",
+                          display, 1);
     push_string(L, LuaHost::read_file(file), display);
 }
 

@@ -144,6 +144,13 @@ Journal Journal::from_json(const json& j) {
     if (!j.contains("header") || !j.at("header").is_object()) throw bad("missing \"header\"");
     if (!j.contains("entries") || !j.at("entries").is_array()) throw bad("missing \"entries\"");
     const json& h = j.at("header");
+    // Unknown fields are refused, not ignored (see JournalEntry's from_json).
+    for (auto it = j.begin(); it != j.end(); ++it)
+        if (it.key() != "format" && it.key() != "header" && it.key() != "entries")
+            throw bad("unknown field \"" + it.key() + "\" (a journal has format, header, entries)");
+    for (auto it = h.begin(); it != h.end(); ++it)
+        if (it.key() != "engine_version" && it.key() != "rulesets" && it.key() != "seed" && it.key() != "inputs")
+            throw bad("unknown header field \"" + it.key() + "\" (a header has engine_version, rulesets, seed, inputs)");
     Journal out;
     out.header_.engine_version = h.value("engine_version", "");
     out.header_.rulesets = h.value("rulesets", json::object());
@@ -286,8 +293,14 @@ std::optional<Journal::Divergence> Journal::first_divergence(const Journal& expe
         first_diff(json(x), json(y), d);
         d.where = Divergence::Where::entry;
         d.index = i;
+        const std::string line_x = explain_line(x), line_y = explain_line(y);
+        // When the difference is in a field the explain line does not show (data, depth), the two
+        // lines read the same: show the differing values instead.
         d.message = "entry " + std::to_string(i + 1) + " differs at " + d.path +
-                    ": expected \"" + explain_line(x) + "\", got \"" + explain_line(y) + "\"";
+                    (line_x != line_y
+                         ? ": expected \"" + line_x + "\", got \"" + line_y + "\""
+                         : ": expected " + (d.expected.empty() ? std::string("nothing") : d.expected) + ", got " +
+                               (d.actual.empty() ? std::string("nothing") : d.actual) + " (in \"" + line_x + "\")");
         return d;
     }
     if (expected.size() != actual.size()) {

@@ -1,5 +1,8 @@
 #include "core/bus/JournalEntry.hpp"
 
+#include <algorithm>
+#include <iterator>
+
 #include "core/Error.hpp"
 
 namespace umpire::bus {
@@ -46,6 +49,14 @@ void from_json(const nlohmann::json& j, JournalEntry& e) {
                              std::string("missing or mistyped \"") + key + "\"");
     };
     need("", j.is_object());
+    // A journal is untrusted input: a field this version does not know is refused, not ignored
+    // (a typo, or a newer format, would otherwise replay as something else).
+    for (auto it = j.begin(); it != j.end(); ++it) {
+        static const char* const kKnown[] = {"seq", "kind", "depth", "turn", "player", "phase", "citation", "text", "data"};
+        if (std::none_of(std::begin(kKnown), std::end(kKnown), [&](const char* k) { return it.key() == k; }))
+            throw ParseError("journal entry", it.key(), 0,
+                             "unknown field (an entry has seq, kind, depth, turn, player, phase, citation, text, data)");
+    }
     // Hand-edited or foreign JSON may hold 9 as a signed integer; any non-negative one is fine.
     need("seq", j.contains("seq") && j.at("seq").is_number_integer() &&
                     (j.at("seq").is_number_unsigned() || j.at("seq").get<std::int64_t>() >= 0));

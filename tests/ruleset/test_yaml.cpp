@@ -1,6 +1,7 @@
 // YAML -> Lua conversion and its error positions.
 #include <catch2/catch.hpp>
 
+#include "host/Sandbox.hpp"
 #include "ruleset/YamlLoader.hpp"
 #include "tests/support/helpers.hpp"
 
@@ -30,9 +31,10 @@ TEST_CASE("YAML scalars follow YAML 1.2 core rules", "[yaml]") {
     umpire::yaml::push_string(L, doc, "t.yaml");
     t.host.push_env();
     lua_getfield(L, -1, "umpire");
-    lua_pushvalue(L, -3);
+    umpire::sandbox::push_writable(L, -1);  // umpire is a read-only view; host code writes behind it
+    lua_pushvalue(L, -4);
     lua_setfield(L, -2, "y");
-    lua_pop(L, 3);
+    lua_pop(L, 4);
     CHECK(t.eval("umpire.y.a + 1") == "13");
     CHECK(t.eval("umpire.y.b") == "-1.5");
     CHECK(t.eval("type(umpire.y.c)") == "boolean");

@@ -163,3 +163,14 @@ TEST_CASE("the journal hash is stable", "[bus][hash]") {
     k.note("one more");
     CHECK(k.hash() != j.hash());
 }
+
+TEST_CASE("a divergence the explain line does not show names the differing values", "[bus][journal]") {
+    Journal a, b;
+    a.append(Kind::note, "same text", {{"hidden", 1}});
+    b.append(Kind::note, "same text", {{"hidden", 2}});
+    const auto d = Journal::first_divergence(a, b);
+    REQUIRE(d.has_value());
+    CHECK(d->path == "/data/hidden");
+    // Not "expected \"same text\", got \"same text\"": the values that differ.
+    CHECK(d->message.find("expected 1, got 2") != std::string::npos);
+}

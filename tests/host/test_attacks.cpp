@@ -1,0 +1,423 @@
+// The attack suite: what a stranger's ruleset or script may try, one attack per row. Each row
+// asserts that the attack is refused, with which error, and that the host is still alive and
+// usable afterwards (it answers 1 + 1, and loads a good ruleset where the attack was a ruleset).
+// Attacks that can only be stopped by ending the process (a C function that never returns to
+// the hook) run in a forked child, and the parent checks the child's exit status and message.
+// Classes (docs/sandbox.md has the list): C-stack exhaustion, sticky time stop, sticky memory
+// stop, escapes from the allow-list, bad arguments, bad YAML data, paths outside the ruleset,
+// attacks at load time, the watchdog backstop.
+#include <catch2/catch.hpp>
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "core/bus/Journal.hpp"
+#include "ruleset/Load.hpp"
+#include "ruleset/Ruleset.hpp"
+#include "tests/support/helpers.hpp"
+
+using test_helpers::TestHost;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Attack {
+    const char* name;
+    const char* code;
+    const char* expected;  // a substring of the error
+};
+
+// Fast limits, so the suite stays quick (and under ASan).
+umpire::HostOptions attack_options() {
+    umpire::HostOptions o;
+    o.time_limit = 0.25;
+    o.memory_limit = std::size_t{32} << 20;
+    return o;
+}
+
+void check_refused(TestHost& t, const Attack& a) {
+    INFO("attack: " << a.name);
+    t.lines.clear();
+    CHECK_THROWS_WITH(t.host.run_string(a.code, "@attack.lua"), Catch::Contains(a.expected));
+    CHECK(t.eval("1 + 1") == "2");  // alive and usable
+    CHECK(t.host.memory_used() < (std::size_t{16} << 20));
+}
+
+constexpr const char* kCStack = "C stack overflow";
+constexpr const char* kStopped = "script stopped: ran longer than 0.25s";
+constexpr const char* kMemory = "memory limit";
+
+// A scratch folder of rulesets, removed when the test ends (tests leave nothing in /tmp).
+struct Scratch {
+    fs::path dir;
+    explicit Scratch(const std::string& tag)
+        : dir(fs::temp_directory_path() / ("umpire-attack-" + tag + "-" + std::to_string(::getpid()))) {
+        fs::remove_all(dir);
+        fs::create_directories(dir);
+    }
+    ~Scratch() { fs::remove_all(dir); }
+    // A ruleset `name` with the given manifest body (after `name:`) and files.
+    fs::path ruleset(const std::string& name, const std::string& manifest,
+                     const std::vector<std::pair<std::string, std::string>>& files = {}) {
+        const fs::path r = dir / name;
+        fs::create_directories(r / "data");
+        fs::create_directories(r / "rules");
+        test_helpers::write(r / "ruleset.yaml", "name: " + name + "\n" + manifest);
+        for (const auto& [file, text] : files) {
+            fs::create_directories((r / file).parent_path());
+            test_helpers::write(r / file, text);
+        }
+        return r;
+    }
+};
+
+// Loads dir into a fresh host and expects the load refused with `expected`; then the same host
+// loads a good ruleset and runs code: the attack left it usable.
+void check_load_refused(const fs::path& dir, const std::string& expected,
+                        umpire::HostOptions options = attack_options()) {
+    INFO("ruleset: " << dir.filename().string());
+    TestHost t(options);
+    CHECK_THROWS_WITH(umpire::ruleset::load(t.host, {dir.string()}), Catch::Contains(expected));
+    CHECK(t.eval("1 + 1") == "2");
+    umpire::ruleset::load(t.host, {(test_helpers::fixtures() / "base").string()});
+    CHECK(t.eval("umpire.ruleset.name") == "base");
+}
+
+}  // namespace
+
+TEST_CASE("attacks: recursion through C functions is an error, not a crash", "[attacks][cstack]") {
+    const Attack attacks[] = {
+        {"gsub with a recursive function", "local function f(s) return (s:gsub('.', f)) end f('ab')", kCStack},
+        {"string.gsub called through the env copy", "local function f(s) return (string.gsub(s, '.', f)) end f('ab')", kCStack},
+        {"__index -> gsub with the table as replacement",
+         "local t t = setmetatable({}, {__index = function(_, k) return (('x'):gsub('.', t)) end}) return t.a", kCStack},
+        {"coroutine.wrap recursion", "local function f() return coroutine.wrap(f)() end f()", kCStack},
+        {"coroutine.resume recursion",
+         "local function f() local ok, e = coroutine.resume(coroutine.create(f)) if not ok then error(e, 0) end end f()", kCStack},
+        {"pcall recursion", "local function f() local ok, e = pcall(f) if not ok then error(e, 0) end end f()", kCStack},
+        {"xpcall recursion",
+         "local function f() local ok, e = xpcall(f, function(m) return m end) if not ok then error(e, 0) end end f()", kCStack},
+        {"table.sort comparator recursion", "local function f(a, b) table.sort({3, 2, 1}, f) return a < b end table.sort({3, 2, 1}, f)", kCStack},
+        {"string.format %s through __tostring",
+         "local t t = setmetatable({}, {__tostring = function() return string.format('%s', t) end}) return string.format('%s', t)", kCStack},
+        {"print through __tostring", "local t t = setmetatable({}, {__tostring = function() print(t) return 'x' end}) print(t)", kCStack},
+        {"load with a recursive reader", "local function r() load(r) return nil end load(r)", kCStack},
+        {"umpire.hooks.fire from its own handler", "umpire.hooks.on('x', function() umpire.hooks.fire('x') end) umpire.hooks.fire('x')", kCStack},
+        {"plain Lua recursion", "local function f() return 1 + f() end f()", "stack overflow"},
+        {"gsub recursion inside pcall inside a coroutine",
+         "local function f(s) return (s:gsub('.', f)) end local co = coroutine.wrap(function() return pcall(f, 'ab') end) "
+         "local ok, e = co() error(e, 0)", kCStack},
+    };
+    TestHost t(attack_options());
+    for (const auto& a : attacks) check_refused(t, a);
+
+    // The depth count unwinds with the error: after overflows caught within one call, gsub with
+    // a function still works in that same call (the count did not stay at the limit).
+    CHECK(t.eval("(function() for i = 1, 5 do pcall(function() local function f(s) return (s:gsub('.', f)) end "
+                 "f('ab') end) end return (('ab'):gsub('.', function() return 'x' end)) end)()") == "xx");
+}
+
+TEST_CASE("attacks: the time limit cannot be caught or hidden", "[attacks][time]") {
+    const Attack attacks[] = {
+        {"while true do end", "while true do end", kStopped},
+        {"a loop of pcall(loop)", "while true do pcall(function() while true do end end) end", kStopped},
+        {"a loop inside coroutine.resume, resumed again and again",
+         "while true do coroutine.resume(coroutine.create(function() while true do end end)) end", kStopped},
+        {"a loop inside coroutine.wrap under pcall", "while true do pcall(coroutine.wrap(function() while true do end end)) end", kStopped},
+        {"a loop in xpcall's handler", "xpcall(function() error('x') end, function() while true do end end)", kStopped},
+        {"xpcall swallowing the stop in a loop",
+         "while true do xpcall(function() while true do end end, function(e) return e end) end", kStopped},
+        {"a loop inside a gsub callback", "(('x'):rep(10)):gsub('.', function() while true do end end)", kStopped},
+        {"a loop inside a sort comparator", "table.sort({3, 2, 1}, function(a, b) while true do end end)", kStopped},
+        {"a loop inside a load reader", "load(function() while true do end end)", kStopped},
+        {"a loop inside an __index metamethod",
+         "local t = setmetatable({}, {__index = function() while true do end end}) return t.x", kStopped},
+        {"a loop inside a hook handler", "umpire.hooks.on('y', function() while true do end end) umpire.hooks.fire('y')", kStopped},
+        {"an endless tail call through tostring",
+         "local t t = setmetatable({}, {__tostring = function() return tostring(t) end}) return tostring(t)", kStopped},
+        {"a loop inside a yielding coroutine, resumed in a loop",
+         "local co = coroutine.wrap(function() while true do coroutine.yield() end end) while true do co() end", kStopped},
+        {"a loop in a coroutine that catches with pcall inside",
+         "coroutine.wrap(function() while true do pcall(function() while true do end end) end end)()", kStopped},
+    };
+    TestHost t(attack_options());
+    for (const auto& a : attacks) check_refused(t, a);
+
+    SECTION("a caught stop does not let the script carry on") {
+        t.lines.clear();
+        CHECK_THROWS_WITH(t.host.run_string("print(coroutine.resume(coroutine.create(function() while true do end end))) "
+                                            "print('carried on')"),
+                          Catch::Contains(kStopped));
+        CHECK(t.lines.empty());
+    }
+}
+
+TEST_CASE("attacks: the memory cap cannot be caught or dodged", "[attacks][memory]") {
+    const Attack attacks[] = {
+        {"a growing table", "local t = {} while true do t[#t + 1] = ('x'):rep(1e5) .. #t end", kMemory},
+        {"a doubling string", "local s = 'x' while true do s = s .. s end", kMemory},
+        {"a memory bomb inside pcall, retried",
+         "for i = 1, 3 do pcall(function() local t = {} while true do t[#t + 1] = {} end end) end", kMemory},
+        {"a memory bomb inside coroutine.resume",
+         "local ok = coroutine.resume(coroutine.create(function() local s = 'x' while true do s = s .. s end end)) "
+         "print('carried on', ok)", kMemory},
+        {"a memory bomb inside coroutine.wrap under pcall",
+         "pcall(coroutine.wrap(function() local t = {} while true do t[#t + 1] = ('y'):rep(1e5) .. #t end end)) print('on')", kMemory},
+        {"string.rep past the cap", "return ('x'):rep(2^30)", kMemory},
+        {"table.concat past the cap", "local t = {} for i = 1, 64 do t[i] = ('z'):rep(1e6) end return table.concat(t)", kMemory},
+        {"distributions held past the cap (C++ heap)",
+         "local t = {} for i = 1, 8 do t[i] = umpire.dice.dist('d200000') end", "would pass the Lua memory cap"},
+        {"one distribution larger than the cap", "return umpire.dice.dist('d1000000')", "would pass the Lua memory cap"},
+        {"a load() reader that never ends",
+         "local piece = ('x'):rep(2^20) load(function() return piece end)", "more than 16 MiB"},
+    };
+    // A generous time limit: making distributions is C++ work the hook cannot interrupt, and
+    // past the limit (+0.1 s) the watchdog would end this test process (see [watchdog] below).
+    umpire::HostOptions o = attack_options();
+    o.time_limit = 30;
+    TestHost t(o);
+    for (const auto& a : attacks) check_refused(t, a);
+}
+
+TEST_CASE("attacks: escapes from the allow-list stay closed", "[attacks][escape]") {
+    const Attack attacks[] = {
+        {"io.open", "io.open('/etc/passwd')", "global 'io'"},
+        {"os.execute", "os.execute('true')", "global 'os'"},
+        {"require ffi", "require('ffi')", "global 'require'"},
+        {"debug.getregistry", "debug.getregistry()", "global 'debug'"},
+        {"string.dump through a string", "load(('x').dump(print))", "field 'dump'"},
+        {"precompiled bytecode", "assert(load('\\27LJ\\2 bytecode'))", "bytecode is refused"},
+        {"getfenv to reach the real globals", "getfenv(0)", "global 'getfenv'"},
+        {"the string metatable", "getmetatable('').__index.rep = nil", "index a boolean"},
+        {"collectgarbage('collect')", "collectgarbage('collect')", "only 'count'"},
+        {"math.randomseed", "math.randomseed(42)", "--seed"},
+        {"newproxy for a __gc finaliser", "newproxy(true)", "global 'newproxy'"},
+        {"package.loadlib", "package.loadlib('libc.so.6', 'system')", "global 'package'"},
+    };
+    TestHost t(attack_options());
+    for (const auto& a : attacks) check_refused(t, a);
+}
+
+TEST_CASE("attacks: bad arguments to math.random are errors, never undefined behaviour", "[attacks][args]") {
+    const Attack attacks[] = {
+        {"math.random(0/0)", "return math.random(0/0)", "NaN"},
+        {"math.random(0/0, 1)", "return math.random(0/0, 1)", "NaN"},
+        {"math.random(1/0)", "return math.random(1/0)", "too large"},
+        {"math.random(-1/0, 1)", "return math.random(-1/0, 1)", "too large"},
+        {"math.random(2^40)", "return math.random(2^40)", "too large"},
+    };
+    TestHost t(attack_options());
+    for (const auto& a : attacks) check_refused(t, a);
+}
+
+TEST_CASE("attacks: bad YAML data is refused with file:line:col", "[attacks][yaml]") {
+    Scratch s("yaml");
+    const std::string manifest = "data: [d]\n";
+    struct Bad {
+        const char* name;
+        std::string text;
+        const char* expected;
+    };
+    std::string alias_bomb = "a0: &a0 [x, x, x, x, x, x, x, x, x]\n";
+    for (int i = 1; i < 12; ++i) {
+        alias_bomb += "a" + std::to_string(i) + ": &a" + std::to_string(i) + " [";
+        for (int k = 0; k < 9; ++k) alias_bomb += (k ? ", *a" : "*a") + std::to_string(i - 1);
+        alias_bomb += "]\n";
+    }
+    const Bad bad[] = {
+        {"huge", "a: 1\nb: 1e999\n", "d.yaml:2:4: number out of range: 1e999"},
+        {"hexhuge", "a: 0xffffffffffffffffffffffffff\n", "d.yaml:1:4: number out of range"},
+        {"octhuge", "a: 0o7777777777777777777777777\n", "d.yaml:1:4: number out of range"},
+        {"utf8", "a: ok\nb: caf\xff\n", "d.yaml:2:7: malformed UTF-8 (byte 0xFF)"},
+        {"overlong", "a: \xc0\xaf\n", "d.yaml:1:4: malformed UTF-8 (byte 0xC0)"},
+        {"surrogate", "a: \xed\xa0\x80\n", "d.yaml:1:4: malformed UTF-8 (byte 0xED)"},
+        {"truncated", "a: \xe2\x82\n", "d.yaml:1:4: malformed UTF-8"},
+        {"merge", "base: &b {x: 1}\nchild:\n  <<: *b\n  y: 2\n", "d.yaml:3:3: YAML merge keys (<<) are not supported"},
+        {"deep", "a: " + std::string(100, '[') + std::string(100, ']') + "\n", "nested deeper than 64 levels"},
+        {"deeper", "a: " + std::string(100000, '[') + std::string(100000, ']') + "\n", "nested deeper than 64 levels"},
+        {"aliasbomb", alias_bomb, "aliases expanding without end"},
+        {"big", "a: \"" + std::string((std::size_t{16} << 20) + 16, 'x') + "\"\n", "a data file may hold at most 16 MiB"},
+    };
+    // The bombs run under the default memory cap, to show that the value cap stops them first.
+    for (const auto& b : bad) {
+        const fs::path r = s.ruleset(std::string("yaml-") + b.name, manifest, {{"data/d.yaml", b.text}});
+        check_load_refused(r, b.expected, umpire::HostOptions{});
+    }
+    // An alias bomb in the manifest's turn_sequence, which is converted like data.
+    std::string ts = "turn_sequence:\n  a0: &a0 [x, x, x, x, x, x, x, x, x]\n";
+    for (int i = 1; i < 12; ++i) {
+        ts += "  a" + std::to_string(i) + ": &a" + std::to_string(i) + " [";
+        for (int k = 0; k < 9; ++k) ts += (k ? ", *a" : "*a") + std::to_string(i - 1);
+        ts += "]\n";
+    }
+    check_load_refused(s.ruleset("yaml-turn-bomb", ts), "aliases expanding without end", umpire::HostOptions{});
+}
+
+TEST_CASE("attacks: a manifest cannot name files outside its folder", "[attacks][paths]") {
+    Scratch s("paths");
+    const fs::path outside = s.dir / "secret.yaml";
+    test_helpers::write(outside, "token: hunter2\n");
+    const fs::path outside_lua = s.dir / "evil.lua";
+    test_helpers::write(outside_lua, "return {}\n");
+
+    check_load_refused(s.ruleset("abs-data", "data: [" + outside.string() + "]\n"), "no absolute paths");
+    check_load_refused(s.ruleset("dotdot-data", "data: [../secret]\n"), "no absolute paths, no '..'");
+    check_load_refused(s.ruleset("dotdot-nested", "data: [data/../../secret]\n"), "no '..'");
+    check_load_refused(s.ruleset("dotdot-module", "modules: [../evil]\n"), "no '..'");
+    check_load_refused(s.ruleset("abs-module", "modules: [" + outside_lua.string() + "]\n"), "no absolute paths");
+    check_load_refused(s.ruleset("abs-test", "tests: [" + outside_lua.string() + "]\n"), "no absolute paths");
+
+    const fs::path link_data = s.ruleset("link-data", "data: [leak]\n");
+    fs::create_symlink(outside, link_data / "data/leak.yaml");
+    check_load_refused(link_data, "resolves outside the ruleset folder");
+
+    const fs::path link_module = s.ruleset("link-module", "modules: [m]\n");
+    fs::create_symlink(outside_lua, link_module / "rules/m.lua");
+    check_load_refused(link_module, "resolves outside the ruleset folder");
+
+    const fs::path link_dir = s.ruleset("link-dir", "data: [d]\n");
+    fs::remove_all(link_dir / "data");
+    fs::create_directory_symlink(s.dir, link_dir / "data");  // data/ itself points outside
+    test_helpers::write(s.dir / "d.yaml", "a: 1\n");
+    check_load_refused(link_dir, "resolves outside the ruleset folder");
+
+    const fs::path link_test = s.ruleset("link-test", "");
+    fs::create_directories(link_test / "tests");
+    fs::create_symlink(outside_lua, link_test / "tests/spec.lua");
+    check_load_refused(link_test, "resolves outside the ruleset folder");
+
+    s.ruleset("parent", "");
+    check_load_refused(s.ruleset("extends-abs", "extends: " + (s.dir / "parent").string() + "\n"), "never a path");
+    check_load_refused(s.ruleset("extends-dotdot", "extends: ../parent\n"), "never a path");
+    check_load_refused(s.ruleset("extends-missing", "extends: no-such-ruleset\n"), "not found on the search path");
+
+    // A name is never a path, whatever the search path (what replay uses for a journal's rulesets).
+    const std::vector<fs::path> search{s.dir};
+    CHECK_THROWS_WITH(umpire::ruleset::find_by_name("../paths", search), Catch::Contains("is not a ruleset name"));
+    CHECK_THROWS_WITH(umpire::ruleset::find_by_name("/etc", search), Catch::Contains("is not a ruleset name"));
+    CHECK(umpire::ruleset::find_by_name("parent", search) == (s.dir / "parent").lexically_normal());
+}
+
+TEST_CASE("attacks: rule code at load time is under the same limits", "[attacks][load]") {
+    Scratch s("load");
+    const char* kGood = "return {}\n";
+    struct Bad {
+        const char* name;
+        const char* module;
+        const char* expected;
+    };
+    const Bad bad[] = {
+        {"cstack", "local function f(s) return (s:gsub('.', f)) end f('ab') return {}\n", kCStack},
+        {"index-gsub",
+         "local t t = setmetatable({}, {__index = function() return (('x'):gsub('.', t)) end}) local _ = t.a return {}\n", kCStack},
+        {"loop", "while true do end\n", kStopped},
+        {"coroutine-loop", "while true do coroutine.resume(coroutine.create(function() while true do end end)) end\n", kStopped},
+        {"memory", "local t = {} while true do t[#t + 1] = ('x'):rep(1e5) .. #t end\n", kMemory},
+        {"validate-loop", "return { validate = function() while true do end end }\n", kStopped},
+    };
+    for (const auto& b : bad) {
+        const fs::path r = s.ruleset(std::string("load-") + b.name, "modules: [m, ok]\n",
+                                     {{"rules/m.lua", b.module}, {"rules/ok.lua", kGood}});
+        umpire::HostOptions o = attack_options();
+        if (std::string(b.expected) == kMemory) o.time_limit = 30;  // the cap, not the clock, must stop it
+        check_load_refused(r, b.expected, o);
+    }
+}
+
+TEST_CASE("attacks: a C function that never returns is ended by the watchdog", "[attacks][watchdog]") {
+    // Pattern bombs run inside the C matcher, which calls no hook: in-process they cannot be
+    // stopped, so the watchdog ends the process (a forked child here) just after the limit.
+    const char* bombs[] = {
+        "return ('a'):rep(3000):find('.-.-.-.-.-b')",
+        "for m in ('a'):rep(3000):gmatch('.-.-.-.-.-b') do end",
+        "return ('a'):rep(3000):match('(.-)(.-)(.-)(.-)b')",
+    };
+    for (const char* bomb : bombs) {
+        INFO(bomb);
+        int pipe_fds[2];
+        REQUIRE(pipe(pipe_fds) == 0);
+        const auto start = std::chrono::steady_clock::now();
+        const pid_t pid = fork();
+        REQUIRE(pid >= 0);
+        if (pid == 0) {
+            dup2(pipe_fds[1], 2);
+            close(pipe_fds[0]);
+            umpire::HostOptions o;
+            o.time_limit = 0.3;
+            umpire::LuaHost host(o);
+            try {
+                host.run_string(bomb, "@bomb.lua");
+            } catch (...) {
+            }
+            _exit(42);  // not reached: the watchdog ends the process first
+        }
+        close(pipe_fds[1]);
+        std::string message;
+        char buffer[512];
+        for (ssize_t n; (n = read(pipe_fds[0], buffer, sizeof buffer)) > 0;) message.append(buffer, n);
+        close(pipe_fds[0]);
+        int status = 0;
+        REQUIRE(waitpid(pid, &status, 0) == pid);
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        CHECK(WIFEXITED(status));
+        CHECK(WEXITSTATUS(status) == 1);
+        CHECK_THAT(message, Catch::Contains("ran longer than 0.3s inside a C function"));
+        CHECK(seconds < 5.0);  // the bomb alone runs for hours
+    }
+    // The parent (this test process) is alive and its hosts work.
+    TestHost t;
+    CHECK(t.eval("1 + 1") == "2");
+}
+
+TEST_CASE("attacks: one ruleset cannot change the libraries or the API under another", "[attacks][isolation]") {
+    const Attack attacks[] = {
+        {"string.format redefined", "string.format = function() return 'forged' end", "string is read-only"},
+        {"umpire.dice.dr redefined", "umpire.dice.dr = function() return 2 end", "umpire.dice is read-only"},
+        {"rawset past the view", "rawset(math, 'floor', function() return 0 end)", "read-only view"},
+        {"the view's metatable removed", "setmetatable(table, nil)", "protected metatable"},
+        {"the view's metatable read", "getmetatable(string).__index.format = nil", "index a boolean"},
+        {"umpire.bus.on replaced", "umpire.bus.on = nil", "umpire.bus is read-only"},
+        {"umpire.hex patched", "umpire.hex.distance = function() return 0 end", "umpire.hex is read-only"},
+        {"umpire.cite replaced (the journal's citations)", "umpire.cite = function() end", "umpire is read-only"},
+        {"umpire.data replaced as a whole", "umpire.data = {}", "umpire is read-only"},
+    };
+    TestHost t(attack_options());
+    for (const auto& a : attacks) check_refused(t, a);
+    CHECK(t.eval("string.format('%d', 7)") == "7");
+
+    // Two rulesets in one load: the second tries to patch string.format under the first at load
+    // time; the load is refused and the first ruleset, loaded alone, works as before.
+    Scratch s("isolation");
+    const fs::path honest = s.ruleset("honest", "modules: [m]\n",
+                                      {{"rules/m.lua", "return { show = function(n) return string.format('%d hits', n) end }\n"}});
+    const fs::path forger = s.ruleset("forger", "modules: [f]\n",
+                                      {{"rules/f.lua", "string.format = function() return 'forged' end return {}\n"}});
+    TestHost both(attack_options());
+    CHECK_THROWS_WITH(umpire::ruleset::load(both.host, {honest.string(), forger.string()}),
+                      Catch::Contains("f.lua:1: string is read-only"));
+    umpire::ruleset::load(both.host, {honest.string()});
+    CHECK(both.eval("umpire.rules.m.show(3)") == "3 hits");
+}
+
+TEST_CASE("attacks: a journal with fields this version does not know is refused", "[attacks][journal]") {
+    umpire::bus::Journal j;
+    j.append(umpire::bus::JournalEntry::Kind::cite, "a line", nlohmann::json::object(), "A1.1");
+    nlohmann::json good = j.to_json();
+    CHECK_NOTHROW(umpire::bus::Journal::from_json(good));
+
+    nlohmann::json entry_field = good;
+    entry_field["entries"][0]["run"] = "os.execute";
+    CHECK_THROWS_WITH(umpire::bus::Journal::from_json(entry_field), Catch::Contains("'run'") && Catch::Contains("unknown field"));
+    nlohmann::json header_field = good;
+    header_field["header"]["search_path"] = "/";
+    CHECK_THROWS_WITH(umpire::bus::Journal::from_json(header_field), Catch::Contains("unknown header field \"search_path\""));
+    nlohmann::json top_field = good;
+    top_field["code"] = "while true do end";
+    CHECK_THROWS_WITH(umpire::bus::Journal::from_json(top_field), Catch::Contains("unknown field \"code\""));
+}
