@@ -9,6 +9,7 @@
 #include <regex>
 
 #include "cli/Common.hpp"
+#include "ruleset/Shared.hpp"
 
 namespace umpire::cli {
 namespace fs = std::filesystem;
@@ -152,7 +153,8 @@ std::string fill(std::string text, const std::string& name, const std::string& p
 // from the file; absolute if there is no relative path), or "" if this build's source tree has no
 // such schema.
 std::string modeline(const fs::path& folder, const std::string& rel) {
-    const fs::path schema = fs::path(UMPIRE_SOURCE_DIR) / "schemas" / rel;
+    const fs::path schema = ruleset::shared().schemas / rel;
+    if (ruleset::shared().schemas.empty()) return "";
     if (!fs::is_regular_file(schema)) return "";
     // Lexical, not fs::relative: editors and the checker join the path to the file's folder
     // lexically, so a symlink on the way must not be resolved here either.
