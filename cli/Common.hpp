@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "host/LuaHost.hpp"
 
 namespace umpire::cli {
@@ -42,8 +44,10 @@ int guarded(const Common& common, const std::function<int()>& body);
 // holds one JSON document), and the report of a finished run (--explain: the rule log; --json:
 // {"command", "output", "journal", "journal_hash", "state_hash"}).
 HostOptions host_options(const Common& common, std::vector<std::string>* captured);
+// `returned`: what the script returned (a JSON array), shown as "returned" under --json.
 int report_run(const Common& common, const char* command, LuaHost& host,
-               const std::vector<std::string>& captured);
+               const std::vector<std::string>& captured,
+               const nlohmann::json& returned = nlohmann::json::array());
 // Commands that cannot honour --json (or --explain) say so and exit 2 instead of ignoring it.
 int refuse_output_flags(const Common& common, const char* command, bool explain_ok);
 

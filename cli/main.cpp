@@ -10,6 +10,9 @@ int main(int argc, char** argv) {
     CLI::App app{"umpire: a scriptable rules engine for tabletop wargames.\n"
                  "Example: umpire run --ruleset asl scripts/mg_fire.lua"};
     app.require_subcommand(1);
+    // The version of the engine, as the journal header records it (engine_version), so a bug
+    // report and a saved game can be matched.
+    app.set_version_flag("--version", "umpire " UMPIRE_VERSION, "Print the version and exit");
     Common common;
 
     RunInputs run_inputs;
@@ -81,7 +84,7 @@ int main(int argc, char** argv) {
                  "Every problem says file:line:col; exit 1 on any.\n"
                  "Example: umpire check asl   (or: umpire check --ruleset path/to/my_rule)");
     check->add_option("RULESET", check_rulesets, "Ruleset names or folders (all on the search path if none)");
-    check->add_flag("-v,--verbose", check_verbose, "Also print every spec test and the files without a schema");
+    check->add_flag("-v,--verbose", check_verbose, "Also print every spec test");
     add_common(check, common);
 
     NewInputs new_inputs;
