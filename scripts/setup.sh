@@ -27,6 +27,14 @@ fi
 jobs=$(nproc)
 build() { # build DIR [cmake options...]
   local dir="$1"; shift
+  # A build folder copied or moved with the checkout remembers the old source path, and CMake
+  # refuses it; nothing in it is worth keeping, so it is made again.
+  local home
+  home=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$dir/CMakeCache.txt" 2>/dev/null || true)
+  if [ -n "$home" ] && [ "$(realpath -m "$home")" != "$(pwd -P)" ]; then
+    echo "== $dir was configured for another copy of the checkout; configuring it again"
+    rm -rf "$dir"
+  fi
   cmake -S . -B "$dir" -G Ninja "$@" >/dev/null
   cmake --build "$dir" -j "$jobs"
 }
