@@ -60,11 +60,12 @@ int cmd_run(const Common& common, const RunInputs& inputs);
 int cmd_watch(const Common& common, const std::string& script);
 int cmd_test(const Common& common, const std::vector<std::string>& rulesets);
 int cmd_check(const Common& common, const std::vector<std::string>& rulesets, bool verbose);
-// What `umpire new` was asked: `new house-rule NAME --extends PARENT [--dir DIR]`.
+// What `umpire new` was asked: `new ruleset NAME [--dir DIR]` or
+// `new house-rule NAME --extends PARENT [--ruleset FOLDER...] [--dir DIR]`.
 struct NewInputs {
     std::string kind, name, extends, dir;
 };
-int cmd_new(const NewInputs& inputs);
+int cmd_new(const Common& common, const NewInputs& inputs);
 // What `umpire draw` was asked.
 struct DrawInputs {
     std::string scenario, svg;
