@@ -308,7 +308,7 @@ A game system for [Umpire](https://example.invalid/umpire), made by `umpire new 
 |---|---|
 | `ruleset.yaml` | the manifest: name, data files, rule modules, tests |
 | `data/units.yaml` | the units' numbers (`umpire.data.units`) |
-| `schemas/units.schema.json` | what `data/units.yaml` may hold (your editor and `umpire check` use it); `units.overlay.schema.json` is the same without required keys, for house rules' files |
+| `schemas/units.schema.json` | what `data/units.yaml` may hold (your editor and `umpire check` use it; `umpire new house-rule` makes its overlay for a house rule's file) |
 | `rules/attack.lua` | rule 1, the attack (`umpire.rules.attack`) |
 | `tests/attack.lua` | spec tests with fixed dice |
 | `odds/attack.lua` | an odds script: the exact chance of each outcome |
@@ -340,7 +340,6 @@ int new_ruleset(const NewInputs& in, const fs::path& dir) {
     const std::string schema_text = fill(kUnitsSchema, n, "");
     write(dir / "ruleset.yaml", manifest);
     write(dir / "schemas" / "units.schema.json", schema_text);
-    write(dir / "schemas" / "units.overlay.schema.json", overlay_text(schema_text));
     write(dir / "data" / "units.yaml",
           "# yaml-language-server: $schema=../schemas/units.schema.json\n" + fill(kUnits, n, ""));
     write(dir / "rules" / "attack.lua", fill(kAttack, n, ""));

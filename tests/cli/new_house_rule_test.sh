@@ -12,7 +12,7 @@ passes() { "$umpire" test --ruleset "$1" | tail -1 | grep -qE '^[1-9][0-9]* pass
 
 # A new game system.
 "$umpire" new ruleset grimdark --dir "$work/games" >/dev/null
-for f in ruleset.yaml data/units.yaml schemas/units.schema.json schemas/units.overlay.schema.json \
+for f in ruleset.yaml data/units.yaml schemas/units.schema.json \
          rules/attack.lua tests/attack.lua odds/attack.lua README.md; do
   [ -f "$work/games/grimdark/$f" ] || { echo "FAIL: new ruleset wrote no $f"; exit 1; }
 done
@@ -30,8 +30,11 @@ if "$umpire" new ruleset bad --extends asl --dir "$work/games" 2>/dev/null; then
 "$umpire" new house-rule grimdark-house --extends grimdark --ruleset "$work/games" --dir "$work/games" >/dev/null
 passes "$work/games/grimdark-house"
 "$umpire" check --ruleset "$work/games/grimdark-house" >/dev/null || { "$umpire" check --ruleset "$work/games/grimdark-house"; exit 1; }
-head -1 "$work/games/grimdark-house/data/units.yaml" | grep -q 'grimdark/schemas/units.overlay.schema.json' \
-  || { echo "FAIL: the house rule's data does not name grimdark's overlay schema"; exit 1; }
+# Its data names an overlay of grimdark's schema, made in its own folder (without `required`).
+head -1 "$work/games/grimdark-house/data/units.yaml" | grep -q '\$schema=\.\./schemas/units.overlay.schema.json' \
+  || { echo "FAIL: the house rule's data does not name its overlay schema"; exit 1; }
+grep -q '"required"' "$work/games/grimdark-house/schemas/units.overlay.schema.json" \
+  && { echo "FAIL: the overlay schema still has required keys"; exit 1; }
 "$umpire" odds --ruleset "$work/games/grimdark" "$work/games/grimdark/odds/attack.lua" \
   --compare "$work/games/grimdark-house" >/dev/null || { echo "FAIL: odds --compare grimdark-house"; exit 1; }
 "$umpire" new house-rule my-skirmish --extends skirmish --dir "$work" >/dev/null
