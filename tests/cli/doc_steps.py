@@ -1,0 +1,32 @@
+#!/usr/bin/env python3
+"""Turns a guide into the shell script of its steps, in the order the guide gives them.
+
+A fenced block whose info string names a file (```lua file=grimdark/rules/attack.lua) is written
+to that file; a ```sh block is run as it is. Other blocks (output shown, fragments) are prose.
+Usage: doc_steps.py GUIDE.md > steps.sh   (then run steps.sh with `umpire` on the PATH)
+"""
+import re
+import sys
+
+text = open(sys.argv[1], encoding="utf-8").read()
+out = ["set -euo pipefail"]
+n = 0
+for m in re.finditer(r"^```([^\n]*)\n(.*?)^```\s*$", text, re.S | re.M):
+    info, body = m.group(1).strip(), m.group(2)
+    line = text.count("\n", 0, m.start()) + 1
+    f = re.search(r"\bfile=(\S+)", info)
+    if f:
+        path = f.group(1)
+        if "UMPIRE_DOC_EOF" in body:
+            sys.exit(f"{sys.argv[1]}:{line}: a block holds the end marker")
+        out.append(f"echo '== {sys.argv[1]}:{line}: write {path}'")
+        out.append(f"mkdir -p \"$(dirname '{path}')\"")
+        out.append(f"cat > '{path}' <<'UMPIRE_DOC_EOF'\n{body}UMPIRE_DOC_EOF")
+        n += 1
+    elif info.split()[:1] == ["sh"]:
+        out.append(f"echo '== {sys.argv[1]}:{line}: run'")
+        out.append(body)
+        n += 1
+if n == 0:
+    sys.exit(f"{sys.argv[1]}: no steps found")
+print("\n".join(out))
