@@ -2,7 +2,8 @@
 """Turns a guide into the shell script of its steps, in the order the guide gives them.
 
 A fenced block whose info string names a file (```lua file=grimdark/rules/attack.lua) is written
-to that file; a ```sh block is run as it is. Other blocks (output shown, fragments) are prose.
+to that file; a ```sh block is run as it is (```sh no-test: shown only, e.g. `umpire watch`, which
+runs until stopped). Other blocks (output shown, fragments) are prose.
 Usage: doc_steps.py GUIDE.md > steps.sh   (then run steps.sh with `umpire` on the PATH)
 """
 import re
@@ -23,7 +24,7 @@ for m in re.finditer(r"^```([^\n]*)\n(.*?)^```\s*$", text, re.S | re.M):
         out.append(f"mkdir -p \"$(dirname '{path}')\"")
         out.append(f"cat > '{path}' <<'UMPIRE_DOC_EOF'\n{body}UMPIRE_DOC_EOF")
         n += 1
-    elif info.split()[:1] == ["sh"]:
+    elif info == "sh":
         out.append(f"echo '== {sys.argv[1]}:{line}: run'")
         out.append(body)
         n += 1
