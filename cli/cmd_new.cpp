@@ -434,11 +434,17 @@ std::vector<std::string> functions_of(const fs::path& module) {
 
 int new_generic_house_rule(const Common& common, const NewInputs& in, const fs::path& dir) {
     const std::string& n = in.name;
-    const std::string& p = in.extends;
     LuaHost probe(host_options(common));
     const auto search = ruleset::search_path(probe);
-    const fs::path parent_dir = ruleset::find(p, search);
+    const fs::path parent_dir = ruleset::find(in.extends, search);
     const auto chain = ruleset::chain(parent_dir, search);
+    // `extends:` takes the parent's name, looked up beside the house rule and on the search path
+    // wherever it is loaded from; a folder given as --extends (./games/grimdark) would only hold
+    // from the folder it was typed in.
+    const std::string p = chain.back().name;
+    if (p != in.extends && fs::path(in.extends).filename() != p)
+        std::cerr << "umpire new: note: " << in.extends << " is the ruleset named '" << p
+                  << "'; the house rule extends it by that name\n";
     // The leaf-most data file and module of the parent's chain: the ones a house rule most likely
     // changes (a parent that is itself a house rule points at what it overrides).
     fs::path data_file, module_file;

@@ -37,6 +37,10 @@ grep -q '"required"' "$work/games/grimdark-house/schemas/units.overlay.schema.js
   && { echo "FAIL: the overlay schema still has required keys"; exit 1; }
 "$umpire" odds --ruleset "$work/games/grimdark" "$work/games/grimdark/odds/attack.lua" \
   --compare "$work/games/grimdark-house" >/dev/null || { echo "FAIL: odds --compare grimdark-house"; exit 1; }
+# --extends as a folder: the manifest names the parent, so it loads from anywhere.
+"$umpire" new house-rule by-folder --extends "$work/games/grimdark" --dir "$work/games" >/dev/null
+grep -qx 'extends: grimdark' "$work/games/by-folder/ruleset.yaml" || { echo "FAIL: extends is not the name"; exit 1; }
+passes "$work/games/by-folder"
 "$umpire" new house-rule my-skirmish --extends skirmish --dir "$work" >/dev/null
 passes "$work/my-skirmish"
 "$umpire" check --ruleset "$work/my-skirmish" >/dev/null || { "$umpire" check --ruleset "$work/my-skirmish"; exit 1; }
