@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The installed command finds its own files, wherever it is put, and nothing of the checkout:
 #  1. `cmake --install` into a temporary prefix; the installed umpire, run from another folder,
-#     runs and checks the installed rulesets (an unknown name lists only the installed folder);
+#     runs and checks the installed rulesets (an unknown name lists only the installed folder),
+#     and the installed docs/new-game.md runs with it, from nothing to a house-rule comparison;
 #  2. UMPIRE_PATH adds a user's folder of rulesets, and a house rule there extends a shipped one;
 #  3. a copy of the checkout (rulesets/, schemas/ and build/cli/umpire) reads the copy's rulesets;
 #  4. `cpack` makes a .deb; unpacked with `dpkg -x` (no root, no chroot) its umpire runs too.
@@ -32,6 +33,14 @@ passes "$inst" asl bolt-action skirmish
 err=$("$inst" test no-such-ruleset 2>&1) && fail "an unknown ruleset passed"
 grep -q "share/umpire/rulesets" <<<"$err" || fail "the unknown-ruleset error does not name the install: $err"
 if grep -qF "$src" <<<"$err"; then fail "the installed umpire looks into the checkout: $err"; fi
+
+# The installed guide, followed with only the installed command: a new game, its tests, a house
+# rule and the comparison (docs/new-game.md; its odds are checked in new_game_doc_test.sh).
+mkdir -p "$work/newgame"
+python3 "$src/tests/cli/doc_steps.py" "$work/prefix/share/doc/umpire/new-game.md" > "$work/newgame.sh"
+(cd "$work/newgame" && PATH="$work/prefix/bin:$PATH" bash "$work/newgame.sh") > "$work/newgame.log" 2>&1 \
+  || { tail -20 "$work/newgame.log"; fail "installed: a step of new-game.md failed"; }
+grep -q 'games/grimdark-rerolls *difference' "$work/newgame.log" || fail "installed: new-game.md's comparison"
 
 # 2. UMPIRE_PATH: a user's folder of rulesets.
 mkdir -p "$work/mine/tiny/tests"
