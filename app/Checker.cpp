@@ -10,13 +10,14 @@
 #include "ruleset/SchemaValidator.hpp"
 #include "app/SpecRunner.hpp"
 #include "ruleset/Load.hpp"
+#include "ruleset/Shared.hpp"
 
 namespace umpire {
 namespace fs = std::filesystem;
 
 namespace {
 
-fs::path repo_schemas() { return fs::path(UMPIRE_SOURCE_DIR) / "schemas"; }
+fs::path repo_schemas() { return ruleset::shared().schemas; }
 
 // Validates one YAML file against its schema; appends problems. Returns false if the file has
 // no schema.

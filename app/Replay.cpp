@@ -1,5 +1,7 @@
 #include "app/Replay.hpp"
 
+#include <lua.hpp>
+
 #include <algorithm>
 #include <vector>
 
@@ -35,14 +37,71 @@ void stamp_header(LuaHost& host, std::uint64_t seed, nlohmann::json inputs) {
         header.rulesets[dir.filename().string()] = ruleset_hash(dir);
 }
 
-void play(LuaHost& host, std::uint64_t seed, const std::vector<std::string>& rulesets, nlohmann::json inputs) {
+namespace {
+
+// A Lua value as JSON, for printing what a script returned (not for saving: the game state has
+// its own exact canonical JSON). A table with keys 1..n is an array, any other an object with
+// its keys as text; depth is capped because a returned table may refer to itself.
+nlohmann::json to_json(lua_State* L, int index, int depth = 0) {
+    if (index < 0) index = lua_gettop(L) + index + 1;
+    switch (lua_type(L, index)) {
+    case LUA_TNIL: return nullptr;
+    case LUA_TBOOLEAN: return lua_toboolean(L, index) != 0;
+    case LUA_TNUMBER: {
+        const lua_Number n = lua_tonumber(L, index);
+        if (n == static_cast<lua_Number>(static_cast<long long>(n))) return static_cast<long long>(n);
+        return n;
+    }
+    case LUA_TSTRING: return std::string(lua_tostring(L, index));
+    case LUA_TTABLE: {
+        if (depth >= 16) return "(table nested too deep)";
+        const std::size_t n = lua_objlen(L, index);
+        std::size_t keys = 0;
+        lua_pushnil(L);
+        while (lua_next(L, index)) {
+            ++keys;
+            lua_pop(L, 1);
+        }
+        if (keys > 0 && keys == n) {
+            nlohmann::json array = nlohmann::json::array();
+            for (std::size_t i = 1; i <= n; ++i) {
+                lua_rawgeti(L, index, static_cast<int>(i));
+                array.push_back(to_json(L, -1, depth + 1));
+                lua_pop(L, 1);
+            }
+            return array;
+        }
+        nlohmann::json object = nlohmann::json::object();
+        lua_pushnil(L);
+        while (lua_next(L, index)) {
+            lua_pushvalue(L, -2);  // a copy: lua_tostring on the key itself would confuse lua_next
+            const std::string key = lua_type(L, -1) == LUA_TSTRING || lua_type(L, -1) == LUA_TNUMBER
+                                        ? lua_tostring(L, -1) : luaL_typename(L, -1);
+            lua_pop(L, 1);
+            object[key] = to_json(L, -1, depth + 1);
+            lua_pop(L, 1);
+        }
+        return object;
+    }
+    default: return std::string(luaL_typename(L, index));
+    }
+}
+
+}  // namespace
+
+nlohmann::json play(LuaHost& host, std::uint64_t seed, const std::vector<std::string>& rulesets, nlohmann::json inputs) {
     if (!rulesets.empty()) ruleset::load(host, rulesets);
     if (inputs.contains("state") && inputs["state"].is_string()) host.set_state_json(inputs["state"].get<std::string>());
     inputs["state"] = host.state_json();
     const std::string code = inputs.value("code", std::string());
     const std::string script = inputs.value("script", std::string());
     stamp_header(host, seed, inputs);
-    host.run_string(code, script.empty() ? "=(command line)" : "@" + LuaHost::display_path(script));
+    const int n = host.run_string(code, script.empty() ? "=(command line)" : "@" + LuaHost::display_path(script), true);
+    lua_State* L = host.state();
+    nlohmann::json results = nlohmann::json::array();
+    for (int i = n; i >= 1; --i) results.push_back(to_json(L, -i));
+    lua_pop(L, n);
+    return results;
 }
 
 std::optional<bus::Journal::Divergence> compare(const bus::Journal& recorded,

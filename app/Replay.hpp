@@ -28,8 +28,11 @@ void stamp_header(LuaHost& host, std::uint64_t seed, nlohmann::json inputs);
 // starting state from inputs["state"] (a JSON text; absent or null: the state the rulesets
 // leave), stamps the journal header with the inputs (the actual starting state filled in), and
 // runs inputs["code"], named after inputs["script"] (or "(command line)" for -e code).
-// The journal is host's; errors are ScriptError with file:line as from any run.
-void play(LuaHost& host, std::uint64_t seed, const std::vector<std::string>& rulesets, nlohmann::json inputs);
+// The journal is host's; errors are ScriptError with file:line as from any run. Returns what the
+// code returned, as a JSON array: nil is null, a table of plain data an array or an object, a
+// function or userdata its tostring().
+nlohmann::json play(LuaHost& host, std::uint64_t seed, const std::vector<std::string>& rulesets,
+                    nlohmann::json inputs);
 
 // Compares a replayed journal with the recorded one. The header's ruleset hashes are compared
 // first: a ruleset edited since the recording is reported as such, because every later entry

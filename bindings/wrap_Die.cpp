@@ -3,6 +3,7 @@
 #include <string>
 
 #include "bindings/Game.hpp"
+#include "bindings/GameLog.hpp"
 #include "bindings/LuaError.hpp"
 #include "bindings/wrap_dice.hpp"
 #include "core/dice/Die.hpp"
@@ -45,8 +46,19 @@ int die_pool(lua_State* L) {
         lua::StackCheck check(L, 1);
         const std::uint32_t n = check_count(L, 1, "pool size", 1000, 0);
         const std::uint32_t sides = lua_isnoneornil(L, 2) ? 6 : check_count(L, 2, "sides", 1000000);
-        auto faces = dice::Die::d(sides).roll_pool(Game::of(L).dice(), n);
+        Game& game = Game::of(L);
+        auto faces = dice::Die::d(sides).roll_pool(game.dice(), n);
         std::sort(faces.begin(), faces.end());
+        // Every die is journaled (docs/lua-api.md): one entry for the pool, its faces sorted as
+        // returned and its total, so --explain and replay see it like any other roll.
+        auto& log = game.extension<GameLog>();
+        if (log.journaling) {
+            std::vector<std::int64_t> logged(faces.begin(), faces.end());
+            std::int64_t total = 0;
+            for (const auto f : faces) total += f;
+            const std::string expr = std::to_string(n) + "d" + std::to_string(sides);
+            log.journal.roll(expr + " pool", expr, std::move(logged), total, "", {{"pool", true}});
+        }
         lua_createtable(L, static_cast<int>(faces.size()), 0);
         for (std::size_t i = 0; i < faces.size(); ++i) {
             lua_pushinteger(L, faces[i]);

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "host/LuaHost.hpp"
 
 namespace umpire::cli {
@@ -43,8 +45,10 @@ int guarded(const Common& common, const std::function<int()>& body);
 // holds one JSON document), and the report of a finished run (--explain: the rule log; --json:
 // {"command", "output", "journal", "journal_hash", "state_hash"}).
 HostOptions host_options(const Common& common, std::vector<std::string>* captured);
+// `returned`: what the script returned (a JSON array), shown as "returned" under --json.
 int report_run(const Common& common, const char* command, LuaHost& host,
-               const std::vector<std::string>& captured);
+               const std::vector<std::string>& captured,
+               const nlohmann::json& returned = nlohmann::json::array());
 // Commands that cannot honour --json (or --explain) say so and exit 2 instead of ignoring it.
 int refuse_output_flags(const Common& common, const char* command, bool explain_ok);
 
@@ -57,11 +61,12 @@ int cmd_run(const Common& common, const RunInputs& inputs);
 int cmd_watch(const Common& common, const std::string& script);
 int cmd_test(const Common& common, const std::vector<std::string>& rulesets);
 int cmd_check(const Common& common, const std::vector<std::string>& rulesets, bool verbose);
-// What `umpire new` was asked: `new house-rule NAME --extends PARENT [--dir DIR]`.
+// What `umpire new` was asked: `new ruleset NAME [--dir DIR]` or
+// `new house-rule NAME --extends PARENT [--ruleset FOLDER...] [--dir DIR]`.
 struct NewInputs {
     std::string kind, name, extends, dir;
 };
-int cmd_new(const NewInputs& inputs);
+int cmd_new(const Common& common, const NewInputs& inputs);
 // What `umpire draw` was asked.
 struct DrawInputs {
     std::string scenario, svg;

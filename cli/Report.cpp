@@ -16,11 +16,12 @@ HostOptions host_options(const Common& common, std::vector<std::string>* capture
 }
 
 int report_run(const Common& common, const char* command, LuaHost& host,
-               const std::vector<std::string>& captured) {
+               const std::vector<std::string>& captured, const nlohmann::json& returned) {
     auto& journal = host.extension<GameLog>().journal;
     if (common.json) {
         nlohmann::json doc = {{"command", command},
                               {"output", captured},
+                              {"returned", returned},
                               {"journal", journal.to_json()},
                               {"journal_hash", journal.hash_hex()},
                               {"state_hash", bus::hash_hex(host.state_hash())}};

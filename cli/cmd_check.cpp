@@ -28,11 +28,16 @@ int cmd_check(const Common& common, const std::vector<std::string>& names, bool 
             const CheckResult r = check_ruleset(name, options, specs);
             if (verbose) std::cout << specs.str();
             for (const auto& p : r.problems) std::cout << p << "\n";
-            if (verbose)
-                for (const auto& n : r.notes) std::cout << "note: " << n << "\n";
-            std::cout << (r.problems.empty() ? "ok   " : "FAIL ") << name << ": " << r.files_validated
-                      << " files match their schemas, " << r.specs_passed << " specs passed, "
-                      << r.specs_failed << " failed, " << r.problems.size() << " problems\n";
+            // A file without a schema is shown always: nothing checks it, and its author should know.
+            for (const auto& n : r.notes) std::cout << "note: " << n << "\n";
+            // "match their schemas" only when they do: a failing ruleset reports what was checked.
+            if (r.problems.empty())
+                std::cout << "ok   " << name << ": " << r.files_validated << " files match their schemas, "
+                          << r.specs_passed << " specs passed, 0 failed, 0 problems\n";
+            else
+                std::cout << "FAIL " << name << ": " << r.problems.size() << " problems (" << r.files_validated
+                          << " files checked against their schemas, " << r.specs_passed << " specs passed, "
+                          << r.specs_failed << " failed)\n";
             problems += static_cast<int>(r.problems.size());
         }
         std::cout << std::flush;

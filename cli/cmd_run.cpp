@@ -1,6 +1,7 @@
 // umpire run SCRIPT | -e CODE: runs a script against the loaded rulesets; --explain prints the
 // rule log afterwards, --json one JSON document, --journal FILE saves the journal for replay.
 #include <fstream>
+#include <iostream>
 
 #include "bindings/GameLog.hpp"
 #include "app/Replay.hpp"
@@ -19,14 +20,24 @@ int cmd_run(const Common& common, const RunInputs& in) {
                                  {"script", in.script},
                                  {"code", in.code.empty() ? LuaHost::read_file(in.script) : in.code},
                                  {"state", in.state_in.empty() ? nlohmann::json() : nlohmann::json(LuaHost::read_file(in.state_in))}};
-        replay::play(host, common.seed, split_rulesets(common).load, std::move(inputs));
+        const nlohmann::json results = replay::play(host, common.seed, split_rulesets(common).load, std::move(inputs));
         if (!in.state_out.empty()) host.save_state(in.state_out);
         if (!in.journal_out.empty()) {
             std::ofstream out(in.journal_out, std::ios::binary);
             out << host.extension<GameLog>().journal.dump() << "\n";
             if (!out) throw Error("cannot write the journal to " + in.journal_out);
         }
-        return report_run(common, "run", host, captured);
+        // What the script returned is printed (`run -e 'return x'`), as a REPL would: strings as
+        // they are, other values as JSON, tab-separated; under --json it is the "returned" array.
+        if (!common.json && !results.empty()) {
+            std::string line;
+            for (const auto& v : results) {
+                if (!line.empty()) line += "\t";
+                line += v.is_string() ? v.get<std::string>() : v.dump();
+            }
+            std::cout << line << "\n";
+        }
+        return report_run(common, "run", host, captured, results);
     });
 }
 

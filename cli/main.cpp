@@ -10,6 +10,9 @@ int main(int argc, char** argv) {
     CLI::App app{"umpire: a scriptable rules engine for tabletop wargames.\n"
                  "Example: umpire run --ruleset asl scripts/mg_fire.lua"};
     app.require_subcommand(1);
+    // The version of the engine, as the journal header records it (engine_version), so a bug
+    // report and a saved game can be matched.
+    app.set_version_flag("--version", "umpire " UMPIRE_VERSION, "Print the version and exit");
     Common common;
 
     RunInputs run_inputs;
@@ -84,18 +87,29 @@ int main(int argc, char** argv) {
                  "Every problem says file:line:col; exit 1 on any.\n"
                  "Example: umpire check asl   (or: umpire check --ruleset path/to/my_rule)");
     check->add_option("RULESET", check_rulesets, "Ruleset names or folders (all on the search path if none)");
-    check->add_flag("-v,--verbose", check_verbose, "Also print every spec test and the files without a schema");
+    check->add_flag("-v,--verbose", check_verbose, "Also print every spec test");
     add_common(check, common);
 
     NewInputs new_inputs;
     auto* make = app.add_subcommand(
-        "new", "Start a house rule: a ruleset folder that extends another, with one overridden data value,\n"
-               "one overridden rule function, a spec test and an odds comparison script, all passing.\n"
-               "Example: umpire new house-rule my-mg --extends asl --dir /tmp/rules");
-    make->add_option("KIND", new_inputs.kind, "What to make: house-rule")->required();
+        "new", "Start a new game system, or a house rule over any ruleset on the search path. Everything\n"
+               "written passes `umpire check` and `umpire test` as made; change it from there.\n"
+               "  ruleset:    manifest, data with its JSON Schema, a rules module, spec tests with\n"
+               "              fixed dice, an odds script, a README\n"
+               "  house-rule: a ruleset that extends another, overriding data and rules (never copying)\n"
+               "Examples:\n"
+               "  umpire new ruleset grimdark --dir ~/games\n"
+               "  umpire new house-rule my-mg --extends asl --dir ~/games\n"
+               "  umpire new house-rule grimdark-rerolls --extends grimdark --ruleset ~/games --dir ~/games");
+    make->add_option("KIND", new_inputs.kind, "What to make: ruleset or house-rule")->required();
     make->add_option("NAME", new_inputs.name, "The new ruleset's name (and folder name)")->required();
-    make->add_option("--extends", new_inputs.extends, "The parent ruleset: asl or bolt-action")->required();
+    make->add_option("--extends", new_inputs.extends,
+                     "house-rule: the parent ruleset (any name on the search path, or a folder)");
     make->add_option("--dir", new_inputs.dir, "Folder to write NAME/ into (default: rulesets)");
+    make->add_option("--ruleset", common.rulesets,
+                     "A folder of rulesets to look the parent up in (also UMPIRE_PATH). Repeatable.")
+        ->allow_extra_args(false)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
 
     DrawInputs draw_inputs;
     auto* draw = app.add_subcommand(
@@ -140,7 +154,7 @@ int main(int argc, char** argv) {
     if (*test) return cmd_test(common, test_rulesets);
     if (*replay) return cmd_replay(common, journal);
     if (*check) return cmd_check(common, check_rulesets, check_verbose);
-    if (*make) return cmd_new(new_inputs);
+    if (*make) return cmd_new(common, new_inputs);
     if (*draw) return cmd_draw(common, draw_inputs);
     return kUsage;
 }

@@ -284,17 +284,18 @@ void LuaHost::run_file(const fs::path& file) {
     }
 }
 
-void LuaHost::run_string(const std::string& code, const std::string& label) {
+int LuaHost::run_string(const std::string& code, const std::string& label, bool keep_results) {
     const int top = lua_gettop(L_);
     try {
         lua_rawgeti(L_, LUA_REGISTRYINDEX, script_env_ref_);
         load_chunk(code, label, -1);
         lua_remove(L_, -2);
-        call(0, 0);
+        call(0, keep_results ? LUA_MULTRET : 0);
     } catch (...) {
         lua_settop(L_, top);
         throw;
     }
+    return lua_gettop(L_) - top;
 }
 
 // A load generation: everything is loaded into a new env; only complete success replaces the

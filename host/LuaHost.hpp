@@ -64,7 +64,10 @@ public:
     void run_file(const std::filesystem::path& file);
     // Runs a string in the host's persistent script env: globals set by one run_string are seen
     // by the next (a REPL, `run -e`, tests). Its `umpire` follows every committed reload.
-    void run_string(const std::string& code, const std::string& label = "=(command line)");
+    // With keep_results, what the chunk returns is left on the stack and its count returned
+    // (the caller pops it): `run -e 'return x'` prints x.
+    int run_string(const std::string& code, const std::string& label = "=(command line)",
+                   bool keep_results = false);
 
     // ---- load generations (transactional) --------------------------------------------------
     // Runs fill(env_index) on a fresh env (allow-list + a new `umpire` table, see push_new_env);

@@ -31,7 +31,16 @@ constexpr std::size_t kLongSubject = 1024;
 // thing; it runs with the raw library captured in upvalues, so rules cannot tamper with it.
 constexpr const char* kPrelude = R"lua(
 local type, error, sort, rawget, raw_next = type, error, table.sort, rawget, next
+local raw_getmetatable = debug.getmetatable
 local rank = { boolean = 1, number = 2, string = 3 }
+
+-- A read-only view (make_read_only below) is an empty table reading through to the real one:
+-- pairs and next walk the real one, so `for k in pairs(string)` still lists the library.
+local function backing(t)
+  local mt = raw_getmetatable(t)
+  if mt and rawget(mt, "umpire.read_only") then return rawget(mt, "__index") end
+  return t
+end
 
 local function before(a, b)
   local ta, tb = type(a), type(b)
@@ -62,6 +71,7 @@ end
 
 local function pairs(t)
   check_table(t, "pairs")
+  t = backing(t)
   local keys, n = sorted_keys(t, "pairs")
   local i = 0
   return function()
@@ -77,6 +87,7 @@ end
 -- O(n log n) per call: fine for `next(t) == nil`; loops should use pairs.
 local function next(t, key)
   check_table(t, "next")
+  t = backing(t)
   local keys, n = sorted_keys(t, "next")
   local i = 0
   if key ~= nil then

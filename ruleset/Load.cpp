@@ -2,6 +2,7 @@
 
 #include "host/LuaHost.hpp"
 #include "ruleset/Ruleset.hpp"
+#include "ruleset/Shared.hpp"
 
 namespace umpire::ruleset {
 namespace fs = std::filesystem;
@@ -19,7 +20,8 @@ struct Loaded {
 
 std::vector<fs::path> search_path(const LuaHost& host) {
     auto path = host.options().search_path;
-    path.emplace_back(fs::path(UMPIRE_SOURCE_DIR) / "rulesets");
+    for (auto& dir : env_path()) path.push_back(std::move(dir));
+    if (!shared().rulesets.empty()) path.push_back(shared().rulesets);
     return path;
 }
 

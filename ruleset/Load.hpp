@@ -14,7 +14,8 @@ class LuaHost;
 
 namespace umpire::ruleset {
 
-// Where ruleset names are looked up: HostOptions::search_path, then <source tree>/rulesets.
+// Where ruleset names are looked up: HostOptions::search_path (the --ruleset folders), then
+// UMPIRE_PATH, then the shipped rulesets (ruleset/Shared.hpp).
 std::vector<std::filesystem::path> search_path(const LuaHost& host);
 
 // Loads the named rulesets (a name from the search path, or a directory) as one generation.

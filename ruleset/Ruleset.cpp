@@ -9,6 +9,7 @@
 #include "host/LuaHost.hpp"
 #include "host/Sandbox.hpp"
 #include "ruleset/Load.hpp"
+#include "ruleset/Shared.hpp"
 #include "ruleset/YamlLoader.hpp"
 
 namespace umpire::ruleset {
@@ -103,7 +104,7 @@ Manifest read_manifest(const fs::path& dir) {
     static const std::set<std::string> kKnown = {"name", "version", "extends", "turn_sequence",
                                                  "data", "modules", "tests", "description"};
     Manifest m;
-    m.dir = fs::absolute(dir).lexically_normal();
+    m.dir = clean_dir(dir);
     for (const auto& entry : root) {
         const std::string key = entry.first.Scalar();
         if (!kKnown.count(key))
@@ -148,14 +149,18 @@ Manifest read_manifest(const fs::path& dir) {
 
 fs::path find(const std::string& name_or_dir, const std::vector<fs::path>& search_path) {
     const fs::path as_path(name_or_dir);
-    if (fs::is_regular_file(as_path / "ruleset.yaml")) return fs::absolute(as_path).lexically_normal();
+    if (fs::is_regular_file(as_path / "ruleset.yaml")) return clean_dir(as_path);
     for (const auto& dir : search_path)
         if (fs::is_regular_file(dir / name_or_dir / "ruleset.yaml"))
-            return fs::absolute(dir / name_or_dir).lexically_normal();
+            return clean_dir(dir / name_or_dir);
     std::string where;
     for (const auto& dir : search_path) where += " " + LuaHost::display_path(dir);
+    const std::string hint = shared().root.empty()
+        ? "; no shipped rulesets were found beside this binary: set UMPIRE_HOME to the folder that "
+          "holds rulesets/ and schemas/, or UMPIRE_PATH to your rulesets folders"
+        : "";
     throw ScriptError("ruleset '" + name_or_dir + "' not found (no ruleset.yaml there, nor in:" +
-                      where + ")");
+                      where + ")" + hint);
 }
 
 std::vector<fs::path> all(const std::vector<fs::path>& search_path) {
@@ -163,7 +168,7 @@ std::vector<fs::path> all(const std::vector<fs::path>& search_path) {
     std::set<std::string> names;
     for (const auto& dir : search_path) {
         if (fs::is_regular_file(dir / "ruleset.yaml")) {
-            if (names.insert(dir.filename().string()).second) out.push_back(fs::absolute(dir));
+            if (names.insert(clean_dir(dir).filename().string()).second) out.push_back(clean_dir(dir));
             continue;
         }
         if (!fs::is_directory(dir)) continue;
@@ -172,7 +177,7 @@ std::vector<fs::path> all(const std::vector<fs::path>& search_path) {
             if (fs::is_regular_file(e.path() / "ruleset.yaml")) found.push_back(e.path());
         std::sort(found.begin(), found.end());
         for (const auto& p : found)
-            if (names.insert(p.filename().string()).second) out.push_back(fs::absolute(p));
+            if (names.insert(p.filename().string()).second) out.push_back(clean_dir(p));
     }
     return out;
 }

@@ -277,4 +277,22 @@ std::string modeline_schema(const std::string& text) {
     return "";
 }
 
+nlohmann::json overlay_schema(const nlohmann::json& schema) {
+    if (schema.is_array()) {
+        nlohmann::json out = nlohmann::json::array();
+        for (const auto& v : schema) out.push_back(overlay_schema(v));
+        return out;
+    }
+    if (!schema.is_object()) return schema;
+    nlohmann::json out = nlohmann::json::object();
+    for (auto it = schema.begin(); it != schema.end(); ++it) {
+        // By the value's type too, so a data field that happens to be called "required" stays.
+        if ((it.key() == "required" && it.value().is_array()) ||
+            (it.key() == "minProperties" && it.value().is_number_integer()))
+            continue;
+        out[it.key()] = overlay_schema(it.value());
+    }
+    return out;
+}
+
 }  // namespace umpire::schema

@@ -60,4 +60,9 @@ private:
 // (as written, relative to the YAML file), or "" if there is none.
 std::string modeline_schema(const std::string& yaml_text);
 
+// The overlay of a data-file schema: the same schema without `required` and `minProperties` at
+// any depth, what Options::partial checks, written down for editors (a house rule's data file
+// names it in its modeline). scripts/gen_overlay_schemas.py makes the shipped ones the same way.
+nlohmann::json overlay_schema(const nlohmann::json& schema);
+
 }  // namespace umpire::schema

@@ -2,7 +2,7 @@
 # The two set-up commands of the README, for a fresh Debian 12 machine.
 #   scripts/setup.sh demo   install what is missing, build, run the main job
 #   scripts/setup.sh test   install what is missing, build, run every test (plain and ASan+UBSan builds)
-# Packages come from Debian only; nothing is downloaded at build time.
+# Packages come from Debian (and, for `test`, ajv from npm); nothing is downloaded at build time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,6 +27,14 @@ fi
 jobs=$(nproc)
 build() { # build DIR [cmake options...]
   local dir="$1"; shift
+  # A build folder copied or moved with the checkout remembers the old source path, and CMake
+  # refuses it; nothing in it is worth keeping, so it is made again.
+  local home
+  home=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$dir/CMakeCache.txt" 2>/dev/null || true)
+  if [ -n "$home" ] && [ "$(realpath -m "$home")" != "$(pwd -P)" ]; then
+    echo "== $dir was configured for another copy of the checkout; configuring it again"
+    rm -rf "$dir"
+  fi
   cmake -S . -B "$dir" -G Ninja "$@" >/dev/null
   cmake --build "$dir" -j "$jobs"
 }
@@ -35,6 +43,20 @@ if [ "$mode" = demo ]; then
   build build
   exec scripts/demo.sh build/cli/umpire
 fi
+
+# A real JSON Schema validator for the schema test (tests/cli/yaml_schemas_ajv_test.sh): ajv 8
+# and js-yaml from npm, into .tools/node (git-ignored); only here, never at build time.
+if ! command -v npm >/dev/null; then
+  echo "== installing: nodejs npm"
+  sudo_cmd=(); [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq nodejs npm
+fi
+if [ ! -d .tools/node/node_modules/ajv ] || [ ! -d .tools/node/node_modules/js-yaml ]; then
+  echo "== installing ajv@8 js-yaml@4 into .tools/node (npm)"
+  npm install --prefix .tools/node --no-audit --no-fund --silent ajv@8 js-yaml@4
+fi
+export UMPIRE_REQUIRE_TOOLS=1  # CI: the ajv test fails instead of skipping if the tools are missing
 
 echo "== plain build"
 build build

@@ -35,13 +35,22 @@ function dice.d(sides)
   return roll(sides)
 end
 
---- One d6.
+-- The doc blocks below ("---@lua name(params)" then LuaLS lines) are read by scripts/gen_stubs.lua.
+---@lua umpire.dice.d6()
+---One d6 through the game's generator (journaled like every die).
+---@return integer face 1..6
 function dice.d6() return roll(6) end
---- A D2 read off a d6 (1-3 -> 1, 4-6 -> 2).
+---@lua umpire.dice.d2()
+---A D2 read off a d6 (1-3 -> 1, 4-6 -> 2).
+---@return integer face 1..2
 function dice.d2() return roll(6) <= 3 and 1 or 2 end
---- A D3 read off a d6 (1-2 -> 1, 3-4 -> 2, 5-6 -> 3).
+---@lua umpire.dice.d3()
+---A D3 read off a d6 (1-2 -> 1, 3-4 -> 2, 5-6 -> 3).
+---@return integer face 1..3
 function dice.d3() return floor((roll(6) + 1) / 2) end
---- A d% (1-100).
+---@lua umpire.dice.d100()
+---A d% (1-100).
+---@return integer face 1..100
 function dice.d100() return roll(100) end
 
 --- An ASL DR, coloured die first.

@@ -18,7 +18,7 @@ namespace {
 namespace fs = std::filesystem;
 
 umpire::odds::Result run(const std::string& code, bool monte_carlo = false, std::uint64_t seed = 1) {
-    const fs::path dir = fs::temp_directory_path() / ("umpire-odds-" + std::to_string(::getpid()));
+    const fs::path dir = test_helpers::scratch_root() / "odds";
     fs::create_directories(dir);
     const fs::path script = dir / "script.lua";
     test_helpers::write(script, code);

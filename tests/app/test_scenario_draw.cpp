@@ -17,7 +17,7 @@ std::size_t count(const std::string& text, const std::string& what) {
 
 // A ruleset whose only module answers the draw hook with `body` (Lua, sees scenario and overlay).
 fs::path ruleset_with_draw_hook(const std::string& tag, const std::string& body) {
-    const fs::path dir = fs::temp_directory_path() / ("umpire-draw-" + tag + "-" + std::to_string(::getpid()));
+    const fs::path dir = test_helpers::scratch_root() / ("draw-" + tag);
     fs::remove_all(dir);
     fs::create_directories(dir / "rules");
     fs::create_directories(dir / "scenarios");

@@ -25,7 +25,7 @@ TEST_CASE("state saves as canonical JSON and loads back without loss", "[state]"
     CHECK(t.host.state_hash() == umpire::bus::fnv1a_64(json));
     CHECK(t.host.state_hash() == 0xf061ad44ba3b39e7ULL);
 
-    const auto file = std::filesystem::temp_directory_path() / "umpire-state-test.json";
+    const auto file = test_helpers::scratch_root() / "state.json";
     t.host.save_state(file);
     TestHost u;
     u.host.load_state(file);

@@ -34,10 +34,26 @@ private:
     }
 };
 
+// Every scratch file of a test process lives under one folder, removed when the process exits
+// (a static's destructor), so the tests leave nothing behind in /tmp.
+inline const std::filesystem::path& scratch_root() {
+    struct Root {
+        std::filesystem::path path =
+            std::filesystem::temp_directory_path() / ("umpire-tests-" + std::to_string(::getpid()));
+        Root() { std::filesystem::create_directories(path); }
+        ~Root() {
+            std::error_code ec;
+            std::filesystem::remove_all(path, ec);
+        }
+    };
+    static Root root;
+    return root.path;
+}
+
 // A scratch copy of the fixtures that a test may edit.
 inline std::filesystem::path scratch_copy(const std::string& tag) {
     namespace fs = std::filesystem;
-    const fs::path dir = fs::temp_directory_path() / ("umpire-test-" + tag + "-" + std::to_string(::getpid()));
+    const fs::path dir = scratch_root() / ("fixtures-" + tag);
     fs::remove_all(dir);
     fs::create_directories(dir);
     fs::copy(fixtures(), dir, fs::copy_options::recursive);
