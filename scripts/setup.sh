@@ -13,6 +13,8 @@ packages=(g++ cmake ninja-build pkg-config libluajit-5.1-dev luajit libyaml-cpp-
           libcli11-dev nlohmann-json3-dev libgmp-dev libbenchmark-dev
           chromium python3)  # chromium renders `umpire draw` SVGs in a test, python3 reads its pixels
                              # (tests/cli/draw_svg_test.sh, tests/cli/svg_pixels.py: standard library only)
+# clang builds the libFuzzer harnesses of the test run (tests/libfuzzer/).
+[ "$mode" = test ] && packages+=(clang)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -25,7 +27,7 @@ if ((${#missing[@]})); then
 fi
 
 jobs=$(nproc)
-build() { # build DIR [cmake options...]
+configure() { # configure DIR [cmake options...]
   local dir="$1"; shift
   # A build folder copied or moved with the checkout remembers the old source path, and CMake
   # refuses it; nothing in it is worth keeping, so it is made again.
@@ -36,7 +38,10 @@ build() { # build DIR [cmake options...]
     rm -rf "$dir"
   fi
   cmake -S . -B "$dir" -G Ninja "$@" >/dev/null
-  cmake --build "$dir" -j "$jobs"
+}
+build() { # build DIR [cmake options...]
+  configure "$@"
+  cmake --build "$1" -j "$jobs"
 }
 
 if [ "$mode" = demo ]; then
@@ -68,3 +73,7 @@ build/cli/umpire check
 echo "== ASan + UBSan build"
 build build-asan -DUMPIRE_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j "$jobs")
+echo "== libFuzzer harnesses (clang + ASan): dice, hex, YAML, Lua API, each 15 s on its corpus"
+CC=clang CXX=clang++ configure build-fuzz -DUMPIRE_LIBFUZZER=ON -DUMPIRE_FUZZ_SECONDS=15
+cmake --build build-fuzz -j "$jobs" --target dice_fuzzer hex_fuzzer yaml_fuzzer lua_api_fuzzer
+(cd build-fuzz && ctest --output-on-failure -R libfuzzer)
