@@ -173,6 +173,23 @@ std::string game_state_json(Game& game) {
     return json;
 }
 
+// Pushes a deep copy of the plain-data table at `index` (no cycles or shared tables: it came from
+// canonical JSON). Copying a table is several times cheaper than parsing its JSON again, and each
+// live state is copied once per path of its step.
+void push_copy(lua_State* L, int index) {
+    if (index < 0) index = lua_gettop(L) + index + 1;
+    lua_checkstack(L, 8);
+    lua_createtable(L, static_cast<int>(lua_objlen(L, index)), 0);
+    lua_pushnil(L);
+    while (lua_next(L, index) != 0) {
+        lua_pushvalue(L, -2);  // key
+        if (lua_istable(L, -2)) push_copy(L, -2);
+        else lua_pushvalue(L, -2);
+        lua_rawset(L, -5);
+        lua_pop(L, 1);  // value
+    }
+}
+
 // Replaces the contents of umpire.state with `json` (the table keeps its identity).
 void set_game_state(Game& game, const std::string& json) {
     lua_State* L = game.state();
@@ -218,15 +235,36 @@ int fold(Game& game, const ChainSpec& spec, odds::EnumeratingSource& outer) {
         options.max_steps = spec.max_steps;
         options.epsilon = mpq_class(spec.epsilon);
         options.name = "the step of umpire.odds.chain at " + where;
+        // Each live state's chain table, decoded once (a registry reference) and copied per path;
+        // and what umpire.state holds now, so an unchanged game state is not written again.
+        std::map<std::string, int> templates;
+        std::string current_game = game_state_json(game);
+        struct Unref {
+            lua_State* L;
+            std::map<std::string, int>& refs;
+            ~Unref() { for (const auto& [state, ref] : refs) luaL_unref(L, LUA_REGISTRYINDEX, ref); }
+        } unref{L, templates};
         const odds::FoldStep step = [&](const std::string& state, dice::DieSource& dice) {
             const int top = lua_gettop(L);
             const auto [chain, game_json] = split(state);
             game.set_die_source(std::shared_ptr<dice::DieSource>(&dice, [](dice::DieSource*) {}));
             try {
-                set_game_state(game, game_json);
-                game_state::push_from_json(L, chain);
+                if (game_json != current_game) {
+                    set_game_state(game, game_json);
+                    current_game = game_json;
+                }
+                auto found = templates.find(chain);
+                if (found == templates.end()) {
+                    game_state::push_from_json(L, chain);
+                    found = templates.emplace(chain, luaL_ref(L, LUA_REGISTRYINDEX)).first;
+                }
+                lua_rawgeti(L, LUA_REGISTRYINDEX, found->second);
+                push_copy(L, -1);
+                lua_remove(L, -2);
                 run_step(game, spec);
-                std::string next = game_state::to_canonical_json(L, -1) + "\n" + game_state_json(game);
+                std::string next_chain = game_state::to_canonical_json(L, -1);
+                current_game = game_state_json(game);
+                std::string next = next_chain + "\n" + current_game;
                 lua_settop(L, top);
                 game.set_die_source(source);
                 return next;
@@ -239,7 +277,10 @@ int fold(Game& game, const ChainSpec& spec, odds::EnumeratingSource& outer) {
         const odds::FoldStop stop = [&](const std::string& state) {
             const int top = lua_gettop(L);
             const auto [chain, game_json] = split(state);
-            set_game_state(game, game_json);
+            if (game_json != current_game) {
+                set_game_state(game, game_json);
+                current_game = game_json;
+            }
             game_state::push_from_json(L, chain);
             const bool result = stopped(game, spec);
             lua_settop(L, top);
