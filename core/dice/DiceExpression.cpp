@@ -14,6 +14,18 @@ namespace {
 // Wide enough for any product of the limits, so range bookkeeping cannot wrap.
 __extension__ typedef __int128 Wide;
 
+bool passes(const DiceExpression::Term& term, std::int64_t v) {
+    using Test = DiceExpression::Term::Test;
+    switch (term.test) {
+        case Test::at_least: return v >= term.target;
+        case Test::at_most: return v <= term.target;
+        case Test::above: return v > term.target;
+        case Test::below: return v < term.target;
+        case Test::none: break;
+    }
+    return true;
+}
+
 // A hand-written recursive-descent scanner: the grammar is tiny, and doing it by hand lets every
 // error name the exact character and say what was expected there.
 class Parser {
@@ -35,7 +47,16 @@ public:
             } else {
                 const Wide die_lo = term.die_min, die_hi = term.die_max;
                 const Wide kept = term.keep == DiceExpression::Term::Keep::all ? term.count : term.keep_count;
-                if (term.test != DiceExpression::Term::Test::none) { least = 0; most = term.count; }
+                if (term.test != DiceExpression::Term::Test::none) {
+                    // The tests are monotone and die_min, die_max can both be rolled, so every
+                    // die can pass iff the worse extreme passes, and some die iff the better does.
+                    const bool up = term.test == DiceExpression::Term::Test::at_least ||
+                                    term.test == DiceExpression::Term::Test::above;
+                    const bool all = passes(term, up ? term.die_min : term.die_max);
+                    const bool any = passes(term, up ? term.die_max : term.die_min);
+                    least = all ? term.count : 0;
+                    most = any ? term.count : 0;
+                }
                 else { least = kept * die_lo; most = kept * die_hi; }
                 least *= term.multiplier;
                 most *= term.multiplier;
@@ -410,18 +431,6 @@ public:
 private:
     DieSource& inner_;
 };
-
-bool passes(const DiceExpression::Term& term, std::int64_t v) {
-    using Test = DiceExpression::Term::Test;
-    switch (term.test) {
-        case Test::at_least: return v >= term.target;
-        case Test::at_most: return v <= term.target;
-        case Test::above: return v > term.target;
-        case Test::below: return v < term.target;
-        case Test::none: break;
-    }
-    return true;
-}
 
 // One die of a non-plain term: its result, with every physical die appended to `faces`. The
 // faces a re-roll replaced are marked not kept: the face sequence is replayed with the term's
