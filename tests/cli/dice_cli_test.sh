@@ -38,6 +38,9 @@ out=$("$umpire" odds --json d66)
 grep -q '"11"\|: *11[,.]' <<<"$out" || fail "d66 has no outcome 11: $out"
 if grep -qE '"(1|10|17|20|67)"|: *(1|10|17|20|67)[,.]' <<<"$out"; then fail "d66 is not tens and units: $out"; fi
 
+# The explosion depth left implicit is stated in the output.
+"$umpire" odds 'd6!' | grep -qF 'd6!{10}' || fail "odds 'd6!' does not state the depth 10"
+
 help=$("$umpire" roll --help)
 grep -q 'docs/dice.md' <<<"$help" || fail "roll --help does not link docs/dice.md"
 grep -q 'tens and units' <<<"$help" || fail "roll --help does not say what d66 means"
