@@ -102,14 +102,16 @@ odds::Result run_script(const Request& request) {
 }
 
 odds::Result of_expression(const std::string& expression) {
-    const dice::Distribution d = dice::DiceExpression(expression).distribution();
+    const dice::DiceExpression parsed(expression);
+    const dice::Distribution d = parsed.distribution();
     std::map<std::string, std::pair<odds::Outcome, mpq_class>> sums;
     for (const auto v : d.outcomes()) {
         odds::Outcome outcome(static_cast<double>(v));
         sums.emplace(outcome.key(), std::make_pair(outcome, d.probability_equal(v)));
     }
     odds::Result result = odds::Result::from_exact(sums, 0);
-    result.note = "computed from the expression's exact distribution (convolution), no script run";
+    // The canonical form states what the input left implicit, such as an explosion's depth.
+    result.note = "computed from the exact distribution of " + parsed.to_string() + " (convolution), no script run";
     return result;
 }
 

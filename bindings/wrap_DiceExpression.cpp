@@ -11,10 +11,12 @@ namespace umpire::wrap {
 /// ---offending character.
 /// ---@param expr string
 /// ---@return integer total
+/// ---The forms of docs/dice.md are all accepted: "d6!", "d6r1", "10d6>=5", "4dF", "d66", ...
 /// ---@return integer[] faces the kept dice, in the order rolled
+/// ---@return string shown every die rolled in order, re-rolled or dropped ones in parentheses
 int expression_roll(lua_State* L) {
     return lua::lua_guard(L, [&] {
-        lua::StackCheck check(L, 2);
+        lua::StackCheck check(L, 3);
         const dice::DiceExpression expression(luaL_checkstring(L, 1));
         const dice::RollResult result = expression.roll(Game::of(L).dice());
         auto& log = GameLog::of(L);
@@ -32,7 +34,13 @@ int expression_roll(lua_State* L) {
             lua_pushinteger(L, face.value);
             lua_rawseti(L, -2, ++n);
         }
-        return 2;
+        std::string shown;
+        for (const auto& face : result.faces) {
+            if (!shown.empty()) shown += ' ';
+            shown += face.kept ? std::to_string(face.value) : "(" + std::to_string(face.value) + ")";
+        }
+        lua_pushlstring(L, shown.data(), shown.size());
+        return 3;
     });
 }
 

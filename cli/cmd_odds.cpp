@@ -10,6 +10,8 @@
 
 #include "app/OddsRunner.hpp"
 #include "cli/Common.hpp"
+#include "core/Error.hpp"
+#include "core/dice/DiceExpression.hpp"
 
 namespace umpire::cli {
 namespace {
@@ -36,9 +38,17 @@ void write_svg(const std::string& file, const std::string& svg) {
 }  // namespace
 
 int cmd_odds(const Common& common, const OddsInputs& in) {
+    const bool is_script = std::filesystem::is_regular_file(in.target) || in.target.ends_with(".lua");
+    // A bad expression is bad usage (exit 2), as in `umpire roll`.
+    if (!is_script) {
+        try {
+            dice::DiceExpression check(in.target);
+        } catch (const ParseError& e) {
+            std::cerr << "umpire odds: " << e.what() << "\n(the dice language: docs/dice.md)\n";
+            return kUsage;
+        }
+    }
     return guarded(common, [&] {
-        const bool is_script = std::filesystem::is_regular_file(in.target) ||
-                               in.target.ends_with(".lua");
         odds::Result result;
         std::optional<odds::Result> other;
         if (!is_script) {

@@ -30,7 +30,13 @@ int main(int argc, char** argv) {
     add_common(run, common);
 
     auto* roll = app.add_subcommand("roll", "Roll a dice expression.\nExample: umpire roll 2d6+1 --seed 42");
-    roll->add_option("EXPR", expr, "Dice expression: 2d6, D6+1, d%, 4d6kh3, ...")->required();
+    roll->add_option("EXPR", expr,
+                     "Dice expression (grammar: docs/dice.md): 2d6+1, d%, 4d6kh3, 4d6dl1, d6! (explodes,\n"
+                     "depth 10; d6!{3} for 3), d6r1 (re-roll until), d6ro1 (once), 10d6>=5 (successes),\n"
+                     "d[1,1,2,3,5,8], 4dF, d6*2. d66 is the wargamers' D66: two d6 as tens and units\n"
+                     "(11..66); a plain 1..66 die is d[1..66]. D2 and D3 are read off a d6.\n"
+                     "A bad expression exits 2 with a caret under the offending character.")
+        ->required();
     add_common(roll, common);
 
     OddsInputs odds_inputs;
@@ -46,7 +52,9 @@ int main(int argc, char** argv) {
         "  umpire odds --ruleset asl scripts/asl/odds_mmg_fire_group.lua --svg mmg.svg\n"
         "  umpire odds --ruleset asl scripts/asl/odds_mmg_fire_group.lua --given ift=1KIA\n"
         "  umpire odds --ruleset bolt-action scripts/bolt-action/compare_mg42.lua --compare bolt-action-mg42");
-    odds->add_option("EXPR_OR_SCRIPT", odds_inputs.target, "Dice expression or Lua script")->required();
+    odds->add_option("EXPR_OR_SCRIPT", odds_inputs.target,
+                     "Dice expression (as for roll; grammar: docs/dice.md; d66 = tens and units) or Lua script")
+        ->required();
     odds->add_option("--compare", odds_inputs.compare,
                      "Run the script again with this ruleset instead (a house rule that extends the "
                      "original) and print both and the difference");

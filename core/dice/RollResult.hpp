@@ -9,10 +9,10 @@ namespace umpire::dice {
 
 struct RollResult {
     struct Face {
-        std::uint32_t value;  // the face read (1..3 for a D3)
+        std::int64_t value;   // the face read (1..3 for a D3, -1..1 for dF)
         std::uint32_t raw;    // the face the DieSource gave (the d6 behind a D2/D3; else == value)
         std::size_t term;     // index into DiceExpression::terms()
-        bool kept;            // false if dropped by keep-highest/lowest
+        bool kept;            // false if dropped by keep/drop, or replaced by a re-roll
     };
 
     std::int64_t total = 0;

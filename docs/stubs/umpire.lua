@@ -222,7 +222,9 @@ function umpire.dice.pool(n, sides) end
 ---offending character.
 ---@param expr string
 ---@return integer total
+---The forms of docs/dice.md are all accepted: "d6!", "d6r1", "10d6>=5", "4dF", "d66", ...
 ---@return integer[] faces the kept dice, in the order rolled
+---@return string shown every die rolled in order, re-rolled or dropped ones in parentheses
 function umpire.dice.roll(expr) end
 
 ---The sum of n dice (n >= 0; sum(0, ...) is 0). `die` is a number of sides or a die table:

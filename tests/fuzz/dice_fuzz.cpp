@@ -26,9 +26,12 @@ std::uint64_t env_or(const char* name, std::uint64_t fallback) {
 // Half the inputs are drawn from dice-ish characters (so many parse, and the keep/percent/limit
 // paths are reached), half are mutations of valid expressions, with a little raw garbage in both.
 std::string random_input(Generator& g) {
-    static const std::string alphabet = "0123456789dDkKhHlL%+- \t";
+    static const std::string alphabet = "0123456789dDkKhHlL%+- \tfFrRoO!<>=[],.{}*";
     static const char* const seeds[] = {"2d6", "D6+1", "D3+1", "3D6", "d20", "d%", "2d6+d3-1", "4d6kh3",
-                                        "4d6kl1", "1000d1000000", "99999999999999999", "10-d4", "2d%kh1"};
+                                        "4d6kl1", "1000d1000000", "99999999999999999", "10-d4", "2d%kh1",
+                                        "d6!", "d6!>=5{3}", "d6r1", "2d6ro<3", "4d6dl1", "3d6dh1", "10d6>=5+1",
+                                        "6d6<=2", "d[1,1,2,3,5,8]", "d[-2..3]", "4dF", "d6*2", "3*2d6", "d66",
+                                        "2d66kh1", "8d6r1!>=6{2}>=5", "d[1,2]!{1}*10-2"};
     std::string s;
     if (g.uniform(2) == 1) {
         const std::uint32_t len = g.uniform(25) - 1;
