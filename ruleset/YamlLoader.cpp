@@ -173,6 +173,11 @@ struct Converter {
                                                   "' (first defined at line " +
                                                   std::to_string(it->second) + ")");
                 if (!push_scalar(key)) fail(display, key.Mark(), "a map key cannot be null");
+                // A Lua table cannot hold a NaN key (lua_rawset raises): refuse it here, with the place.
+                if (lua_type(L, -1) == LUA_TNUMBER && lua_tonumber(L, -1) != lua_tonumber(L, -1)) {
+                    lua_pop(L, 1);
+                    fail(display, key.Mark(), "a map key cannot be NaN (.nan)");
+                }
                 const int k = lua_gettop(L);
                 if (push(entry.second)) {
                     lua_pushvalue(L, k);

@@ -61,6 +61,11 @@ TEST_CASE("YAML errors say file:line:col", "[yaml]") {
                       Catch::Equals("data/x.yaml:4:3: duplicate key 'c' (first defined at line 3)"));
     CHECK_THROWS_WITH(umpire::yaml::push_string(L, "a: [1, ~, 3]\n", "data/x.yaml"),
                       Catch::StartsWith("data/x.yaml:1:8: empty item in a list"));
+    // Found by the YAML fuzzer: a NaN map key made lua_rawset raise inside the loader.
+    CHECK_THROWS_WITH(umpire::yaml::push_string(L, "a: {.nan: 2}\n", "data/x.yaml"),
+                      Catch::Equals("data/x.yaml:1:5: a map key cannot be NaN (.nan)"));
+    CHECK_THROWS_WITH(t.host.protect([&] { umpire::yaml::push_string(L, ".NAN: 1\n", "data/x.yaml"); }),
+                      Catch::StartsWith("data/x.yaml:1:1: a map key cannot be NaN"));
     CHECK(lua_gettop(L) == top);
     (void)yaml_eval;
 }
