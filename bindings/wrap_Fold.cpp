@@ -244,23 +244,28 @@ int fold(Game& game, const ChainSpec& spec, odds::EnumeratingSource& outer) {
             std::map<std::string, int>& refs;
             ~Unref() { for (const auto& [state, ref] : refs) luaL_unref(L, LUA_REGISTRYINDEX, ref); }
         } unref{L, templates};
+        // Puts the game in a fold state: umpire.state as it stood there (written only if it
+        // differs), and a fresh copy of its chain table pushed.
+        const auto enter = [&](const std::string& state) {
+            const auto [chain, game_json] = split(state);
+            if (game_json != current_game) {
+                set_game_state(game, game_json);
+                current_game = game_json;
+            }
+            auto found = templates.find(chain);
+            if (found == templates.end()) {
+                game_state::push_from_json(L, chain);
+                found = templates.emplace(chain, luaL_ref(L, LUA_REGISTRYINDEX)).first;
+            }
+            lua_rawgeti(L, LUA_REGISTRYINDEX, found->second);
+            push_copy(L, -1);
+            lua_remove(L, -2);
+        };
         const odds::FoldStep step = [&](const std::string& state, dice::DieSource& dice) {
             const int top = lua_gettop(L);
-            const auto [chain, game_json] = split(state);
             game.set_die_source(std::shared_ptr<dice::DieSource>(&dice, [](dice::DieSource*) {}));
             try {
-                if (game_json != current_game) {
-                    set_game_state(game, game_json);
-                    current_game = game_json;
-                }
-                auto found = templates.find(chain);
-                if (found == templates.end()) {
-                    game_state::push_from_json(L, chain);
-                    found = templates.emplace(chain, luaL_ref(L, LUA_REGISTRYINDEX)).first;
-                }
-                lua_rawgeti(L, LUA_REGISTRYINDEX, found->second);
-                push_copy(L, -1);
-                lua_remove(L, -2);
+                enter(state);
                 run_step(game, spec);
                 std::string next_chain = game_state::to_canonical_json(L, -1);
                 current_game = game_state_json(game);
@@ -276,12 +281,7 @@ int fold(Game& game, const ChainSpec& spec, odds::EnumeratingSource& outer) {
         };
         const odds::FoldStop stop = [&](const std::string& state) {
             const int top = lua_gettop(L);
-            const auto [chain, game_json] = split(state);
-            if (game_json != current_game) {
-                set_game_state(game, game_json);
-                current_game = game_json;
-            }
-            game_state::push_from_json(L, chain);
+            enter(state);
             const bool result = stopped(game, spec);
             lua_settop(L, top);
             return result;
