@@ -11,10 +11,13 @@ case "$mode" in demo|test) ;; *) echo "usage: scripts/setup.sh demo|test" >&2; e
 
 packages=(g++ cmake ninja-build pkg-config libluajit-5.1-dev luajit libyaml-cpp-dev catch2
           libcli11-dev nlohmann-json3-dev libgmp-dev libbenchmark-dev
-          chromium python3)  # chromium renders `umpire draw` SVGs in a test, python3 reads its pixels
+          chromium python3   # chromium renders `umpire draw` SVGs in a test, python3 reads its pixels
                              # (tests/cli/draw_svg_test.sh, tests/cli/svg_pixels.py: standard library only)
-# clang builds the libFuzzer harnesses of the test run (tests/libfuzzer/).
-[ "$mode" = test ] && packages+=(clang)
+          libcpp-httplib-dev # `umpire serve`: the local web server (header-only)
+          libseccomp-dev)    # the isolated script worker's system-call filter
+# clang builds the libFuzzer harnesses of the test run (tests/libfuzzer/); GNU parallel runs the
+# sharded `umpire sweep` test (tests/cli/sweep_shards_test.sh).
+[ "$mode" = test ] && packages+=(clang parallel)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -57,9 +60,11 @@ if ! command -v npm >/dev/null; then
   "${sudo_cmd[@]}" apt-get update -qq
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq nodejs npm
 fi
-if [ ! -d .tools/node/node_modules/ajv ] || [ ! -d .tools/node/node_modules/js-yaml ]; then
-  echo "== installing ajv@8 js-yaml@4 into .tools/node (npm)"
-  npm install --prefix .tools/node --no-audit --no-fund --silent ajv@8 js-yaml@4
+# playwright-core drives Debian's chromium in the `umpire serve` browser test.
+if [ ! -d .tools/node/node_modules/ajv ] || [ ! -d .tools/node/node_modules/js-yaml ] ||
+   [ ! -d .tools/node/node_modules/playwright-core ]; then
+  echo "== installing ajv@8 js-yaml@4 playwright-core into .tools/node (npm)"
+  npm install --prefix .tools/node --no-audit --no-fund --silent ajv@8 js-yaml@4 playwright-core
 fi
 export UMPIRE_REQUIRE_TOOLS=1  # CI: the ajv test fails instead of skipping if the tools are missing
 
