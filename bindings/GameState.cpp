@@ -319,9 +319,11 @@ struct Reader {
         // bits, and for fractions, it reads a double.
         if (whole) {
             std::int64_t i = 0;
-            if (std::from_chars(start, p, i).ptr == p) return lua_pushnumber(L, static_cast<double>(i));
+            if (const auto r = std::from_chars(start, p, i); r.ec == std::errc() && r.ptr == p)
+                return lua_pushnumber(L, static_cast<double>(i));
             std::uint64_t u = 0;
-            if (std::from_chars(start, p, u).ptr == p) return lua_pushnumber(L, static_cast<double>(u));
+            if (const auto r = std::from_chars(start, p, u); r.ec == std::errc() && r.ptr == p)
+                return lua_pushnumber(L, static_cast<double>(u));
         }
         double d = 0;
         const auto [at, error] = std::from_chars(start, p, d);

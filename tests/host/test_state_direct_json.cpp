@@ -46,6 +46,11 @@ std::string random_value(std::mt19937& rng, int depth) {
     }
 }
 
+// Pushes the script-env global `name` (run_string sets globals in the sandbox's env, not in _G).
+void push_global(TestHost& t, const char* name) {
+    REQUIRE(t.host.run_string(std::string("return ") + name, "=(test)", true) == 1);
+}
+
 std::string error_of(const std::function<void()>& f) {
     try {
         f();
@@ -65,7 +70,8 @@ TEST_CASE("the direct state writer gives the DOM's bytes, and the reader its val
         const std::string source = "__value = {root = " + random_value(rng, 0) + "}";
         INFO(source);
         t.host.run_string(source);
-        lua_getglobal(L, "__value");
+        push_global(t, "__value");
+        REQUIRE(lua_istable(L, -1));
         const std::string dom = game_state::to_canonical_json_via_dom(L, -1);
         const std::string direct = game_state::to_canonical_json(L, -1);
         lua_pop(L, 1);
@@ -90,7 +96,8 @@ TEST_CASE("the direct state writer and reader refuse what the DOM refuses, in it
                             "{s = '\\255'}", "setmetatable({}, {})"}) {
         INFO(bad);
         t.host.run_string(std::string("__bad = ") + bad);
-        lua_getglobal(L, "__bad");
+        push_global(t, "__bad");
+        REQUIRE_FALSE(lua_isnil(L, -1));
         const std::string dom = error_of([&] { game_state::to_canonical_json_via_dom(L, -1); });
         const std::string direct = error_of([&] { game_state::to_canonical_json(L, -1); });
         CHECK(dom != "(no error)");
@@ -99,13 +106,14 @@ TEST_CASE("the direct state writer and reader refuse what the DOM refuses, in it
         lua_pop(L, 1);
     }
     t.host.run_string("__shared = {} __bad = {a = __shared, b = __shared}");
-    lua_getglobal(L, "__bad");
+    push_global(t, "__bad");
     CHECK(error_of([&] { game_state::to_canonical_json(L, -1); }) ==
           error_of([&] { game_state::to_canonical_json_via_dom(L, -1); }));
     lua_pop(L, 1);
     // try_canonical_json: plain data up to a size, nothing past it.
     t.host.run_string("__big = {} for i = 1, 100 do __big[i] = 'abcdefgh' end");
-    lua_getglobal(L, "__big");
+    push_global(t, "__big");
+    REQUIRE(lua_istable(L, -1));
     CHECK(game_state::try_canonical_json(L, -1, 100000) == game_state::to_canonical_json_via_dom(L, -1));
     CHECK_FALSE(game_state::try_canonical_json(L, -1, 100).has_value());
     lua_pop(L, 1);
