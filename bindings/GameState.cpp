@@ -27,6 +27,27 @@ std::string child_path(const std::string& path, const std::string& key) {
     return is_identifier(key) ? path + "." + key : path + "[\"" + key + "\"]";
 }
 
+// What a table holds, for both writers: a sequence is exactly the keys 1..n (a JSON array);
+// anything else must have string keys only (a JSON object).
+struct TableShape {
+    std::size_t length = 0;  // lua_objlen
+    std::size_t count = 0;   // keys
+    bool string_keys = true;
+    bool is_sequence() const { return length > 0 && count == length; }
+};
+
+TableShape shape_of(lua_State* L, int index) {
+    TableShape shape;
+    shape.length = lua_objlen(L, index);
+    lua_pushnil(L);
+    while (lua_next(L, index) != 0) {
+        ++shape.count;
+        if (lua_type(L, -2) != LUA_TSTRING) shape.string_keys = false;
+        lua_pop(L, 1);
+    }
+    return shape;
+}
+
 struct Encoder {
     lua_State* L;
     std::set<const void*> seen;  // every table met so far: state must be a tree
@@ -64,17 +85,9 @@ struct Encoder {
             lua_pop(L, 1);
             throw Error(path + ": a table with a metatable cannot be part of the game state");
         }
-        // A sequence is exactly the keys 1..n.
-        const size_t n = lua_objlen(L, index);
-        size_t count = 0;
-        bool all_strings = true;
-        lua_pushnil(L);
-        while (lua_next(L, index) != 0) {
-            ++count;
-            if (lua_type(L, -2) != LUA_TSTRING) all_strings = false;
-            lua_pop(L, 1);
-        }
-        if (n > 0 && count == n) {
+        const TableShape shape = shape_of(L, index);
+        const size_t n = shape.length;
+        if (shape.is_sequence()) {
             Json array = Json::array();
             for (size_t i = 1; i <= n; ++i) {
                 lua_rawgeti(L, index, static_cast<int>(i));
@@ -100,7 +113,6 @@ struct Encoder {
             object[key] = value(lua_gettop(L), child_path(path, key));
             lua_pop(L, 1);
         }
-        (void)all_strings;
         return object;
     }
 };
@@ -221,16 +233,9 @@ struct Writer {
             throw NeedsDom{};
         }
         if (!lua_checkstack(L, 4)) throw NeedsDom{};
-        const std::size_t n = lua_objlen(L, index);
-        std::size_t count = 0;
-        bool string_keys = true;
-        lua_pushnil(L);
-        while (lua_next(L, index) != 0) {
-            ++count;
-            if (lua_type(L, -2) != LUA_TSTRING) string_keys = false;
-            lua_pop(L, 1);
-        }
-        if (n > 0 && count == n) {
+        const TableShape shape = shape_of(L, index);
+        const std::size_t n = shape.length, count = shape.count;
+        if (shape.is_sequence()) {
             out += '[';
             for (std::size_t i = 1; i <= n; ++i) {
                 if (i > 1) out += ',';
@@ -241,7 +246,7 @@ struct Writer {
             out += ']';
             return;
         }
-        if (!string_keys) throw NeedsDom{};
+        if (!shape.string_keys) throw NeedsDom{};
         // The keys are strings held by the table itself, so the views stay valid during the walk.
         std::vector<std::string_view> keys;
         keys.reserve(count);
