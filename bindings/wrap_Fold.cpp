@@ -371,8 +371,51 @@ int l_chain(lua_State* L) {
     });
 }
 
+/// @lua umpire.odds.write_back(into, from, keep)
+/// ---Makes the table `into` (one the caller holds, such as a unit or an MG) equal to `from` (the
+/// ---chain's end state for it): fields `from` lacks are removed, the others copied. The field
+/// ---named `keep`, when given, is left as it is (e.g. an MG's Fire Lane, which holds hexes and so
+/// ---is not part of the state). Raw access: metamethods are not called.
+/// ---@param into table
+/// ---@param from table
+/// ---@param keep? string
+int l_write_back(lua_State* L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    const bool has_keep = !lua_isnoneornil(L, 3);
+    lua_settop(L, 3);
+    const auto is_kept = [&](int key_index) { return has_keep && lua_rawequal(L, key_index, 3); };
+    // Clearing a field during lua_next is allowed (assigning new ones is not), so the removal
+    // walks `into` while the copy walks `from`.
+    lua_pushnil(L);
+    while (lua_next(L, 1)) {
+        lua_pop(L, 1);
+        lua_pushvalue(L, -1);
+        lua_rawget(L, 2);
+        const bool absent = lua_isnil(L, -1);
+        lua_pop(L, 1);
+        if (absent && !is_kept(-1)) {
+            lua_pushvalue(L, -1);
+            lua_pushnil(L);
+            lua_rawset(L, 1);
+        }
+    }
+    lua_pushnil(L);
+    while (lua_next(L, 2)) {
+        if (is_kept(-2)) {
+            lua_pop(L, 1);
+            continue;
+        }
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_rawset(L, 1);
+    }
+    return 0;
+}
+
 const luaL_Reg kOddsFunctions[] = {
     {"chain", l_chain},
+    {"write_back", l_write_back},
     {nullptr, nullptr},
 };
 

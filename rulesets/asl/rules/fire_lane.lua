@@ -209,13 +209,6 @@ function lane_m.attack(lane, mg, map, unit, h, opts)
   return a
 end
 
--- Copies the fields of `from` into `into` (a table the caller holds), dropping fields `from` lacks,
--- except `keep` (a field that stays as it is).
-local function write_back(into, from, keep)
-  for k in pairs(into) do if from[k] == nil and k ~= keep then into[k] = nil end end
-  for k, v in pairs(from) do if k ~= keep then into[k] = v end end
-end
-
 -- The MG's fields without its Fire Lane (which holds hexes): what a Fire Lane attack may change.
 local function mg_fields(mg)
   local t = {}
@@ -252,7 +245,7 @@ function lane_m.move_through(lane, mg, map, unit, path, opts)
       entered = 0, attacks = 0},
     step = function(s)
       lane.active, lane.attacked, lane.snapped = s.active, s.attacked, s.snapped or nil
-      write_back(mg, s.mg, "fire_lane")
+      umpire.odds.write_back(mg, s.mg, "fire_lane")
       s.entered = s.entered + 1
       local e = path[s.entered]
       local a = lane_m.attack(lane, mg, map, s.unit, e.hex, {movement = e.movement, further_mf = e.further_mf})
@@ -265,8 +258,8 @@ function lane_m.move_through(lane, mg, map, unit, path, opts)
     stop = function(s) return s.entered >= #path or not s.active or stopped(s.unit) end,
     max_steps = #path,
   }
-  write_back(unit, state.unit)
-  write_back(mg, state.mg, "fire_lane")
+  umpire.odds.write_back(unit, state.unit)
+  umpire.odds.write_back(mg, state.mg, "fire_lane")
   lane.active, lane.attacked, lane.snapped = state.active, state.attacked, state.snapped or nil
   return {attacks = state.attacks, entered = state.entered, lane_removed = not state.active}
 end

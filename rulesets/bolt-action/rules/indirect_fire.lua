@@ -147,10 +147,6 @@ function IF.fire_turns(o, opts)
   end
   local turns = opts.turns or 1
   local first = o.turn or 1
-  local function write_back(into, from)
-    for k in pairs(into) do if from[k] == nil then into[k] = nil end end
-    for k, v in pairs(from) do into[k] = v end
-  end
   local state = umpire.odds.chain{
     state = { shooter = o.shooter, target = o.target, turn = first - 1, first_hit = false, hits = 0, done = false },
     step = function(s)
@@ -167,8 +163,8 @@ function IF.fire_turns(o, opts)
     max_steps = turns,
   }
   -- Under odds the chain hands back copies: the caller's unit tables take their end state.
-  write_back(o.shooter, state.shooter)
-  write_back(o.target, state.target)
+  umpire.odds.write_back(o.shooter, state.shooter)
+  umpire.odds.write_back(o.target, state.target)
   return { turn = state.turn, first_hit = state.first_hit, hits = state.hits }
 end
 
