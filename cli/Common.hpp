@@ -89,5 +89,15 @@ struct OddsInputs {
 };
 int cmd_odds(const Common& common, const OddsInputs& inputs);
 int cmd_replay(const Common& common, const std::string& journal);
+// What `umpire serve` was asked.
+struct ServeInputs {
+    std::string script, compare, scenario;
+    int port = 8765;                      // --port (0: any free port, printed)
+    std::vector<std::string> rules_texts; // --rules-text FILE: what /rules/<section> shows
+    std::uint64_t budget = 1000000;       // as for odds
+    bool monte_carlo = false;
+    std::uint64_t samples = 1000000;
+};
+int cmd_serve(const Common& common, const ServeInputs& inputs);
 
 }  // namespace umpire::cli
