@@ -86,6 +86,8 @@ struct OddsInputs {
     double precision = 0;            // --precision PP: sample until every 95% half-width <= PP
     unsigned threads = 0;            // --threads (0: every core)
     std::vector<std::string> given;  // --given FIELD=VALUE (repeatable; all must hold)
+    int digits = -1;                 // --digits N: probabilities as decimals in the text
+    double fold_below = 0.01;        // --fold PP: text/SVG rows below this percentage folded
 };
 int cmd_odds(const Common& common, const OddsInputs& inputs);
 int cmd_replay(const Common& common, const std::string& journal);

@@ -75,6 +75,14 @@ int main(int argc, char** argv) {
                      "hold. E.g. --given ift=1KIA shows malfunction given a KIA")
         ->take_all()
         ->allow_extra_args(false);
+    odds->add_option("--digits", odds_inputs.digits,
+                     "Show every probability in the text as a decimal with N significant digits (the\n"
+                     "JSON stays exact). Default: a fraction if it is short, else 6 digits")
+        ->check(CLI::Range(1, 40));
+    odds->add_option("--fold", odds_inputs.fold_below,
+                     "Text and SVG: fold the outcomes below this many percent on every side into one\n"
+                     "row (default 0.01; 0 shows every row; --json always lists every outcome)")
+        ->check(CLI::Range(0.0, 100.0));
     add_common(odds, common);
 
     auto* watch = app.add_subcommand("watch", "Run a script, and again every time it or a ruleset changes.\n"
