@@ -12,6 +12,7 @@
 #include "app/ScenarioDraw.hpp"
 #include "bindings/GameLog.hpp"
 #include "core/bus/Journal.hpp"
+#include "core/odds/Report.hpp"
 #include "ruleset/Load.hpp"
 #include "ruleset/Ruleset.hpp"
 
@@ -21,19 +22,25 @@ namespace fs = std::filesystem;
 namespace {
 
 // The odds of the script, as `umpire odds --json` reports them (the same runner and report, so
-// the page and the command line can never disagree on a figure).
+// the page and the command line can never disagree on a figure; docs/odds-report.md).
 nlohmann::json odds_of(const PageRequest& request) {
     odds_runner::Request odds;
     odds.host = request.host;
     odds.rulesets = request.rulesets;
     odds.script = request.script;
     odds.odds = request.odds;
-    const std::string title = LuaHost::display_path(request.script);
-    const odds::Result result = odds_runner::run_script(odds);
-    if (request.compare.empty()) return odds_runner::report(result, title).json;
-    odds.rulesets = {request.compare};
-    const odds::Result other = odds_runner::run_script(odds);
-    return odds_runner::report(result, other, "original", request.compare, title + " vs " + request.compare).json;
+    std::string title = LuaHost::display_path(request.script), plain_label;
+    for (const auto& r : request.rulesets) plain_label += (plain_label.empty() ? "" : ", ") + r;
+    std::vector<odds::ReportSide> sides;
+    sides.push_back({request.compare.empty() ? plain_label : "original", odds_runner::run_script(odds)});
+    if (!request.compare.empty()) {
+        odds.rulesets = {request.compare};
+        const fs::path other = fs::path(request.compare).lexically_normal();
+        sides.push_back({(other.filename().empty() ? other.parent_path() : other).filename().string(),
+                         odds_runner::run_script(odds)});
+        title += " vs " + request.compare;
+    }
+    return odds::to_json(odds::build_report(title, std::move(sides)));
 }
 
 // Every section the journal cites (entries, and the steps of modifier pipelines), in order.

@@ -28,7 +28,7 @@ struct PageRequest {
 
 // The page's data:
 //   {"script", "rulesets", "compare", "seed",
-//    "odds": the report JSON of `umpire odds --json` (plain, or --compare's),
+//    "odds": the report of `umpire odds --json` (docs/odds-report.md; one side, or two under --compare),
 //    "game": {"returned", "output", "journal", "journal_hash", "lines", "citations"} (one game played with
 //            host.seed, as `umpire run --seed N --json` plays it; "citations": every section the
 //            log cites, in order of first appearance; "lines": each entry's --explain line),

@@ -138,7 +138,9 @@ struct Server::Impl {
             }
             res.set_content(page["game"]["journal"].dump() + "\n", "application/json");
         });
-        http.Get(R"(/rules/([A-Za-z0-9._-]{1,40}))", [this](const httplib::Request& req, httplib::Response& res) {
+        // A citation is any text a rule gave umpire.cite ("A9.22", "BA core p. 45"); the path
+        // arrives decoded, and everything of it shown is escaped.
+        http.Get(R"(/rules/([^/]{1,120}))", [this](const httplib::Request& req, httplib::Response& res) {
             res.set_content(rules_page(req.matches[1].str()), "text/html; charset=utf-8");
         });
         // Server-sent events: the current version at once, then each new one; a comment every

@@ -8,72 +8,32 @@ const SVG_NS = 'http://www.w3.org/2000/svg';
 const SIDE_COLOURS = ['#4e79a7', '#e15759'];
 
 // ---- The odds report ----------------------------------------------------------------------
-// readOdds is the ONE place that knows the shape of the odds report JSON (app/OddsRunner's
-// report, as `umpire odds --json` prints it: plain {method, outcomes, marginals} or --compare's
-// {first, second, rows, marginals}). Figures the report carries (a field's mean and sd, a row's
-// at_least and at_most, per side) are shown as given; where it has none they are derived here
-// from the probabilities, so the server never computes a figure twice.
-// Returns {method, note, sides: [label...], fields: [{name, numeric, mean: [..], sd: [..],
-//          rows: [{label, value, p: [..], exact: [..], atLeast: [..], atMost: [..]}]}]}.
+// readOdds is the ONE place that knows the shape of the odds report, `umpire odds --json`
+// (docs/odds-report.md: {sides, outcomes, numeric, moments, fields}, one shape for a plain run
+// and --compare). Every figure shown comes from the report; nothing is computed again here.
+// Returns {method, note, sides: [label...], fields: [{name, numeric, mean: [..], meanExact: [..],
+//          sd: [..], rows: [{label, p: [..], exact: [..], difference, atLeast: [..]}]}]}.
 function readOdds(report) {
-  const compare = Array.isArray(report.rows);
-  const sides = compare ? [report.first.label, report.second.label] : ['probability'];
-  const perSide = (row, name) => {
-    const v = row[name];
-    if (v === undefined || v === null) return null;
-    if (typeof v === 'object' && !Array.isArray(v)) return compare ? [v.first, v.second] : [v.value];
-    return Array.isArray(v) ? v : [v];
-  };
-  const marginals = report.marginals && Object.keys(report.marginals).length ? report.marginals : null;
-  const entries = marginals ? Object.entries(marginals) : [['outcome', report]];
-  const fields = entries.map(([name, r]) => {
-    const rows = (compare ? r.rows : r.outcomes).map((row) => ({
-      label: row.display,
-      value: row.outcome,
-      p: compare ? [row.first, row.second] : [row.probability],
-      exact: compare ? [row.exact && row.exact.first, row.exact && row.exact.second] : [row.exact],
-      atLeast: perSide(row, 'at_least'),
-      atMost: perSide(row, 'at_most'),
-    }));
-    const numeric = rows.length > 0 && rows.every((row) => typeof row.value === 'number');
-    const field = {name, numeric, rows, mean: perSide(r, 'mean'), sd: perSide(r, 'sd')};
-    if (numeric) deriveNumericFigures(field, sides.length);
-    return field;
+  const sides = report.sides.map((s, i) => s.label || (report.sides.length > 1 ? `side ${i + 1}` : 'P'));
+  const table = (name, t) => ({
+    name,
+    numeric: !!t.numeric,
+    mean: t.numeric ? t.moments.map((m) => m.mean) : [],
+    meanExact: t.numeric ? t.moments.map((m) => m.mean_exact) : [],
+    sd: t.numeric ? t.moments.map((m) => m.sd) : [],
+    rows: t.outcomes.map((o) => ({
+      label: o.display,
+      p: o.sides.map((c) => c.probability),
+      exact: o.sides.map((c) => c.exact),
+      difference: o.difference ? o.difference.probability : null,
+      atLeast: t.numeric ? o.sides.map((c) => c.at_least) : [],
+    })),
   });
-  const method = compare ? (report.exact ? 'exact' : 'Monte Carlo') : report.method;
-  return {method, note: report.note || report.condition || '', sides, fields};
-}
-
-// Mean, standard deviation, P(at least v) and P(at most v) of a numeric field, for each side,
-// where the report did not give them: the rows sorted by value, then running sums from each end.
-function deriveNumericFigures(field, sideCount) {
-  field.rows.sort((a, b) => a.value - b.value);
-  const mean = [], sd = [];
-  for (let s = 0; s < sideCount; ++s) {
-    let mass = 0, sum = 0, squares = 0;
-    for (const row of field.rows) {
-      const p = row.p[s] || 0;
-      mass += p; sum += p * row.value; squares += p * row.value * row.value;
-    }
-    const m = mass > 0 ? sum / mass : NaN;
-    mean.push(m);
-    sd.push(mass > 0 ? Math.sqrt(Math.max(0, squares / mass - m * m)) : NaN);
-    let below = 0;
-    for (const row of field.rows) {
-      if (!row.atMost) row.atMost = [];
-      below += row.p[s] || 0;
-      row.atMost[s] = row.atMost[s] ?? below;
-    }
-    let above = 0;
-    for (let i = field.rows.length - 1; i >= 0; --i) {
-      const row = field.rows[i];
-      if (!row.atLeast) row.atLeast = [];
-      above += row.p[s] || 0;
-      row.atLeast[s] = row.atLeast[s] ?? above;
-    }
-  }
-  field.mean = field.mean || mean;
-  field.sd = field.sd || sd;
+  const named = Object.entries(report.fields || {});
+  const fields = named.length ? named.map(([name, t]) => table(name, t)) : [table('outcome', report)];
+  const methods = report.sides.map((s) => s.method === 'exact' ? `exact, ${s.paths} paths` : `${s.method}, ${s.samples} samples`);
+  const notes = report.sides.flatMap((s) => [s.given, s.note].filter(Boolean));
+  return {method: methods.join(' / '), note: notes.join(' · '), sides, fields};
 }
 
 // ---- Drawing -------------------------------------------------------------------------------
@@ -136,7 +96,9 @@ function fieldCard(field, sides) {
   const compare = sides.length > 1;
   const card = el('article', {class: 'field', 'data-field': field.name});
   const stats = field.numeric
-    ? sides.map((side, s) => `${compare ? side + ': ' : ''}mean ${decimal(field.mean[s])}, sd ${decimal(field.sd[s])}`).join(' · ')
+    ? sides.map((side, s) => `${compare ? side + ': ' : ''}mean ${decimal(field.mean[s])}` +
+                             (field.meanExact[s] && field.meanExact[s].length <= 13 ? ` (${field.meanExact[s]})` : '') +
+                             `, sd ${decimal(field.sd[s])}`).join(' · ')
     : '';
   const meanSpan = el('span', {class: 'stats'}, stats);
   field.numeric && meanSpan.setAttribute('data-mean', field.mean.map(String).join(' '));
@@ -157,11 +119,14 @@ function fieldCard(field, sides) {
     tr.append(el('td', {class: 'outcome'}, row.label));
     row.p.forEach((p, s) => {
       const td = el('td', {class: 'p', 'data-p': String(p), 'data-side': sides[s]}, percent(p));
-      if (row.exact[s]) td.append(el('small', {class: 'exact'}, ' ' + row.exact[s]));
+      if (row.exact[s]) {
+        td.title = row.exact[s];  // long fractions only as a tooltip, so the table stays narrow
+        if (row.exact[s].length <= 13) td.append(el('small', {class: 'exact'}, ' ' + row.exact[s]));
+      }
       tr.append(td);
     });
     if (compare) {
-      const d = (row.p[1] || 0) - (row.p[0] || 0);
+      const d = row.difference || 0;
       tr.append(el('td', {class: d > 0 ? 'up' : d < 0 ? 'down' : ''}, (d > 0 ? '+' : '') + (100 * d).toFixed(2) + ' pp'));
     }
     if (field.numeric) row.atLeast.forEach((p, s) => tr.append(el('td', {class: 'at-least', 'data-p': String(p),

@@ -55,11 +55,20 @@ TEST_CASE("serve: the page's odds are the script's exact distribution; its game 
     int high = 0;
     for (int a = 1; a <= 6; ++a)
         for (int b = 1; b <= 4; ++b) ++ways[a + b], high += a + b >= 7;
-    const auto& total = page["odds"]["marginals"]["total"]["outcomes"];
-    REQUIRE(total.size() == ways.size());
-    for (const auto& o : total) CHECK(o["probability"].get<double>() == Approx(ways[o["outcome"].get<int>()] / 24.0));
-    for (const auto& o : page["odds"]["marginals"]["high"]["outcomes"])
-        CHECK(o["probability"].get<double>() == Approx((o["outcome"].get<bool>() ? high : 24 - high) / 24.0));
+    int sum = 0;
+    for (const auto& [total, n] : ways) sum += total * n;
+    const auto& total = page["odds"]["fields"]["total"];
+    REQUIRE(total["outcomes"].size() == ways.size());
+    for (const auto& o : total["outcomes"]) {
+        const int value = o["outcome"].get<int>();
+        int at_least = 0;
+        for (const auto& [t, n] : ways) at_least += t >= value ? n : 0;
+        CHECK(o["sides"][0]["probability"].get<double>() == Approx(ways[value] / 24.0));
+        CHECK(o["sides"][0]["at_least"].get<double>() == Approx(at_least / 24.0));
+    }
+    CHECK(total["moments"][0]["mean"].get<double>() == Approx(sum / 24.0));
+    for (const auto& o : page["odds"]["fields"]["high"]["outcomes"])
+        CHECK(o["sides"][0]["probability"].get<double>() == Approx((o["outcome"].get<bool>() ? high : 24 - high) / 24.0));
 
     // The game: one played with the seed, its citation listed, its lines as --explain words them.
     CHECK(page["seed"] == 7);

@@ -19,12 +19,13 @@ const odds = (...args) => JSON.parse(execFileSync(umpire, ['odds', ...args, '--j
 const fail = (message) => { throw new Error(message); };
 const close = (a, b) => Math.abs(a - b) <= 1e-12 * Math.max(1, Math.abs(b));
 
-// Every field's marginal of a plain `odds --json` report, as {field: {display: probability}}.
+// Every field's marginal of a plain `odds --json` report (docs/odds-report.md), as
+// {field: {display: probability}}.
 function expectedMarginals(report) {
   const out = {};
-  for (const [field, r] of Object.entries(report.marginals)) {
+  for (const [field, table] of Object.entries(report.fields)) {
     out[field] = {};
-    for (const o of r.outcomes) out[field][o.display] = o.probability;
+    for (const o of table.outcomes) out[field][o.display] = o.sides[0].probability;
   }
   return out;
 }
@@ -100,6 +101,10 @@ async function waitFor(what, test, seconds) {
     const rules = await page.request.get(new URL('/rules/A9.22', url).href);
     const rulesHtml = await rules.text();
     if (rules.status() !== 200 || !/fire_lane\.lua:\d+/.test(rulesHtml)) fail('/rules/A9.22 does not show where the rules cite it');
+    for (const c of cited) {
+      const r = await page.request.get(new URL('/rules/' + encodeURIComponent(c), url).href);
+      if (r.status() !== 200) fail(`the citation ${c} links to a page that answers ${r.status()}`);
+    }
     const firstRoll = entries.find((e) => e.kind === 'roll');
     const rollLine = await page.$eval('#log > li[data-kind="roll"]', (l) => l.textContent);
     if (!rollLine.includes(String(firstRoll.data.total))) fail(`log: the roll line '${rollLine}' lacks the total ${firstRoll.data.total}`);
@@ -170,23 +175,26 @@ async function waitFor(what, test, seconds) {
     await cmp.waitForSelector('body[data-status="ok"]', {timeout: 120000});
     const report = odds('--ruleset', 'bolt-action', path.join(src, 'scripts/bolt-action/compare_mg42.lua'),
                         '--compare', 'bolt-action-mg42');
-    for (const [field, r] of Object.entries(report.marginals)) {
+    for (const [field, table] of Object.entries(report.fields)) {
       const shown = await cmp.$$eval(`[data-field="${field}"] tbody tr`, (rows) => rows.map((tr) => ({
         outcome: tr.dataset.outcome,
         p: [...tr.querySelectorAll('td.p')].map((td) => +td.dataset.p),
         atLeast: [...tr.querySelectorAll('td.at-least')].map((td) => +td.dataset.p),
       })));
-      const rows = [...r.rows].sort((a, b) => a.outcome - b.outcome);
+      // The means and at-least columns counted here from the two sides' probabilities.
+      const rows = table.outcomes.map((o) => ({value: o.outcome, display: o.display, p: o.sides.map((c) => c.probability)}));
+      rows.sort((a, b) => a.value - b.value);
+      if (typeof rows[0].value !== 'number') fail(`compare ${field} is not numeric`);
       if (shown.length !== rows.length) fail(`compare ${field}: ${shown.length} rows for ${rows.length}`);
       const mean = [0, 0];
       rows.forEach((row, i) => {
         const s = shown.find((x) => x.outcome === row.display) || fail(`compare ${field}=${row.display} missing`);
-        if (!close(s.p[0], row.first) || !close(s.p[1], row.second)) fail(`compare ${field}=${row.display}: ${s.p}`);
-        const atLeast = [0, 1].map((k) => rows.slice(i).reduce((t, x) => t + (k ? x.second : x.first), 0));
+        if (!close(s.p[0], row.p[0]) || !close(s.p[1], row.p[1])) fail(`compare ${field}=${row.display}: ${s.p}`);
+        const atLeast = [0, 1].map((k) => rows.slice(i).reduce((t, x) => t + x.p[k], 0));
         if (Math.abs(s.atLeast[0] - atLeast[0]) > 1e-9 || Math.abs(s.atLeast[1] - atLeast[1]) > 1e-9)
           fail(`compare ${field} at least ${row.display}: ${s.atLeast}, expected ${atLeast}`);
-        mean[0] += row.outcome * row.first;
-        mean[1] += row.outcome * row.second;
+        mean[0] += row.value * row.p[0];
+        mean[1] += row.value * row.p[1];
       });
       const shownMean = (await cmp.getAttribute(`[data-field="${field}"] .stats`, 'data-mean')).split(' ').map(Number);
       if (Math.abs(shownMean[0] - mean[0]) > 1e-9 || Math.abs(shownMean[1] - mean[1]) > 1e-9)
