@@ -5,6 +5,7 @@
 #include "app/ServeAssets.hpp"
 #include "app/ServePage.hpp"
 #include "core/Error.hpp"
+#include "core/draw/Svg.hpp"
 #include "host/LuaHost.hpp"
 
 namespace umpire::serve {
@@ -23,20 +24,9 @@ Refusal refusal(const std::string& method, const std::string& host, const std::s
 
 namespace {
 
-std::string html_escape(const std::string& text) {
-    std::string out;
-    for (const char c : text) {
-        switch (c) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            case '\'': out += "&#39;"; break;
-            default: out += c;
-        }
-    }
-    return out;
-}
+// HTML text and attribute values are escaped as the SVG writer escapes XML (the same five
+// characters; &apos; is HTML5).
+std::string html_escape(const std::string& text) { return draw::Svg::escape(text); }
 
 // The log entries of a page's game that cite `section` (themselves or a modifier step).
 std::vector<std::string> log_lines_citing(const nlohmann::json& page, const std::string& section) {
@@ -140,7 +130,7 @@ struct Server::Impl {
         });
         // A citation is any text a rule gave umpire.cite ("A9.22", "BA core p. 45"); the path
         // arrives decoded, and everything of it shown is escaped.
-        http.Get(R"(/rules/([^/]{1,120}))", [this](const httplib::Request& req, httplib::Response& res) {
+        http.Get(R"(/rules/(.{1,120}))", [this](const httplib::Request& req, httplib::Response& res) {
             res.set_content(rules_page(req.matches[1].str()), "text/html; charset=utf-8");
         });
         // Server-sent events: the current version at once, then each new one; a comment every

@@ -3,13 +3,17 @@
 # other address of this machine is refused, and the socket is bound to 127.0.0.1), it answers GET
 # and HEAD only (405 otherwise), and it refuses (403) a request whose Host is not 127.0.0.1:PORT or
 # localhost:PORT (DNS rebinding) or whose Origin is another site's (a page elsewhere reading it).
+# (And the journal of the game it shows replays.)
 # Usage: serve_security_test.sh UMPIRE SOURCE_DIR
 set -euo pipefail
 umpire="$1"; src="$2"
 command -v curl >/dev/null || { echo "FAIL: curl is needed"; exit 1; }
 work=$(mktemp -d)
 server=""
-cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null; rm -rf "$work"; }
+cleanup() {
+  if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
+  rm -rf "$work"
+}
 trap cleanup EXIT
 fail() { echo "FAIL: $*" >&2; [ -f "$work/out" ] && cat "$work/out" >&2; exit 1; }
 cd "$src"
@@ -34,6 +38,11 @@ done
 [ "$(status -H "Origin: http://evil.example" "$base/api/page")" = 403 ] || fail "a foreign Origin was served"
 [ "$(status -H "Origin: null" "$base/journal.json")" = 403 ] || fail "Origin: null was served"
 curl -s -H "Origin: http://evil.example" "$base/api/page" | grep -q "may not read" || fail "no reason given for a foreign Origin"
+
+# The game the page shows is kept as a journal that `umpire replay` plays again, identically.
+curl -s "$base/journal.json" > "$work/game.json"
+"$umpire" replay "$work/game.json" > "$work/replay" 2>&1 || { cat "$work/replay"; fail "/journal.json does not replay"; }
+grep -q "replay identical" "$work/replay" || fail "/journal.json: $(cat "$work/replay")"
 
 # The socket is bound to 127.0.0.1 (not 0.0.0.0 or ::), and another address of this machine
 # (when it has one) refuses the connection.
