@@ -38,7 +38,7 @@ TEST_CASE("serve: only GET/HEAD from the page's own host and origin are served",
     CHECK_THAT(refusal("GET", "127.0.0.1:8765", nullptr, 9).reason, Catch::Contains("not this server"));
 }
 
-TEST_CASE("serve: the page's odds are the script's exact distribution; its game cites", "[serve]") {
+TEST_CASE("serve: the page's odds are the script's exact distribution, and its game cites", "[serve]") {
     const fs::path dir = test_helpers::scratch_root() / "serve-page";
     fs::create_directories(dir);
     test_helpers::write(dir / "two_dice.lua",
@@ -83,7 +83,7 @@ TEST_CASE("serve: the page's odds are the script's exact distribution; its game 
     CHECK(page["map"].is_null());  // the script names no scenario
 }
 
-TEST_CASE("serve: the scenario a script names; a section's text; the lines that cite it", "[serve]") {
+TEST_CASE("serve: the scenario a script names, a section's text, and the lines that cite it", "[serve]") {
     using umpire::serve::scenario_named_in;
     CHECK(scenario_named_in("local sc = umpire.data.scenario(\"a9_222\")\n") == "a9_222");
     CHECK(scenario_named_in("umpire.data.scenario 'd2_33-x'") == "d2_33-x");
