@@ -4,6 +4,7 @@
 // script or a file of a ruleset updates the page by itself; a broken edit shows its file:line and
 // keeps the last good results, marked stale. Listens on 127.0.0.1 only; the scripts run in the
 // same sandbox as on the command line.
+#include <algorithm>
 #include <iostream>
 
 #include "app/ServePage.hpp"
