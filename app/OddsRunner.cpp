@@ -8,9 +8,7 @@
 #include "core/Error.hpp"
 #include "core/dice/DiceExpression.hpp"
 #include "core/dice/Distribution.hpp"
-#include "core/odds/Comparison.hpp"
 #include "core/odds/Joint.hpp"
-#include "core/odds/Report.hpp"
 #include "ruleset/Load.hpp"
 
 namespace umpire::odds_runner {
@@ -158,49 +156,6 @@ odds::Result given(const odds::Result& result, const std::vector<std::string>& c
                               : std::string(percent) + ", " + std::to_string(p.count) + " of " +
                                     std::to_string(p.trials) + " samples") +
                   ")";
-    return r;
-}
-
-namespace {
-// The fields of a table result (those of its first outcome; every outcome of a script that
-// returns tables is expected to carry the same fields, a missing one reads as nil).
-std::vector<std::string> field_names(const odds::Result& result) {
-    std::vector<std::string> names;
-    if (!result.outcomes.empty() && result.outcomes.front().outcome.is_table())
-        for (const auto& [name, value] : result.outcomes.front().outcome.fields()) names.push_back(name);
-    return names;
-}
-
-// Appends each field's marginal (a Result, or a Comparison of two) to the text and to
-// json["marginals"], so "malfunction" can be read on its own after the joint table.
-template <class MarginalOf>
-void add_marginals(Report& r, const std::vector<std::string>& names, MarginalOf marginal_of) {
-    if (!names.empty()) r.json["marginals"] = nlohmann::json::object();
-    for (const auto& name : names) {
-        const auto m = marginal_of(name);
-        r.text += "\nMarginal distribution of " + name + ":\n" + odds::format_table(m);
-        r.json["marginals"][name] = odds::to_json(m);
-    }
-}
-}  // namespace
-
-Report report(const odds::Result& result, const std::string& title) {
-    Report r{odds::format_table(result), odds::to_json(result), odds::to_svg(result, title)};
-    add_marginals(r, field_names(result), [&](const std::string& name) { return odds::marginal(result, name); });
-    return r;
-}
-
-Report report(const odds::Result& first, const odds::Result& second, const std::string& first_label,
-              const std::string& second_label, const std::string& title) {
-    const auto comparison = odds::compare(first, second, first_label, second_label);
-    Report r{odds::format_table(comparison), odds::to_json(comparison), odds::to_svg(comparison, title)};
-    // The union of both sides' fields, so a field the house rule adds is shown too.
-    auto names = field_names(first);
-    for (const auto& name : field_names(second))
-        if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
-    add_marginals(r, names, [&](const std::string& name) {
-        return odds::compare(odds::marginal(first, name), odds::marginal(second, name), first_label, second_label);
-    });
     return r;
 }
 

@@ -54,16 +54,4 @@ odds::Result given(const odds::Result& result, const std::vector<std::string>& c
 // The exact distribution of a dice expression ("2d6+1"), as an odds Result.
 odds::Result of_expression(const std::string& expression);
 
-// What `umpire odds` prints: the table (joint outcomes followed by each field's marginal), the
-// JSON document, and the SVG chart; for a comparison, both sides and their difference, then the
-// same for each field's marginal.
-struct Report {
-    std::string text;
-    nlohmann::json json;
-    std::string svg;
-};
-Report report(const odds::Result& result, const std::string& title);
-Report report(const odds::Result& first, const odds::Result& second, const std::string& first_label,
-              const std::string& second_label, const std::string& title);
-
 }  // namespace umpire::odds_runner

@@ -363,21 +363,32 @@ std::string draw_table(const YAML::Node& doc, const Reader& rd, const DrawOption
     return draw::render_table(scene);
 }
 
-}  // namespace
-
-std::string draw_scenario(const fs::path& file, const DrawOptions& options, LuaHost* rules) {
-    Reader rd{LuaHost::display_path(file), {}, 0};
+// The scenario file's YAML document (a map), or a ScriptError with file:line:col.
+YAML::Node read_scenario(const fs::path& file, const std::string& display) {
     YAML::Node doc;
     try {
         doc = YAML::Load(LuaHost::read_file(file));
     } catch (const YAML::Exception& e) {
-        throw ScriptError(rd.display + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
+        throw ScriptError(display + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
                               ": " + e.msg,
-                          rd.display, e.mark.line + 1);
+                          display, e.mark.line + 1);
     }
-    if (!doc.IsMap()) throw ScriptError(rd.display + ":1:1: a scenario must be a map", rd.display, 1);
+    if (!doc.IsMap()) throw ScriptError(display + ":1:1: a scenario must be a map", display, 1);
+    return doc;
+}
+
+// A tabletop lists its units (each with models); a hex map keys them by name.
+bool is_tabletop(const YAML::Node& doc) { return doc["units"] && doc["units"].IsSequence(); }
+
+}  // namespace
+
+bool is_tabletop_scenario(const fs::path& file) { return is_tabletop(read_scenario(file, LuaHost::display_path(file))); }
+
+std::string draw_scenario(const fs::path& file, const DrawOptions& options, LuaHost* rules) {
+    Reader rd{LuaHost::display_path(file), {}, 0};
+    const YAML::Node doc = read_scenario(file, rd.display);
     try {
-        if (doc["units"] && doc["units"].IsSequence()) return draw_table(doc, rd, options);
+        if (is_tabletop(doc)) return draw_table(doc, rd, options);
         draw::HexScene scene = hex_scene(doc, rd, options);
         if (rules) add_ruleset_overlay(*rules, file, rd, options, scene);
         return draw::render_hex_map(scene);

@@ -25,6 +25,10 @@ struct DrawOptions {
 // FP; each vehicle path step with its MP).
 std::string draw_scenario(const std::filesystem::path& file, const DrawOptions& options, LuaHost* rules = nullptr);
 
+// Is the scenario file a tabletop (units with models in inches), not a hex map? (What
+// draw_scenario draws it as; a file it cannot read is a ScriptError with file:line:col.)
+bool is_tabletop_scenario(const std::filesystem::path& file);
+
 // A scenario given by file path, or by name in scenarios/ of the named rulesets (their extends
 // chains, leaf first) on the search path.
 std::filesystem::path find_scenario(const std::string& file_or_name, const std::vector<std::string>& rulesets,

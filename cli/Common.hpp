@@ -86,8 +86,20 @@ struct OddsInputs {
     double precision = 0;            // --precision PP: sample until every 95% half-width <= PP
     unsigned threads = 0;            // --threads (0: every core)
     std::vector<std::string> given;  // --given FIELD=VALUE (repeatable; all must hold)
+    int digits = -1;                 // --digits N: probabilities as decimals in the text
+    double fold_below = 0.01;        // --fold PP: text/SVG rows below this percentage folded
 };
 int cmd_odds(const Common& common, const OddsInputs& inputs);
 int cmd_replay(const Common& common, const std::string& journal);
+// What `umpire serve` was asked.
+struct ServeInputs {
+    std::string script, compare, scenario;
+    int port = 8765;                      // --port (0: any free port, printed)
+    std::vector<std::string> rules_texts; // --rules-text FILE: what /rules/<section> shows
+    std::uint64_t budget = 1000000;       // as for odds
+    bool monte_carlo = false;
+    std::uint64_t samples = 1000000;
+};
+int cmd_serve(const Common& common, const ServeInputs& inputs);
 
 }  // namespace umpire::cli

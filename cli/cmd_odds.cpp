@@ -12,6 +12,7 @@
 #include "cli/Common.hpp"
 #include "core/Error.hpp"
 #include "core/dice/DiceExpression.hpp"
+#include "core/odds/Report.hpp"
 
 namespace umpire::cli {
 namespace {
@@ -33,6 +34,20 @@ void write_svg(const std::string& file, const std::string& svg) {
     std::ofstream out(file, std::ios::binary);
     out << svg;
     if (!out) throw Error("cannot write the chart to " + file);
+}
+
+// A plain run's side is named after what it ran under: its rulesets, or "" for none.
+std::string plain_label(const Common& common) {
+    std::string label;
+    for (const auto& r : common.rulesets) label += (label.empty() ? "" : ", ") + r;
+    return label;
+}
+
+// A --compare side is named by its ruleset's folder name ("rulesets/asl-house-mg/" -> asl-house-mg).
+std::string ruleset_label(const std::string& ruleset) {
+    std::filesystem::path p = std::filesystem::path(ruleset).lexically_normal();
+    if (p.filename().empty()) p = p.parent_path();
+    return p.filename().empty() ? ruleset : p.filename().string();
 }
 
 }  // namespace
@@ -88,11 +103,17 @@ int cmd_odds(const Common& common, const OddsInputs& in) {
         if (other) other = odds_runner::given(*other, in.given);
         std::string title = in.target + (other ? " vs " + in.compare : "");
         for (std::size_t i = 0; i < in.given.size(); ++i) title += (i ? " and " : " given ") + in.given[i];
-        const auto report = other ? odds_runner::report(result, *other, "original", in.compare, title)
-                                  : odds_runner::report(result, title);
-        if (!in.svg.empty()) write_svg(in.svg, report.svg);
-        if (common.json) std::cout << report.json.dump(2) << "\n";
-        else std::cout << report.text;
+        std::vector<odds::ReportSide> sides;
+        sides.push_back({other ? "original" : plain_label(common), std::move(result)});
+        if (other) sides.push_back({ruleset_label(in.compare), std::move(*other)});
+        const odds::Report report = odds::build_report(title, std::move(sides));
+        // Only the formats asked for are built: `umpire odds 10d10` prints text and builds no SVG.
+        odds::TextOptions text;
+        text.digits = in.digits;
+        text.fold_below = in.fold_below / 100.0;
+        if (!in.svg.empty()) write_svg(in.svg, odds::to_svg(report, text));
+        if (common.json) std::cout << odds::to_json(report).dump(2) << "\n";
+        else std::cout << odds::format_text(report, text);
         return kOk;
     });
 }

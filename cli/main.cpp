@@ -75,6 +75,14 @@ int main(int argc, char** argv) {
                      "hold. E.g. --given ift=1KIA shows malfunction given a KIA")
         ->take_all()
         ->allow_extra_args(false);
+    odds->add_option("--digits", odds_inputs.digits,
+                     "Show every probability in the text as a decimal with N significant digits (the\n"
+                     "JSON stays exact). Default: a fraction if it is short, else 6 digits")
+        ->check(CLI::Range(1, 40));
+    odds->add_option("--fold", odds_inputs.fold_below,
+                     "Text and SVG: fold the outcomes below this many percent on every side into one\n"
+                     "row (default 0.01; 0 shows every row; --json always lists every outcome)")
+        ->check(CLI::Range(0.0, 100.0));
     add_common(odds, common);
 
     auto* watch = app.add_subcommand("watch", "Run a script, and again every time it or a ruleset changes.\n"
@@ -137,6 +145,36 @@ int main(int argc, char** argv) {
     draw->add_flag("--path", draw_inputs.path, "Hex map: the scenario's moves (MF), and each vehicle's path played by the rules (MP per step and hex)");
     add_common(draw, common);
 
+    ServeInputs serve_inputs;
+    auto* serve = app.add_subcommand(
+        "serve",
+        "A live page beside your editor: the script's odds (one chart per field, mean and at-least\n"
+        "columns; beside the house rule's with --compare), one game of it played with --seed as the\n"
+        "rule log (every citation links to its section), and the scenario's map (hover a hex for its\n"
+        "name and terrain). Save the script or any file of a ruleset and the page updates by itself;\n"
+        "a broken edit shows its file:line and keeps the last good results, marked stale.\n"
+        "Listens on 127.0.0.1 only, read-only; scripts run in the same sandbox as `odds` and `run`.\n"
+        "Examples:\n"
+        "  umpire serve --ruleset asl scripts/tour/a9_222_first_fire_odds.lua\n"
+        "      then open http://127.0.0.1:8765/ and edit rulesets/asl/data/sw_mg.yaml\n"
+        "  umpire serve --ruleset asl scripts/asl/compare_house_mg.lua --compare asl-house-mg --port 0");
+    serve->add_option("SCRIPT", serve_inputs.script, "Lua rule script (as for odds: it returns the outcome)")->required();
+    serve->add_option("--compare", serve_inputs.compare,
+                      "Also the odds under this ruleset (a house rule), charted beside the original");
+    serve->add_option("--port", serve_inputs.port, "Port on 127.0.0.1 (default 8765; 0: any free port, printed)");
+    serve->add_option("--scenario", serve_inputs.scenario,
+                      "Scenario to draw (file or name; default: the one the script loads with "
+                      "umpire.data.scenario)");
+    serve->add_option("--rules-text", serve_inputs.rules_texts,
+                      "A rules text file; a citation's page (/rules/A9.22) shows its section (the "
+                      "line starting \"9.22 \"). Repeatable")
+        ->allow_extra_args(false)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    serve->add_option("--budget", serve_inputs.budget, "Exact paths allowed before switching to Monte Carlo");
+    serve->add_flag("--monte-carlo", serve_inputs.monte_carlo, "Sample instead of enumerating");
+    serve->add_option("--samples", serve_inputs.samples, "Monte Carlo samples (default 1000000)");
+    add_common(serve, common);
+
     auto* replay = app.add_subcommand("replay", "Replay a saved journal and check it comes out the same.\n"
                                                 "Example: umpire replay game.journal.json");
     replay->add_option("JOURNAL", journal, "Journal file")->required();
@@ -164,5 +202,6 @@ int main(int argc, char** argv) {
     if (*check) return cmd_check(common, check_rulesets, check_verbose);
     if (*make) return cmd_new(common, new_inputs);
     if (*draw) return cmd_draw(common, draw_inputs);
+    if (*serve) return cmd_serve(common, serve_inputs);
     return kUsage;
 }

@@ -13,7 +13,7 @@ packages=(g++ cmake ninja-build pkg-config libluajit-5.1-dev luajit libyaml-cpp-
           libcli11-dev nlohmann-json3-dev libgmp-dev libbenchmark-dev
           chromium python3   # chromium renders `umpire draw` SVGs in a test, python3 reads its pixels
                              # (tests/cli/draw_svg_test.sh, tests/cli/svg_pixels.py: standard library only)
-          libcpp-httplib-dev # `umpire serve`: the local web server (header-only)
+          libcpp-httplib-dev # `umpire serve`: the local web server (cpp-httplib, found by pkg-config)
           libseccomp-dev)    # the isolated script worker's system-call filter
 # clang builds the libFuzzer harnesses of the test run (tests/libfuzzer/); GNU parallel runs the
 # sharded `umpire sweep` test (tests/cli/sweep_shards_test.sh).

@@ -103,10 +103,10 @@ std::string render_hex_map(const HexScene& scene, double size) {
         const auto it = cells.find(h);
         const std::string terrain = it == cells.end() ? scene.default_terrain : it->second->terrain;
         const std::string name = name_of(h);
+        const int level = it != cells.end() ? it->second->elevation : 0;
         svg.polygon(outline(h), terrain_colour(terrain), "#7a7a6a", "hex " + terrain,
-                    name + ": " + terrain + (it != cells.end() && it->second->elevation
-                                                 ? ", level " + std::to_string(it->second->elevation)
-                                                 : ""));
+                    name + ": " + terrain + (level ? ", level " + std::to_string(level) : ""), 1,
+                    {{"hex", name}, {"terrain", terrain}, {"level", std::to_string(level)}});
         const auto [x, y] = centre(h);
         const bool dark = terrain == "woods" || terrain == "wooden_building";
         svg.text(x, y - size * 0.62, name, "middle", size * 0.26, dark ? "#f0f0f0" : "#555");

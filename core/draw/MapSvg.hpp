@@ -5,7 +5,8 @@
 //
 // Every element a test or a reader may look for has a class: hex (with the terrain as a second
 // class: "hex woods"), hexside, counter, lane, alt-grain, covered-arc, facing, path, model, hit,
-// arc, template.
+// arc, template. Each hex also carries data-hex (its ASL name), data-terrain and data-level, which
+// `umpire serve`'s page reads when the pointer is over it.
 #pragma once
 #include <optional>
 #include <string>

@@ -72,8 +72,11 @@ static std::string point_list(const Points& points) {
 }
 
 void Svg::polygon(const Points& points, const std::string& fill, const std::string& stroke,
-                  const std::string& css_class, const std::string& title, double stroke_width) {
-    body_ += "<polygon" + attrs(css_class) + " points=\"" + point_list(points) + "\" fill=\"" + escape(fill) +
+                  const std::string& css_class, const std::string& title, double stroke_width,
+                  const DataAttributes& data) {
+    std::string data_text;
+    for (const auto& [name, value] : data) data_text += " data-" + escape(name) + "=\"" + escape(value) + "\"";
+    body_ += "<polygon" + attrs(css_class) + data_text + " points=\"" + point_list(points) + "\" fill=\"" + escape(fill) +
              "\" stroke=\"" + escape(stroke) + "\"" +
              (stroke_width != 1 ? " stroke-width=\"" + number(stroke_width) + "\"" : std::string()) +
              close("polygon", title);

@@ -10,6 +10,9 @@
 namespace umpire::draw {
 
 using Points = std::vector<std::pair<double, double>>;
+// data-* attributes of an element, name (without "data-") and value: what a page's script reads
+// off a shape (the hex map's data-hex and data-terrain, read by `umpire serve`'s hover).
+using DataAttributes = std::vector<std::pair<std::string, std::string>>;
 
 class Svg {
 public:
@@ -25,7 +28,7 @@ public:
               double size = 12, const std::string& fill = "#222", const std::string& css_class = "");
     void polygon(const Points& points, const std::string& fill, const std::string& stroke = "none",
                  const std::string& css_class = "", const std::string& title = "",
-                 double stroke_width = 1);
+                 double stroke_width = 1, const DataAttributes& data = {});
     void circle(double cx, double cy, double r, const std::string& fill,
                 const std::string& stroke = "none", const std::string& css_class = "",
                 const std::string& title = "", double stroke_width = 1);

@@ -1,5 +1,7 @@
-// The JSON half of Report.hpp. Exact probabilities go out as fraction text ("1/36") because a
-// double cannot hold 1/6^40 exactly and JSON has no rationals; "probability" is the double.
+// The JSON half of Report.hpp (docs/odds-report.md, schemas/odds-report.schema.json). Exact
+// probabilities go out as fraction text ("1/36") beside the double, because a double cannot hold
+// 1/6^40 exactly and JSON has no rationals. A plain run and a comparison have one shape: a list of
+// sides, and per outcome a list of cells in side order.
 #include <cmath>
 
 #include "core/odds/Report.hpp"
@@ -22,13 +24,14 @@ nlohmann::json scalar_json(const Scalar& v) {
     }
 }
 
-nlohmann::json summary(const Result& r, const std::string& label) {
+nlohmann::json side_json(const ReportSide& side) {
+    const Result& r = side.result;
     nlohmann::json j;
-    if (!label.empty()) j["label"] = label;
+    j["label"] = side.label;
     j["method"] = r.method_name();
     if (r.is_exact()) {
         j["paths"] = r.paths;
-        if (r.truncated > 0) j["truncated"] = r.truncated.get_str();
+        j["truncated"] = r.truncated.get_str();
     } else {
         j["samples"] = r.samples;
         j["seed"] = r.seed;
@@ -37,6 +40,82 @@ nlohmann::json summary(const Result& r, const std::string& label) {
     }
     if (!r.condition.empty()) j["given"] = r.condition;
     if (!r.note.empty()) j["note"] = r.note;
+    return j;
+}
+
+nlohmann::json cell_json(const ReportCell& c, bool exact, bool numeric) {
+    nlohmann::json j;
+    j["probability"] = c.probability;
+    if (exact) {
+        j["exact"] = c.exact.get_str();
+    } else {
+        j["count"] = c.count;
+        j["interval"] = {c.low, c.high};
+    }
+    if (numeric) {
+        j["at_least"] = c.at_least_value;
+        j["at_most"] = c.at_most_value;
+        if (exact) {
+            j["at_least_exact"] = c.at_least.get_str();
+            j["at_most_exact"] = c.at_most.get_str();
+        }
+    }
+    return j;
+}
+
+nlohmann::json moments_json(const ReportMoments& m) {
+    nlohmann::json j;
+    j["mean"] = m.mean_value;
+    j["variance"] = m.variance_value;
+    j["sd"] = m.sd;
+    if (m.is_exact) {
+        j["mean_exact"] = m.mean.get_str();
+        j["variance_exact"] = m.variance.get_str();
+    }
+    return j;
+}
+
+// {"numeric", "outcomes": [...], "moments"?: [...], "moments_difference"?}
+nlohmann::json table_json(const Report& report, const ReportTable& table) {
+    std::vector<bool> exact;
+    for (const auto& s : report.sides) exact.push_back(s.result.is_exact());
+    const bool two = report.sides.size() == 2, both_exact = report.is_exact();
+    nlohmann::json j;
+    j["numeric"] = table.numeric;
+    nlohmann::json rows = nlohmann::json::array();
+    for (const auto& row : table.rows) {
+        nlohmann::json e;
+        e["key"] = row.key;
+        e["outcome"] = to_json(row.outcome);
+        e["display"] = row.outcome.display();
+        nlohmann::json cells = nlohmann::json::array();
+        for (std::size_t i = 0; i < row.sides.size(); ++i)
+            cells.push_back(cell_json(row.sides[i], exact[i], table.numeric));
+        e["sides"] = std::move(cells);
+        if (two) {
+            e["difference"] = {{"probability", row.sides[1].probability - row.sides[0].probability}};
+            if (both_exact) {
+                const mpq_class d = row.sides[1].exact - row.sides[0].exact;
+                e["difference"] = {{"probability", d.get_d()}, {"exact", d.get_str()}};
+            }
+        }
+        rows.push_back(std::move(e));
+    }
+    j["outcomes"] = std::move(rows);
+    if (table.numeric) {
+        nlohmann::json m = nlohmann::json::array();
+        for (const auto& side : table.moments) m.push_back(moments_json(side));
+        j["moments"] = std::move(m);
+        if (two) {
+            const auto& a = table.moments[0];
+            const auto& b = table.moments[1];
+            j["moments_difference"] = {{"mean", b.mean_value - a.mean_value}};
+            if (both_exact) {
+                const mpq_class d = b.mean - a.mean;
+                j["moments_difference"] = {{"mean", d.get_d()}, {"mean_exact", d.get_str()}};
+            }
+        }
+    }
     return j;
 }
 }  // namespace
@@ -48,49 +127,17 @@ nlohmann::json to_json(const Outcome& outcome) {
     return j;
 }
 
-nlohmann::json to_json(const Result& r) {
-    nlohmann::json j = summary(r, "");
-    nlohmann::json outcomes = nlohmann::json::array();
-    for (const auto& o : r.outcomes) {
-        nlohmann::json e;
-        e["key"] = o.key;
-        e["outcome"] = to_json(o.outcome);
-        e["display"] = o.outcome.display();
-        e["probability"] = o.probability;
-        if (r.is_exact()) {
-            e["exact"] = o.exact.get_str();
-        } else {
-            e["count"] = o.count;
-            e["interval"] = {o.low, o.high};
-            e["half_width"] = o.half_width();
-        }
-        outcomes.push_back(std::move(e));
-    }
-    j["outcomes"] = std::move(outcomes);
-    return j;
-}
-
-nlohmann::json to_json(const Comparison& c) {
+nlohmann::json to_json(const Report& report) {
     nlohmann::json j;
-    j["first"] = summary(c.first, c.first_label);
-    j["second"] = summary(c.second, c.second_label);
-    j["exact"] = c.is_exact();
-    nlohmann::json rows = nlohmann::json::array();
-    for (const auto& row : c.rows) {
-        nlohmann::json e;
-        e["key"] = row.key;
-        e["outcome"] = to_json(row.outcome);
-        e["display"] = row.outcome.display();
-        e["first"] = row.first_value;
-        e["second"] = row.second_value;
-        e["difference"] = row.difference_value;
-        if (row.is_exact)
-            e["exact"] = {{"first", row.first.get_str()},
-                          {"second", row.second.get_str()},
-                          {"difference", row.difference.get_str()}};
-        rows.push_back(std::move(e));
-    }
-    j["rows"] = std::move(rows);
+    j["version"] = 1;
+    j["title"] = report.title;
+    j["exact"] = report.is_exact();
+    nlohmann::json sides = nlohmann::json::array();
+    for (const auto& s : report.sides) sides.push_back(side_json(s));
+    j["sides"] = std::move(sides);
+    j.update(table_json(report, report.outcomes));
+    j["fields"] = nlohmann::json::object();
+    for (const auto& [name, table] : report.fields) j["fields"][name] = table_json(report, table);
     return j;
 }
 

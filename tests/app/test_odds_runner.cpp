@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "app/OddsRunner.hpp"
+#include "core/odds/Report.hpp"
 #include "core/Error.hpp"
 #include "core/odds/Exact.hpp"
 #include "core/odds/Joint.hpp"
@@ -184,24 +185,27 @@ TEST_CASE("the distribution given a condition: malfunction given a KIA", "[odds]
                       Catch::Contains("never happens"));
     CHECK_THROWS_AS(umpire::odds_runner::given(all, {"kia"}), umpire::ParseError);
     // The report of a conditioned result says what it is conditioned on, in text and JSON.
-    const auto report = umpire::odds_runner::report(given_kia, "kia");
-    CHECK_THAT(report.text, Catch::Contains("given: kia=true (P = " + kia.get_str()));
-    CHECK(report.json["given"] == given_kia.condition);
-    CHECK(report.json["marginals"]["malfunction"]["outcomes"][1]["exact"] == mpq_class(kia_malf / kia).get_str());
-    CHECK_THAT(umpire::odds_runner::report(all, "all").text, Catch::Contains("truncated: " + expected.truncated.get_str()));
+    const auto report = umpire::odds::build_report("kia", {{"", given_kia}});
+    CHECK_THAT(umpire::odds::format_text(report), Catch::Contains("given: kia=true (P = " + kia.get_str()));
+    const auto json = umpire::odds::to_json(report);
+    CHECK(json["sides"][0]["given"] == given_kia.condition);
+    CHECK(json["fields"]["malfunction"]["outcomes"][1]["sides"][0]["exact"] == mpq_class(kia_malf / kia).get_str());
+    CHECK_THAT(umpire::odds::format_text(umpire::odds::build_report("all", {{"", all}})),
+               Catch::Contains("truncated: " + expected.truncated.get_str()));
 }
 
 TEST_CASE("a comparison shows each field's marginal too", "[odds][compare]") {
     const auto first = run("local dr = umpire.dice.dr() return {kia = dr.total <= 3, malfunction = dr.total >= 11}");
     const auto second = run("local dr = umpire.dice.dr() return {kia = dr.total <= 3, malfunction = dr.total >= 12}");
-    const auto report = umpire::odds_runner::report(first, second, "B11", "B12", "house");
-    CHECK_THAT(report.text, Catch::Contains("Marginal distribution of malfunction:"));
-    const auto& rows = report.json["marginals"]["malfunction"]["rows"];
+    const auto report = umpire::odds::build_report("house", {{"B11", first}, {"B12", second}});
+    CHECK_THAT(umpire::odds::format_text(report), Catch::Contains("Marginal distribution of malfunction:"));
+    const auto json = umpire::odds::to_json(report);
+    const auto& rows = json["fields"]["malfunction"]["outcomes"];
     REQUIRE(rows.size() == 2);
-    CHECK(rows[1]["exact"]["first"] == frac(3, 36));
-    CHECK(rows[1]["exact"]["second"] == frac(1, 36));
-    CHECK(rows[1]["exact"]["difference"] == frac(-2, 36));
-    CHECK(report.json["marginals"]["kia"]["rows"][1]["exact"]["difference"] == "0");
+    CHECK(rows[1]["sides"][0]["exact"] == frac(3, 36));
+    CHECK(rows[1]["sides"][1]["exact"] == frac(1, 36));
+    CHECK(rows[1]["difference"]["exact"] == frac(-2, 36));
+    CHECK(json["fields"]["kia"]["outcomes"][1]["difference"]["exact"] == "0");
 }
 
 namespace {

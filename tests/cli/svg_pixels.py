@@ -54,7 +54,7 @@ def main():
     failed = 0
     for spec in sys.argv[3:]:
         title, colour = spec.rsplit("=", 1)
-        m = re.search(r'<polygon class="hex [^"]*" points="([^"]+)"[^>]*><title>' + re.escape(title) + "</title>", svg)
+        m = re.search(r'<polygon class="hex [^"]*"[^>]*? points="([^"]+)"[^>]*><title>' + re.escape(title) + "</title>", svg)
         if not m:
             print("FAIL: no hex titled %r in the SVG" % title)
             failed += 1

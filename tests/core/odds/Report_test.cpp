@@ -2,7 +2,6 @@
 
 #include <regex>
 
-#include "core/odds/Comparison.hpp"
 #include "core/odds/Exact.hpp"
 #include "core/odds/MonteCarlo.hpp"
 #include "core/odds/Report.hpp"
@@ -37,6 +36,9 @@ bool tags_balanced(const std::string& svg) {
     return open.empty();
 }
 
+Report plain(const Result& r) { return build_report("", {{"", r}}); }
+Report pair(const Result& a, const Result& b) { return build_report("", {{"asl", a}, {"house", b}}); }
+
 Result monte_carlo_2d6() {
     MonteCarloOptions options;
     options.samples = 10000;
@@ -49,58 +51,63 @@ Result monte_carlo_2d6() {
 TEST_CASE("Text table of exact and Monte Carlo results", "[odds][report]") {
     const auto exact = enumerate(two_d6);
     REQUIRE(exact);
-    const std::string text = format_table(*exact);
+    const std::string text = format_text(plain(*exact));
     CHECK_THAT(text, Catch::Contains("1/36") && Catch::Contains("16.6667%") &&
                          Catch::Contains("exact: 36 paths evaluated"));
     // Numeric order: the 2 row comes before the 10 row.
     CHECK(text.find("\n2 ") < text.find("\n10 "));
 
-    const std::string mc = format_table(monte_carlo_2d6());
+    const std::string mc = format_text(plain(monte_carlo_2d6()));
     CHECK_THAT(mc, Catch::Contains("±") && Catch::Contains("monte-carlo: 10000 samples, seed 5, 2 threads"));
 }
 
 TEST_CASE("JSON of a result parses back with exact fractions as strings", "[odds][report]") {
     const auto exact = enumerate(attack_table);
     REQUIRE(exact);
-    const auto j = nlohmann::json::parse(to_json(*exact).dump());
-    CHECK(j["method"] == "exact");
-    CHECK(j["paths"] == 36);
+    const auto j = nlohmann::json::parse(to_json(plain(*exact)).dump());
+    CHECK(j["sides"][0]["method"] == "exact");
+    CHECK(j["sides"][0]["paths"] == 36);
     REQUIRE(j["outcomes"].size() == 4);
     mpq_class sum = 0;
     for (const auto& o : j["outcomes"]) {
-        sum += mpq_class(o["exact"].get<std::string>());
+        sum += mpq_class(o["sides"][0]["exact"].get<std::string>());
         CHECK(o["outcome"].is_object());
         CHECK(o["outcome"]["kia"].is_boolean());
     }
     CHECK(sum == 1);
 
-    const auto m = nlohmann::json::parse(to_json(monte_carlo_2d6()).dump());
-    CHECK(m["method"] == "monte-carlo");
-    CHECK(m["samples"] == 10000);
-    CHECK(m["seed"] == 5);
+    const auto m = nlohmann::json::parse(to_json(plain(monte_carlo_2d6())).dump());
+    CHECK(m["sides"][0]["method"] == "monte-carlo");
+    CHECK(m["sides"][0]["samples"] == 10000);
+    CHECK(m["sides"][0]["seed"] == 5);
     REQUIRE(m["outcomes"].size() == 11);
     CHECK(m["outcomes"][0]["outcome"] == 2);
-    CHECK(m["outcomes"][0]["interval"].size() == 2);
-    CHECK(m["outcomes"][0].contains("count"));
-    CHECK_FALSE(m["outcomes"][0].contains("exact"));
+    CHECK(m["outcomes"][0]["sides"][0]["interval"].size() == 2);
+    CHECK(m["outcomes"][0]["sides"][0].contains("count"));
+    CHECK_FALSE(m["outcomes"][0]["sides"][0].contains("exact"));
 }
 
 TEST_CASE("JSON of a comparison", "[odds][report]") {
     const auto a = enumerate(two_d6);
     const auto b = enumerate([](DieSource& d) { return Outcome(d.die(6) + d.die(6) + 1); });
-    const Comparison c = compare(*a, *b, "asl", "house");
+    const Report c = pair(*a, *b);
     const auto j = nlohmann::json::parse(to_json(c).dump());
     CHECK(j["exact"] == true);
-    CHECK(j["first"]["label"] == "asl");
-    CHECK(j["rows"].size() == 12);
-    CHECK(j["rows"][0]["exact"]["difference"] == "-1/36");
-    const std::string text = format_table(c);
+    CHECK(j["sides"][0]["label"] == "asl");
+    CHECK(j["outcomes"].size() == 12);
+    CHECK(j["outcomes"][0]["difference"]["exact"] == "-1/36");
+    // The shape of a plain run: the one-side case.
+    const auto one = to_json(plain(*a));
+    CHECK(one["sides"].size() == 1);
+    CHECK(one["outcomes"][0]["sides"].size() == 1);
+    CHECK_FALSE(one["outcomes"][0].contains("difference"));
+    const std::string text = format_text(c);
     CHECK_THAT(text, Catch::Contains("-1/36") && Catch::Contains("pp"));
 }
 
 TEST_CASE("SVG bar charts are well-formed with one bar per outcome", "[odds][report]") {
     const auto exact = enumerate(two_d6);
-    const std::string svg = to_svg(*exact, "2d6 <attack> & more");
+    const std::string svg = to_svg(build_report("2d6 <attack> & more", {{"", *exact}}));
     CHECK(svg.rfind("<?xml", 0) == 0);
     CHECK(count_of(svg, "<svg ") == 1);
     CHECK(count_of(svg, "<rect class=\"bar\"") == 11);
@@ -109,7 +116,7 @@ TEST_CASE("SVG bar charts are well-formed with one bar per outcome", "[odds][rep
     CHECK_THAT(svg, Catch::Contains("&lt;attack&gt; &amp; more") && Catch::Contains("16.67%"));
 
     const auto b = enumerate([](DieSource& d) { return Outcome(d.die(6) + d.die(6) + 1); });
-    const std::string both = to_svg(compare(*exact, *b, "asl", "house"));
+    const std::string both = to_svg(pair(*exact, *b));
     CHECK(count_of(both, "<rect class=\"bar\"") == 2 * 12);
     CHECK(count_of(both, "<rect class=\"legend\"") == 2);
     CHECK(tags_balanced(both));
