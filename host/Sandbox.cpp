@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -109,7 +110,7 @@ struct OrderedKey {
     double number;
     const char* text;
     std::size_t length;
-    int raw_position;  // 1-based position in the raw-order array
+    int raw_position;  // 1-based position in lua_next's order
 };
 
 // The prelude's order: booleans (false first), then numbers ascending, then strings compared
@@ -125,46 +126,59 @@ bool key_before(const OrderedKey& a, const OrderedKey& b) {
 // ordered_keys(t) -> sorted keys (an array the caller must not change), count; or nil and the
 // type name of a key that has no stable order.
 //
-// Upvalue 1 is a weak-keyed cache: t -> {raw-order keys, sorted keys, count}. The entry holds only
-// keys, never t, so it does not keep t alive (LuaJIT has no ephemerons). It is valid while
-// lua_next still yields exactly the cached raw-order keys: equal sequences mean equal key sets,
-// and the sorted order depends on the key set only. A change that keeps the key set but moves
-// keys in the hash (a resize) only costs a new sort. An entry is never changed in place, so a
-// loop that started on it keeps its snapshot when the table is sorted again under it.
+// The cache is direct-mapped and small (kOrderSlots entries), indexed by the table's address:
+// rule code iterates a few long-lived tables (data, counters) again and again, and many fresh
+// copies once each, and a weak-keyed table of every table ever iterated cost more in rehashing
+// than the sort it saved. An entry is one Lua array: the sorted keys in 1..n, then the same keys
+// in raw (lua_next) order in n+1..2n; the slot also remembers the address and n. The entry is
+// valid for a table when lua_next still yields exactly its raw-order keys: equal sequences mean
+// equal key sets, and the sorted order depends on the key set only. So a wrong hit is impossible
+// even when a collected table's address is reused (the entry holds keys, never the table, so it
+// keeps nothing alive), and a change that moves keys in the hash only costs a new sort. An entry
+// is never changed in place, so a loop that started on it keeps its snapshot when the table is
+// sorted again under it.
+constexpr int kOrderSlots = 64;
+
+struct OrderCache {
+    const void* table[kOrderSlots];
+    int count[kOrderSlots];
+};
+
 int l_ordered_keys(lua_State* L) {
     luaL_checktype(L, 1, LUA_TTABLE);
     lua_settop(L, 1);
-    lua_pushvalue(L, 1);
-    lua_rawget(L, lua_upvalueindex(1));  // 2: cache entry or nil
-    if (lua_istable(L, 2)) {
-        lua_rawgeti(L, 2, 1);  // 3: raw-order keys
-        lua_rawgeti(L, 2, 3);
-        const int count = static_cast<int>(lua_tointeger(L, -1));
-        lua_pop(L, 1);
+    auto* cache = static_cast<OrderCache*>(lua_touserdata(L, lua_upvalueindex(2)));
+    const void* address = lua_topointer(L, 1);
+    const int slot = static_cast<int>((reinterpret_cast<std::uintptr_t>(address) >> 4) *
+                                      0x9E3779B97F4A7C15ull >> 58);  // 6 bits: kOrderSlots
+    if (cache->table[slot] == address) {
+        lua_rawgeti(L, lua_upvalueindex(1), slot + 1);  // 2: the entry
+        const int count = cache->count[slot];
         int seen = 0;
         bool same = true;
         lua_pushnil(L);
         while (lua_next(L, 1) != 0) {
             lua_pop(L, 1);  // the value
-            lua_rawgeti(L, 3, ++seen);
-            same = seen <= count && lua_rawequal(L, -1, -2);
-            lua_pop(L, 1);
+            if (++seen > count) same = false;
+            else {
+                lua_rawgeti(L, 2, count + seen);
+                same = lua_rawequal(L, -1, -2);
+                lua_pop(L, 1);
+            }
             if (!same) {
                 lua_pop(L, 1);  // the key: the walk stops here
                 break;
             }
         }
         if (same && seen == count) {
-            lua_rawgeti(L, 2, 2);
             lua_pushinteger(L, count);
             return 2;
         }
         lua_settop(L, 1);
-    } else {
-        lua_settop(L, 1);
     }
+    // The keys stay on the stack (indices 2..count+1) in raw order: a second walk could differ
+    // from the first if an allocation here let the GC clear entries of a weak table.
     std::vector<OrderedKey> keys;
-    lua_newtable(L);  // 2: raw-order keys
     lua_pushnil(L);
     while (lua_next(L, 1) != 0) {
         lua_pop(L, 1);
@@ -179,39 +193,42 @@ int l_ordered_keys(lua_State* L) {
         else if (type == LUA_TNUMBER) key.number = lua_tonumber(L, -1);
         else key.text = lua_tolstring(L, -1, &key.length);
         keys.push_back(key);
+        luaL_checkstack(L, 2, "ordering the keys of a table");
         lua_pushvalue(L, -1);
-        lua_rawseti(L, 2, key.raw_position);
+        lua_insert(L, -2);  // a copy stays below the key lua_next continues from
+    }
+    const int count = static_cast<int>(keys.size());
+    lua_createtable(L, 2 * count, 0);  // the entry
+    const int entry = lua_gettop(L);
+    for (int i = 1; i <= count; ++i) {
+        lua_pushvalue(L, 1 + i);
+        lua_rawseti(L, entry, count + i);
     }
     std::sort(keys.begin(), keys.end(), key_before);
-    const int count = static_cast<int>(keys.size());
-    lua_createtable(L, count, 0);  // 3: sorted keys
     for (int i = 0; i < count; ++i) {
-        lua_rawgeti(L, 2, keys[i].raw_position);
-        lua_rawseti(L, 3, i + 1);
+        lua_pushvalue(L, 1 + keys[i].raw_position);
+        lua_rawseti(L, entry, i + 1);
     }
-    lua_createtable(L, 3, 0);  // 4: the cache entry
+    if (entry != 2) lua_replace(L, 2);  // (with no keys the entry already is index 2)
+    lua_settop(L, 2);
     lua_pushvalue(L, 2);
-    lua_rawseti(L, 4, 1);
-    lua_pushvalue(L, 3);
-    lua_rawseti(L, 4, 2);
-    lua_pushinteger(L, count);
-    lua_rawseti(L, 4, 3);
-    lua_pushvalue(L, 1);
-    lua_pushvalue(L, 4);
-    lua_rawset(L, lua_upvalueindex(1));
-    lua_pushvalue(L, 3);
+    lua_rawseti(L, lua_upvalueindex(1), slot + 1);
+    cache->table[slot] = address;
+    cache->count[slot] = count;
     lua_pushinteger(L, count);
     return 2;
 }
 
-// The cache of l_ordered_keys as its upvalue: a table with weak keys.
+// l_ordered_keys with its cache as upvalues: the entries (a Lua array) and the slots' addresses
+// and counts (a userdata).
 void push_ordered_keys(lua_State* L) {
-    lua_newtable(L);
-    lua_createtable(L, 0, 1);
-    lua_pushliteral(L, "k");
-    lua_setfield(L, -2, "__mode");
-    lua_setmetatable(L, -2);
-    lua_pushcclosure(L, l_ordered_keys, 1);
+    lua_createtable(L, kOrderSlots, 0);
+    auto* cache = static_cast<OrderCache*>(lua_newuserdata(L, sizeof(OrderCache)));
+    for (int i = 0; i < kOrderSlots; ++i) {
+        cache->table[i] = nullptr;
+        cache->count[i] = 0;
+    }
+    lua_pushcclosure(L, l_ordered_keys, 2);
 }
 
 const char* const kBase[] = {"assert", "error",    "ipairs",       "select",
