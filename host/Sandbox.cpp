@@ -12,9 +12,12 @@
 // iterated with pairs (error), because their order would depend on memory addresses.
 #include "host/Sandbox.hpp"
 
+#include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "bindings/LuaError.hpp"
 #include "host/LuaHost.hpp"
@@ -27,12 +30,17 @@ constexpr std::size_t kMaxLoadSize = std::size_t{16} << 20;
 // A pattern call on a subject at least this long notes its position for the watchdog.
 constexpr std::size_t kLongSubject = 1024;
 
-// Deterministic pairs/next, in Lua because table.sort with a comparator is the simplest correct
-// thing; it runs with the raw library captured in upvalues, so rules cannot tamper with it.
+// Deterministic pairs/next. The order is fixed by the keys alone (booleans, false first; then
+// numbers ascending; then strings bytewise, a prefix first), so it never depends on the hash
+// layout. Sorting on every call cost 13-16% of an ASL attack, so the sorted order is cached per
+// table (ordered_keys, in C below) and reused while the table's keys are the same ones in the
+// same raw order; a table whose keys changed is sorted again. An iteration walks the snapshot it
+// started with: a key removed during the loop is skipped, a key added is not visited (as before).
+// The Lua side runs with the raw library captured in upvalues, so rules cannot tamper with it.
 constexpr const char* kPrelude = R"lua(
-local type, error, sort, rawget, raw_next = type, error, table.sort, rawget, next
+local ordered_keys = ...
+local type, error, rawget = type, error, rawget
 local raw_getmetatable = debug.getmetatable
-local rank = { boolean = 1, number = 2, string = 3 }
 
 -- A read-only view (make_read_only below) is an empty table reading through to the real one:
 -- pairs and next walk the real one, so `for k in pairs(string)` still lists the library.
@@ -42,24 +50,12 @@ local function backing(t)
   return t
 end
 
-local function before(a, b)
-  local ta, tb = type(a), type(b)
-  if ta ~= tb then return rank[ta] < rank[tb] end
-  if ta == "boolean" then return (not a) and b end
-  return a < b
-end
-
 local function sorted_keys(t, fname)
-  local keys, n = {}, 0
-  for k in raw_next, t do
-    if not rank[type(k)] then
-      error(fname .. ": a table with a key of type " .. type(k) .. " has no stable order " ..
-            "(key sets by string or number ids instead)", 3)
-    end
-    n = n + 1
-    keys[n] = k
+  local keys, n = ordered_keys(t)
+  if not keys then
+    error(fname .. ": a table with a key of type " .. n .. " has no stable order " ..
+          "(key sets by string or number ids instead)", 3)
   end
-  sort(keys, before)
   return keys, n
 end
 
@@ -69,22 +65,27 @@ local function check_table(t, fname)
   end
 end
 
+-- The loop's state is one small table {t, keys, n, position}: a closure over the same four
+-- values would allocate the closure and four upvalues.
+local function step(s)
+  local t, keys, n, i = s[1], s[2], s[3], s[4]
+  while i < n do
+    i = i + 1
+    local k = keys[i]
+    local v = rawget(t, k)
+    if v ~= nil then s[4] = i return k, v end  -- removed during the loop: skip, as next would
+  end
+  s[4] = n
+end
+
 local function pairs(t)
   check_table(t, "pairs")
   t = backing(t)
   local keys, n = sorted_keys(t, "pairs")
-  local i = 0
-  return function()
-    while i < n do
-      i = i + 1
-      local k = keys[i]
-      local v = rawget(t, k)
-      if v ~= nil then return k, v end  -- removed during the loop: skip, as next would
-    end
-  end, t, nil
+  return step, {t, keys, n, 0}, nil
 end
 
--- O(n log n) per call: fine for `next(t) == nil`; loops should use pairs.
+-- O(n) per call with a key (it looks the key up): fine for `next(t) == nil`; loops should use pairs.
 local function next(t, key)
   check_table(t, "next")
   t = backing(t)
@@ -101,6 +102,134 @@ end
 
 return { pairs = pairs, next = next }
 )lua";
+
+// One key of a table being ordered: its type and value, a string by pointer (the table being
+// ordered keeps it alive while we sort).
+struct OrderedKey {
+    int type;
+    double number;
+    const char* text;
+    std::size_t length;
+    int raw_position;  // 1-based position in lua_next's order
+};
+
+// The prelude's order: booleans (false first), then numbers ascending, then strings compared
+// byte by byte as unsigned chars with a prefix first -- what LuaJIT's `<` on strings does.
+bool key_before(const OrderedKey& a, const OrderedKey& b) {
+    const auto rank = [](int type) { return type == LUA_TBOOLEAN ? 0 : type == LUA_TNUMBER ? 1 : 2; };
+    if (a.type != b.type) return rank(a.type) < rank(b.type);
+    if (a.type == LUA_TBOOLEAN || a.type == LUA_TNUMBER) return a.number < b.number;
+    const int c = std::memcmp(a.text, b.text, std::min(a.length, b.length));
+    return c != 0 ? c < 0 : a.length < b.length;
+}
+
+// ordered_keys(t) -> sorted keys (an array the caller must not change), count; or nil and the
+// type name of a key that has no stable order.
+//
+// The cache is direct-mapped and small (kOrderSlots entries), indexed by the table's address:
+// rule code iterates a few long-lived tables (data, counters) again and again, and many fresh
+// copies once each, and a weak-keyed table of every table ever iterated cost more in rehashing
+// than the sort it saved. An entry is one Lua array: the sorted keys in 1..n, then the same keys
+// in raw (lua_next) order in n+1..2n; the slot also remembers the address and n. The entry is
+// valid for a table when lua_next still yields exactly its raw-order keys: equal sequences mean
+// equal key sets, and the sorted order depends on the key set only. So a wrong hit is impossible
+// even when a collected table's address is reused (the entry holds keys, never the table, so it
+// keeps nothing alive), and a change that moves keys in the hash only costs a new sort. An entry
+// is never changed in place, so a loop that started on it keeps its snapshot when the table is
+// sorted again under it.
+constexpr int kOrderSlots = 64;
+
+struct OrderCache {
+    const void* table[kOrderSlots];
+    int count[kOrderSlots];
+};
+
+int l_ordered_keys(lua_State* L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_settop(L, 1);
+    auto* cache = static_cast<OrderCache*>(lua_touserdata(L, lua_upvalueindex(2)));
+    const void* address = lua_topointer(L, 1);
+    const int slot = static_cast<int>((reinterpret_cast<std::uintptr_t>(address) >> 4) *
+                                      0x9E3779B97F4A7C15ull >> 58);  // 6 bits: kOrderSlots
+    if (cache->table[slot] == address) {
+        lua_rawgeti(L, lua_upvalueindex(1), slot + 1);  // 2: the entry
+        const int count = cache->count[slot];
+        int seen = 0;
+        bool same = true;
+        lua_pushnil(L);
+        while (lua_next(L, 1) != 0) {
+            lua_pop(L, 1);  // the value
+            if (++seen > count) same = false;
+            else {
+                lua_rawgeti(L, 2, count + seen);
+                same = lua_rawequal(L, -1, -2);
+                lua_pop(L, 1);
+            }
+            if (!same) {
+                lua_pop(L, 1);  // the key: the walk stops here
+                break;
+            }
+        }
+        if (same && seen == count) {
+            lua_pushinteger(L, count);
+            return 2;
+        }
+        lua_settop(L, 1);
+    }
+    // The keys stay on the stack (indices 2..count+1) in raw order: a second walk could differ
+    // from the first if an allocation here let the GC clear entries of a weak table.
+    std::vector<OrderedKey> keys;
+    lua_pushnil(L);
+    while (lua_next(L, 1) != 0) {
+        lua_pop(L, 1);
+        const int type = lua_type(L, -1);
+        if (type != LUA_TBOOLEAN && type != LUA_TNUMBER && type != LUA_TSTRING) {
+            lua_pushnil(L);
+            lua_pushstring(L, lua_typename(L, type));
+            return 2;
+        }
+        OrderedKey key{type, 0, nullptr, 0, static_cast<int>(keys.size()) + 1};
+        if (type == LUA_TBOOLEAN) key.number = lua_toboolean(L, -1);
+        else if (type == LUA_TNUMBER) key.number = lua_tonumber(L, -1);
+        else key.text = lua_tolstring(L, -1, &key.length);
+        keys.push_back(key);
+        luaL_checkstack(L, 2, "ordering the keys of a table");
+        lua_pushvalue(L, -1);
+        lua_insert(L, -2);  // a copy stays below the key lua_next continues from
+    }
+    const int count = static_cast<int>(keys.size());
+    lua_createtable(L, 2 * count, 0);  // the entry
+    const int entry = lua_gettop(L);
+    for (int i = 1; i <= count; ++i) {
+        lua_pushvalue(L, 1 + i);
+        lua_rawseti(L, entry, count + i);
+    }
+    std::sort(keys.begin(), keys.end(), key_before);
+    for (int i = 0; i < count; ++i) {
+        lua_pushvalue(L, 1 + keys[i].raw_position);
+        lua_rawseti(L, entry, i + 1);
+    }
+    if (entry != 2) lua_replace(L, 2);  // (with no keys the entry already is index 2)
+    lua_settop(L, 2);
+    lua_pushvalue(L, 2);
+    lua_rawseti(L, lua_upvalueindex(1), slot + 1);
+    cache->table[slot] = address;
+    cache->count[slot] = count;
+    lua_pushinteger(L, count);
+    return 2;
+}
+
+// l_ordered_keys with its cache as upvalues: the entries (a Lua array) and the slots' addresses
+// and counts (a userdata).
+void push_ordered_keys(lua_State* L) {
+    lua_createtable(L, kOrderSlots, 0);
+    auto* cache = static_cast<OrderCache*>(lua_newuserdata(L, sizeof(OrderCache)));
+    for (int i = 0; i < kOrderSlots; ++i) {
+        cache->table[i] = nullptr;
+        cache->count[i] = 0;
+    }
+    lua_pushcclosure(L, l_ordered_keys, 2);
+}
 
 const char* const kBase[] = {"assert", "error",    "ipairs",       "select",
                              "tonumber", "tostring",     "type",         "unpack",
@@ -508,17 +637,13 @@ void init(lua_State* L, bool trusted) {
         wrap_reentrant(L, "table", "sort", false);
     }
 
-    if (luaL_loadbuffer(L, kPrelude, std::char_traits<char>::length(kPrelude), "=(sandbox)") ||
-        lua_pcall(L, 0, 1, 0))
+    if (luaL_loadbuffer(L, kPrelude, std::char_traits<char>::length(kPrelude), "=(sandbox)"))
         throw Error(std::string("sandbox prelude: ") + lua_tostring(L, -1));
-    // pairs/next run inside rule code: interpreted like it unless trusted.
-    if (!trusted) {
-        lua_getfield(L, -1, "pairs");
-        luaJIT_setmode(L, -1, LUAJIT_MODE_ALLFUNC | LUAJIT_MODE_OFF);
-        lua_getfield(L, -2, "next");
-        luaJIT_setmode(L, -1, LUAJIT_MODE_ALLFUNC | LUAJIT_MODE_OFF);
-        lua_pop(L, 2);
-    }
+    // pairs/next and their loop step run inside rule code: interpreted like it unless trusted.
+    if (!trusted) luaJIT_setmode(L, -1, LUAJIT_MODE_ALLFUNC | LUAJIT_MODE_OFF);
+    push_ordered_keys(L);
+    if (lua_pcall(L, 1, 1, 0))
+        throw Error(std::string("sandbox prelude: ") + lua_tostring(L, -1));
     lua_setfield(L, LUA_REGISTRYINDEX, "umpire.sandbox.prelude");
 }
 

@@ -138,9 +138,13 @@ function umpire.bus.on(event, handler, options) end
 
 ---Adds a citation line to the journal: the rule behind a modifier or a result, as
 ---`--explain` prints it: "[A9.7] Original DR 11 ≥ B# 11: the MMG malfunctions".
+---With more arguments, `text` is a `string.format` pattern for them, formatted only when the
+---journal is on: `umpire.cite("A7.31", "%s FP uses the %d column", fp, col)` costs nothing in a
+---Monte Carlo run, where building the line would (a pipeline given to `%s` is rendered then too).
 ---@param rule string the section, e.g. "A9.7"
----@param text string what the rule did here
-function umpire.cite(rule, text) end
+---@param text string what the rule did here (a format pattern when more arguments follow)
+---@param ... any the pattern's values
+function umpire.cite(rule, text, ...) end
 
 ---The table of scenarios/<name>.yaml of the active ruleset (a child's scenario hides its
 ---parent's of the same name). Read from disk on each call; errors name file:line:col.

@@ -1,6 +1,7 @@
 // umpire.bus, umpire.cite and umpire.journal through Lua.
 #include <catch2/catch.hpp>
 
+#include "bindings/GameLog.hpp"
 #include "tests/support/helpers.hpp"
 
 using test_helpers::TestHost;
@@ -15,6 +16,27 @@ TEST_CASE("umpire.cite puts the rule in the journal", "[api][bus]") {
     t.host.run_string("umpire.note('the German MPh ends') umpire.result('squad breaks', {broken = true}, 'A10.3')");
     CHECK(t.eval("umpire.journal.size()") == "3");
     CHECK(t.eval("umpire.journal.cited('A10.3')") == "true");
+}
+
+TEST_CASE("umpire.cite with values formats its pattern only when the journal is on", "[api][bus]") {
+    TestHost t;
+    // A counter of __tostring calls shows whether the line was built.
+    t.host.run_string(R"(
+        rendered = 0
+        pipeline = setmetatable({}, {__tostring = function() rendered = rendered + 1 return "+2 DRM" end})
+        umpire.cite('A7.3', '%s: DR %d %s = %d', 'attack', 7, pipeline, 9)
+    )");
+    CHECK(t.eval("umpire.journal.lines()[1]") == "[A7.3] attack: DR 7 +2 DRM = 9");
+    CHECK(t.eval("rendered") == "1");
+    // Without values the text is taken as it is (no pattern): a lone % stays.
+    t.host.run_string("umpire.cite('A1', '100% of the FP')");
+    CHECK(t.eval("umpire.journal.lines()[2]") == "[A1] 100% of the FP");
+    t.host.extension<umpire::GameLog>().set_journaling(false);
+    t.host.run_string("umpire.cite('A7.3', '%s: DR %d %s = %d', 'attack', 7, pipeline, 9)");
+    CHECK(t.eval("rendered") == "1");
+    CHECK(t.eval("umpire.journal.size()") == "2");
+    // The rule is still checked when nothing is journaled.
+    CHECK_THROWS_WITH(t.host.run_string("umpire.cite(nil, 'x %d', 1)"), Catch::Contains("bad argument #1"));
 }
 
 TEST_CASE("modifier pipelines read like the rulebook and are journaled with citations", "[api][bus]") {

@@ -63,6 +63,93 @@ TEST_CASE("pairs visits keys in a fixed order whatever the insertion order", "[s
     CHECK(t.eval("(next({b = 1, a = 2}))") == "a");
 }
 
+// pairs/next cache each table's sorted key order (host/Sandbox.cpp). The reference here is the
+// implementation they replaced, written again in the test: keep a shadow list of the table's
+// keys, sort it with the old comparator (booleans, false first; numbers with <; strings with <)
+// at the start of each loop, and expect each loop to visit that snapshot, skipping keys removed
+// during it and not visiting keys added during it. Random tables with keys that exercise every
+// tie-break (integers in and out of the array part, negative and fractional numbers, huge ones,
+// strings that are prefixes of each other, bytes above 127, an embedded zero), changed between
+// and during loops, sandboxed and with the JIT on.
+TEST_CASE("pairs and next keep the old sort-per-call order while tables change", "[sandbox]") {
+    const bool trusted = GENERATE(false, true);
+    umpire::HostOptions options;
+    options.trusted = trusted;
+    options.seed = 20261124;
+    TestHost t(options);
+    INFO((trusted ? "trusted" : "sandboxed"));
+    t.host.run_string(R"(
+        local rank = { boolean = 1, number = 2, string = 3 }
+        local function before(a, b)
+          local ta, tb = type(a), type(b)
+          if ta ~= tb then return rank[ta] < rank[tb] end
+          if ta == "boolean" then return (not a) and b end
+          return a < b
+        end
+        local pool = { true, false, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 17, 100, -1, -2.5, 0.5, 1.5,
+          1e300, -1e300, 2^53, "", "a", "ab", "abc", "b", "B", "\255", "\128x", "a\0b", "a\0", "10",
+          "9", "k1", "k10", "k2", "zz", "z" }
+        local function rnd(n) return math.random(n) end
+        local function shadow_keys(shadow)
+          local keys = {}
+          for i = 1, #pool do if shadow[i] then keys[#keys + 1] = pool[i] end end
+          table.sort(keys, before)
+          return keys
+        end
+        local function index_of(key)
+          for i = 1, #pool do if pool[i] == key then return i end end
+        end
+        local checked = 0
+        for trial = 1, 300 do
+          local t, shadow = {}, {}
+          for _ = 1, rnd(#pool) do local i = rnd(#pool) t[pool[i]] = i shadow[i] = true end
+          for round = 1, 6 do
+            -- between loops: inserts and deletes (a delete of an absent key is a no-op)
+            for _ = 1, rnd(6) - 1 do
+              local i = rnd(#pool)
+              if rnd(2) == 1 then t[pool[i]] = i shadow[i] = true else t[pool[i]] = nil shadow[i] = nil end
+            end
+            local expected = shadow_keys(shadow)
+            -- the next() chain must list the same order
+            local k, n = next(t), 0
+            while k ~= nil do
+              n = n + 1
+              assert(k == expected[n], "next: key " .. n .. " differs")
+              k = next(t, k)
+            end
+            assert(n == #expected, "next: count differs")
+            -- a loop that changes the table as it goes
+            local pos, seen = 0, 0
+            for key, value in pairs(t) do
+              repeat pos = pos + 1 until pos > #expected or shadow[index_of(expected[pos])]
+              assert(key == expected[pos], "pairs: trial " .. trial .. " round " .. round .. " step " .. pos)
+              assert(value == index_of(key), "pairs: wrong value")
+              seen = seen + 1
+              local r = rnd(8)
+              if r == 1 then  -- remove a key still ahead of or behind the loop
+                local i = index_of(expected[rnd(#expected)])
+                t[pool[i]] = nil shadow[i] = nil
+              elseif r == 2 then  -- add a key: not visited by this loop
+                local i = rnd(#pool)
+                if not shadow[i] then t[pool[i]] = i shadow[i] = true end
+              elseif r == 3 then  -- a nested loop over the changed table sorts it again
+                local inner = shadow_keys(shadow)
+                local j = 0
+                for ik in pairs(t) do j = j + 1 assert(ik == inner[j], "nested pairs differs") end
+                assert(j == #inner, "nested pairs: count differs")
+              end
+            end
+            repeat pos = pos + 1 until pos > #expected or shadow[index_of(expected[pos])]
+            assert(pos > #expected, "pairs: stopped early")
+            checked = checked + seen
+          end
+        end
+        print(checked)
+    )");
+    // The loops above visited keys (a run that visited nothing would prove nothing).
+    CHECK(std::stoi(t.lines.back()) > 10000);
+}
+
 TEST_CASE("math.random rolls the game's dice", "[sandbox][dice]") {
     TestHost t;
     // A source that always shows the highest face, and remembers what was asked.

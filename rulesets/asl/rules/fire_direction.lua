@@ -10,12 +10,12 @@ function fd.check(mg, ctx)
   if ctx.range <= 16 then return out end
   local cmg = mg.cmg or mg.ife
   if not cmg and not ctx.leader_directing then
-    umpire.cite("A9.4", string.format("%s: range %d > 16 hexes needs an Infantry leader directing the fire", mg.name or "MG", ctx.range))
+    umpire.cite("A9.4", "%s: range %d > 16 hexes needs an Infantry leader directing the fire", mg.name or "MG", ctx.range)
     out.allowed = false
     return out
   end
-  umpire.cite("A9.4", string.format("%s at range %d: Mandatory Fire Direction/Long Range Fire%s", mg.name or "MG", ctx.range,
-    cmg and " (CMG/IFE: no leader needed)" or " directed by a leader"))
+  umpire.cite("A9.4", "%s at range %d: Mandatory Fire Direction/Long Range Fire%s", mg.name or "MG", ctx.range,
+    cmg and " (CMG/IFE: no leader needed)" or " directed by a leader")
   local t = ctx.target or {}
   if t.armored or t.aerial then
     out.no_effect = true

@@ -79,8 +79,8 @@ function lane_m.place(mg, p)
     p.side and (p.side .. " Alternate Hex Grain") or "Hex Grain", name(mh), name(c), name(t))) end
   if cpos < tpos then return illegal("the counter must be placed in or beyond the target hex") end
   local base = R().ift.column_left(R().ift.column(mg.fp))
-  umpire.cite("A9.22", string.format("%s Fire Lane along the %s %s-%s: Residual FP is the column left of its %d FP column: %d",
-    mg.name, p.side and (p.side .. " Alternate Hex Grain") or "Hex Grain", name(mh), name(c), R().ift.column(mg.fp), base))
+  umpire.cite("A9.22", "%s Fire Lane along the %s %s-%s: Residual FP is the column left of its %d FP column: %d",
+    mg.name, p.side and (p.side .. " Alternate Hex Grain") or "Hex Grain", name(mh), name(c), R().ift.column(mg.fp), base)
   local lane = {mg = mg.name, mg_hex = mh, counter = c, side = p.side, hexes = {}, grain = grain_hexes, attacked = {}, base = base,
     crew = p.crew, active = true}
   local mlevel = R().map_los.hex_info(p.map, mh).level
@@ -96,13 +96,13 @@ function lane_m.place(mg, p)
     end
     if fp > 0 and d == 1 then
       fp = 2 * fp
-      umpire.cite("A9.22", string.format("%s is ADJACENT to the MG: PBF doubles the Fire Lane Residual FP to %d", name(h), fp))
+      umpire.cite("A9.22", "%s is ADJACENT to the MG: PBF doubles the Fire Lane Residual FP to %d", name(h), fp)
     end
     lane.hexes[#lane.hexes + 1] = {hex = h, fp = fp}
     if fp > 0 then
-      umpire.cite("A9.22", string.format("Fire Lane Residual FP %d in %s", fp, name(h)))
+      umpire.cite("A9.22", "Fire Lane Residual FP %d in %s", fp, name(h))
     else
-      umpire.cite("A9.22", string.format("no Fire Lane Residual FP in %s: %s", name(h), why))
+      umpire.cite("A9.22", "no Fire Lane Residual FP in %s: %s", name(h), why)
     end
   end
   mg.fire_lane = lane
@@ -113,8 +113,8 @@ function lane_m.place(mg, p)
     lane.impulse_attacks = {}
     for _, e in ipairs(p.impulse) do
       if lane.active and lane_m.fp_in(lane, e.hex) > 0 then
-        umpire.cite("A9.222", string.format("%s is an element of the Impulse in %s, where the new Fire Lane exerts Residual FP: attacked at once",
-          e.unit.name, name(hx(e.hex))))
+        umpire.cite("A9.222", "%s is an element of the Impulse in %s, where the new Fire Lane exerts Residual FP: attacked at once",
+          e.unit.name, name(hx(e.hex)))
         local a = lane_m.attack(lane, mg, p.map, e.unit, e.hex, {movement = e.movement, dr = e.dr})
         lane.impulse_attacks[#lane.impulse_attacks + 1] = {unit = e.unit, attack = a}
       end
@@ -157,7 +157,7 @@ function lane_m.drm(lane, map, h, unit, movement)
       umpire.cite("A4.6", "FFMO cancelled by the Hindrance")
     elseif m == "ffmo" and tem > 0 then
       -- FFMO is for movement in Open Ground only: a Location with a positive TEM is not Open Ground
-      umpire.cite("A4.6", string.format("FFMO does not apply in %s: +%d TEM, not Open Ground", name(hx(h)), tem))
+      umpire.cite("A4.6", "FFMO does not apply in %s: +%d TEM, not Open Ground", name(hx(h)), tem)
     else
       if not unit.pinned then list[#list + 1] = R().ift.drm_entry(m) end
     end
@@ -271,11 +271,11 @@ function lane_m.snap_shot(lane, mg, map, unit, from, to, opts)
   from, to = hx(from), hx(to)
   if not lane.side then umpire.cite("A9.221", "Snap Shots need an Alternate Hex Grain Fire Lane"); return nil end
   if not R().map_los.hexside_on_line(from, to, lane.mg_hex, lane.counter) then
-    umpire.cite("A9.221", string.format("hexside %s-%s does not lie along the Fire Lane's LOF: no Snap Shot", name(from), name(to)))
+    umpire.cite("A9.221", "hexside %s-%s does not lie along the Fire Lane's LOF: no Snap Shot", name(from), name(to))
     return nil
   end
   if lane.attacked[unit.name .. "@" .. name(from)] then
-    umpire.cite("A9.221", string.format("the Fire Lane already attacked %s in %s: Snap Shot NA", unit.name, name(from)))
+    umpire.cite("A9.221", "the Fire Lane already attacked %s in %s: Snap Shot NA", unit.name, name(from))
     return nil
   end
   -- the hexside is on the lane's LOF, so one of its hexes is a lane hex; its FP is not halved as Area Fire
@@ -287,7 +287,7 @@ function lane_m.snap_shot(lane, mg, map, unit, from, to, opts)
   else
     for _, m in ipairs(opts.movement or {}) do list[#list + 1] = R().ift.drm_entry(m) end
   end
-  umpire.cite("A9.221", string.format("Snap Shot at hexside %s-%s with %d Fire Lane Residual FP (not halved as Area Fire)", name(from), name(to), fp))
+  umpire.cite("A9.221", "Snap Shot at hexside %s-%s with %d Fire Lane Residual FP (not halved as Area Fire)", name(from), name(to), fp)
   local a = R().ift.resolve({label = string.format("Fire Lane Snap Shot at %s-%s", name(from), name(to)), fp = fp, drm = list, dr = opts.dr})
   lane.snapped = lane.snapped or {}
   lane.snapped[unit.name .. "@" .. name(to)] = true
@@ -333,8 +333,8 @@ function lane_m.resolve_location(units, h, residual, lanes, map)
     if residual.apply then R().ift.apply(a, units) end
   end
   if #lanes > 1 then
-    umpire.cite("A9.222", string.format("%d Fire Lanes exert Residual FP in %s: each attack is resolved separately, in the firer's order",
-      #lanes, name(hx(h))))
+    umpire.cite("A9.222", "%d Fire Lanes exert Residual FP in %s: each attack is resolved separately, in the firer's order",
+      #lanes, name(hx(h)))
   end
   for _, l in ipairs(lanes) do
     local alive = false

@@ -80,23 +80,23 @@ function ift.firer_fp(firer, ctx)
         error(string.format("A7.22: %s cannot fire at range %d (Normal Range %d)", firer.name or "firer", range, firer.range))
       end
       fp = fp / 2
-      umpire.cite("A7.22", string.format("%s at range %d beyond Normal Range %d: FP halved to %s", firer.name or "firer", range, firer.range, fp))
+      umpire.cite("A7.22", "%s at range %d beyond Normal Range %d: FP halved to %s", firer.name or "firer", range, firer.range, fp)
     end
     if range == 0 then
       fp = fp * 3
-      umpire.cite("A7.212", string.format("%s TPBF (same Location): FP tripled to %s", firer.name or "firer", fp))
+      umpire.cite("A7.212", "%s TPBF (same Location): FP tripled to %s", firer.name or "firer", fp)
     elseif range == 1 then
       fp = fp * 2
-      umpire.cite("A7.21", string.format("%s PBF (adjacent): FP doubled to %s", firer.name or "firer", fp))
+      umpire.cite("A7.21", "%s PBF (adjacent): FP doubled to %s", firer.name or "firer", fp)
     end
   end
   for _, reason in ipairs(firer.area or {}) do
     fp = fp / 2
-    umpire.cite(reason.rule or "A7.23", string.format("%s: Area Fire (%s), FP halved to %s", firer.name or "firer", reason.why, fp))
+    umpire.cite(reason.rule or "A7.23", "%s: Area Fire (%s), FP halved to %s", firer.name or "firer", reason.why, fp)
   end
   for _, reason in ipairs(ctx.area or {}) do
     fp = fp / 2
-    umpire.cite(reason.rule or "A7.23", string.format("%s: Area Fire (%s), FP halved to %s", firer.name or "firer", reason.why, fp))
+    umpire.cite(reason.rule or "A7.23", "%s: Area Fire (%s), FP halved to %s", firer.name or "firer", reason.why, fp)
   end
   return fp
 end
@@ -119,16 +119,16 @@ function ift.resolve(spec)
   end
   local col = ift.column(fp)
   if col == 0 then
-    umpire.cite("A7.31", string.format("%s: %s FP is below the 1 column: no attack", spec.label or "attack", tostring(fp)))
+    umpire.cite("A7.31", "%s: %s FP is below the 1 column: no attack", spec.label or "attack", tostring(fp))
     return {fp = fp, column = 0, result = "-", effect = {kind = "none", n = 0}, drm = 0}
   end
-  umpire.cite("A7.31", string.format("%s: %s FP uses the %d column", spec.label or "attack", tostring(fp), col))
+  umpire.cite("A7.31", "%s: %s FP uses the %d column", spec.label or "attack", tostring(fp), col)
   local drm, pipeline = ift.drm(spec.drm, (spec.label or "attack") .. " DRM")
   local dr = ift.roll(spec.dr)
   local final = dr.total + drm
   local res = ift.lookup(col, final)
-  umpire.cite("A7.3", string.format("%s: Original DR %d (coloured %d, white %d) %s = Final DR %d on the %d column: %s",
-    spec.label or "attack", dr.total, dr.colored, dr.white, tostring(pipeline), final, col, res == "-" and "No Effect" or res))
+  umpire.cite("A7.3", "%s: Original DR %d (coloured %d, white %d) %s = Final DR %d on the %d column: %s",
+    spec.label or "attack", dr.total, dr.colored, dr.white, pipeline, final, col, res == "-" and "No Effect" or res)
   local out = {fp = fp, column = col, drm = drm, drm_list = spec.drm, dr = dr, original = dr.total, colored = dr.colored,
     final_dr = final, result = res, effect = ift.parse(res)}
   if spec.residual_of then out.residual = ift.residual(spec.residual_of, spec, out) end
@@ -153,8 +153,8 @@ function ift.residual(firers, spec, attack)
   if shift > 0 then res = ift.column_left(res, shift) end
   -- A8.21: Residual FP is the column left of the one used; A8.26: each +1 Hindrance/CX DRM of the attack shifts it
   -- one more column left (the 9.222 EX cites "8.21; 8.26" for exactly this).
-  umpire.cite("A8.21", string.format("Residual FP: %s FP (the %d column) leaves %d Residual FP%s", tostring(fp), col, res,
-    shift > 0 and string.format(" (one column left, then %d more for the +%d Hindrance/CX DRM, A8.26)", shift, shift) or ""))
+  umpire.cite("A8.21", "Residual FP: %s FP (the %d column) leaves %d Residual FP%s", tostring(fp), col, res,
+    shift > 0 and string.format(" (one column left, then %d more for the +%d Hindrance/CX DRM, A8.26)", shift, shift) or "")
   return res
 end
 
@@ -175,7 +175,7 @@ function ift.random_selection(candidates, why)
     if #sel == 1 or D().options.random_selection_ties ~= "reroll" then
       local names = {}
       for _, c in ipairs(sel) do names[#names + 1] = c.name or "?" end
-      umpire.cite("A.9", string.format("Random Selection%s: %s; selected %s", why and (" (" .. why .. ")") or "", table.concat(rolls, ", "), table.concat(names, " and ")))
+      umpire.cite("A.9", "Random Selection%s: %s; selected %s", why and (" (" .. why .. ")") or "", table.concat(rolls, ", "), table.concat(names, " and "))
       return sel
     end
   end
@@ -195,8 +195,8 @@ function ift.random_selection_n(candidates, n, why, depth)
   if depth > MAX_REROLLS then
     local names, sel = {}, {}
     for i = 1, n do sel[i] = candidates[i]; names[i] = candidates[i].name or "?" end
-    umpire.cite("A.9", string.format("Random Selection (%s): still tied after %d re-rolls: %s taken in the order given",
-      why or "", MAX_REROLLS, table.concat(names, " and ")))
+    umpire.cite("A.9", "Random Selection (%s): still tied after %d re-rolls: %s taken in the order given",
+      why or "", MAX_REROLLS, table.concat(names, " and "))
     return sel
   end
   local rolled, rolls = {}, {}
@@ -214,9 +214,9 @@ function ift.random_selection_n(candidates, n, why, depth)
   end
   local names = {}
   for _, c in ipairs(sel) do names[#names + 1] = c.name or "?" end
-  umpire.cite("A.9", string.format("Random Selection (%s): %s; selected %s%s", why or "", table.concat(rolls, ", "),
+  umpire.cite("A.9", "Random Selection (%s): %s; selected %s%s", why or "", table.concat(rolls, ", "),
     #names > 0 and table.concat(names, " and ") or "none yet",
-    #sel + #tied > n and string.format("; %d tied at dr %d roll again for %d place(s)", #tied, cut, n - #sel) or ""))
+    #sel + #tied > n and string.format("; %d tied at dr %d roll again for %d place(s)", #tied, cut, n - #sel) or "")
   if #sel + #tied > n then
     for _, c in ipairs(ift.random_selection_n(tied, n - #sel, why, depth + 1)) do sel[#sel + 1] = c end
   else
@@ -235,7 +235,7 @@ function ift.morale_check(unit, n, drm, dr)
   elseif final == unit.morale then out = "pinned"; unit.pinned = true
   else out = "passed" end
   local d = D().drm.morale
-  umpire.cite(d.cite, string.format("%s %dMC: DR %d %+d = %d vs morale %d: %s", unit.name, n or 0, dr.total, (n or 0) + (drm or 0), final, unit.morale, out))
+  umpire.cite(d.cite, "%s %dMC: DR %d %+d = %d vs morale %d: %s", unit.name, n or 0, dr.total, (n or 0) + (drm or 0), final, unit.morale, out)
   return out
 end
 
@@ -245,7 +245,7 @@ function ift.pin_task_check(unit, drm, dr)
   local final = dr.total + (drm or 0)
   local out = final > unit.morale and "pinned" or "passed"
   if out == "pinned" then unit.pinned = true end
-  umpire.cite(D().drm.ptc.cite, string.format("%s PTC: DR %d %+d = %d vs morale %d: %s", unit.name, dr.total, drm or 0, final, unit.morale, out))
+  umpire.cite(D().drm.ptc.cite, "%s PTC: DR %d %+d = %d vs morale %d: %s", unit.name, dr.total, drm or 0, final, unit.morale, out)
   return out
 end
 
@@ -266,13 +266,13 @@ function ift.apply(attack, units, opts)
       out[#out + 1] = {unit = u, outcome = "eliminated"}
       -- A7.301 (KIA) and A7.302 (K/#) are the standard ASL IFT-result sections; the seeds do not quote
       -- them (they mention only "Final KIA result", A9.74). Kept, flagged as not seed-supported.
-      umpire.cite("A7.301", string.format("%s: %s eliminated", attack.result, u.name))
+      umpire.cite("A7.301", "%s: %s eliminated", attack.result, u.name)
       for _, sw in ipairs(u.sw or {}) do R().sw_malfunction.random_destruction(sw, attack.column, opts) end
     end
   elseif e.kind == "K" then
     local hit = ift.random_selection(units, "K/" .. e.n)[1]
     hit.reduced = true
-    umpire.cite("A7.302", string.format("%s: %s Casualty Reduced", attack.result, hit.name))
+    umpire.cite("A7.302", "%s: %s Casualty Reduced", attack.result, hit.name)
     out[#out + 1] = {unit = hit, outcome = "reduced"}
     for _, u in ipairs(units) do
       if u ~= hit then out[#out + 1] = {unit = u, outcome = ift.morale_check(u, e.n, u.leadership and 0 or leader_drm)} end

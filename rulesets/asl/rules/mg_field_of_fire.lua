@@ -24,8 +24,8 @@ function fof.after_shot(mg, target, facing, opts)
     error("A9.21: the declared CA does not contain the target " .. tostring(t))
   end
   mg.fixed_ca = {vertex = v, facing = facing}
-  umpire.cite("A9.21", string.format("%s fired from %s and keeps ROF: further shots this phase only inside the CA of that shot (and its own Location)",
-    mg.name, mg.location_terrain))
+  umpire.cite("A9.21", "%s fired from %s and keeps ROF: further shots this phase only inside the CA of that shot (and its own Location)",
+    mg.name, mg.location_terrain)
 end
 
 function fof.check_target(mg, target)

@@ -29,11 +29,11 @@ function rof.after_attack(mg, colored, ctx)
   local keep = colored <= rof_n
   mg.rof_kept = keep
   if keep then
-    umpire.cite("A9.2", string.format("%s: Original coloured dr %d <= ROF %d: retains Multiple ROF and may fire again this phase", mg.name or "MG", colored, rof_n))
+    umpire.cite("A9.2", "%s: Original coloured dr %d <= ROF %d: retains Multiple ROF and may fire again this phase", mg.name or "MG", colored, rof_n)
   else
     mg.fire_counter = rof.counter_for(ctx.phase) or mg.fire_counter
-    umpire.cite("A9.2", string.format("%s: Original coloured dr %d > ROF %d: loses Multiple ROF%s", mg.name or "MG", colored, rof_n,
-      mg.fire_counter and (", marked with a " .. mg.fire_counter .. " counter") or ""))
+    umpire.cite("A9.2", "%s: Original coloured dr %d > ROF %d: loses Multiple ROF%s", mg.name or "MG", colored, rof_n,
+      mg.fire_counter and (", marked with a " .. mg.fire_counter .. " counter") or "")
   end
   return keep
 end
@@ -55,8 +55,8 @@ function rof.may_fire_at(mg, unit, loc, mf, ctx)
   if n >= limit then
     local times = ({ "once", "twice" })[n] or (n .. " times")
     local mfs = (({ "one", "two", "three", "four" })[mf or 1] or tostring(mf)) .. " MF"
-    umpire.cite("A9.2", string.format("%s has already fired %s at %s in %s, which expended only %s there: no further First Fire at it",
-      mg.name or "MG", times, unit.name, tostring(loc), mfs))
+    umpire.cite("A9.2", "%s has already fired %s at %s in %s, which expended only %s there: no further First Fire at it",
+      mg.name or "MG", times, unit.name, tostring(loc), mfs)
     return false
   end
   return true

@@ -56,7 +56,7 @@ local function check_mmc_group(units, mgs)
       if r.inherent_forfeit then out.forfeit[#out.forfeit + 1] = u end
     end
   end
-  umpire.cite("A9.2", string.format("%d MMC each fire their own SW MG as one Fire Group", #units))
+  umpire.cite("A9.2", "%d MMC each fire their own SW MG as one Fire Group", #units)
   return out
 end
 

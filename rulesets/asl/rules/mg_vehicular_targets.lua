@@ -31,7 +31,7 @@ local function kill_result(dr_total, kill, label)
   else
     r = "no effect"
   end
-  umpire.cite("A9.61", string.format("%s: To Kill DR %d vs Final Kill Number %s: %s", label, dr_total, tostring(kill), r))
+  umpire.cite("A9.61", "%s: To Kill DR %d vs Final Kill Number %s: %s", label, dr_total, tostring(kill), r)
   return r
 end
 
@@ -50,11 +50,11 @@ function vt.to_kill(spec)
   out.malfunction = R().sw_malfunction.check(mg, thd, {})
   if thd.total >= spec.to_hit then
     -- a hit needs a Final To Hit DR below the To Hit number (C3)
-    umpire.cite("C3", string.format("To Hit DR %d vs To Hit number %d: miss", thd.total, spec.to_hit))
+    umpire.cite("C3", "To Hit DR %d vs To Hit number %d: miss", thd.total, spec.to_hit)
     out.hit = false
     return out
   end
-  umpire.cite("C3", string.format("To Hit DR %d < To Hit number %d: hit", thd.total, spec.to_hit))
+  umpire.cite("C3", "To Hit DR %d < To Hit number %d: hit", thd.total, spec.to_hit)
   out.hit = true
   local kill = spec.facing.kill
   if not spec.facing.armored then

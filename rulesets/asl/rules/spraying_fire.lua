@@ -25,8 +25,8 @@ function sp.fire(spec)
   if spec.marked_first_fire and (umpire.hex.distance(o, t1) ~= 1 or umpire.hex.distance(o, t2) ~= 1) then
     error("A9.52: a unit marked with a First Fire counter may use Spraying Fire in Final Fire only if both hexes are adjacent to it")
   end
-  umpire.cite("A9.5", string.format("Spraying Fire at %s and %s: always Area Fire; each hex its own TEM and Hindrances; one Original DR",
-    tostring(t1), tostring(t2)))
+  umpire.cite("A9.5", "Spraying Fire at %s and %s: always Area Fire; each hex its own TEM and Hindrances; one Original DR",
+    tostring(t1), tostring(t2))
   local weapons = {}
   for _, f in ipairs(spec.firers) do
     local w = type(f.mg) == "table" and f.mg or f.weapon

@@ -29,8 +29,8 @@ function dm.convert(unit, weapons, to_dm, phase)
     w.dismantled = to_dm
     w.used = true
     w.fire_counter = R().mg_rof.counter_for(phase)
-    umpire.cite("A9.8", string.format("%s %s by %s (counts as use of the SW incl. all ROF)%s", w.name,
-      to_dm and "dismantled" or "assembled", unit.name, to_dm and string.format("; PP %d", dm.pp(w)) or ""))
+    umpire.cite("A9.8", "%s %s by %s (counts as use of the SW incl. all ROF)%s", w.name,
+      to_dm and "dismantled" or "assembled", unit.name, to_dm and string.format("; PP %d", dm.pp(w)) or "")
   end
 end
 
@@ -40,8 +40,8 @@ function dm.check_fire(w)
   if not w.dismantled then return w end
   if w.nationality == "german" and (w.type == "HMG" or w.type == "MMG") then
     local n = dm.fire_numbers(w)
-    umpire.cite("A9.8", string.format("%s is dm: fired as a German LMG (%d-%d, ROF %d, %s); if it malfunctions it gets a MG Malfunction counter",
-      w.name, n.fp, n.range, n.rof or 0, n.B and ("B" .. n.B) or ("X" .. tostring(n.X))))
+    umpire.cite("A9.8", "%s is dm: fired as a German LMG (%d-%d, ROF %d, %s); if it malfunctions it gets a MG Malfunction counter",
+      w.name, n.fp, n.range, n.rof or 0, n.B and ("B" .. n.B) or ("X" .. tostring(n.X)))
     return n
   end
   error("A9.8: " .. w.name .. " is dismantled and may not be fired until reassembled")

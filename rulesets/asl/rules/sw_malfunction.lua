@@ -33,26 +33,26 @@ function mal.conditions(mg, ctx)
     local any = D().options.japanese_non_crew_mg == "any"
     if any or mg.owner == "japanese" or mg.nationality == "japanese" then
       c.non_qualified = true
-      umpire.cite("A21.13", string.format("%s: Japanese non-crew (%s) firing a%s MMG/HMG is Non-Qualified", name, u.name or "unit",
-        (mg.owner == "japanese") and " Japanese" or " captured"))
+      umpire.cite("A21.13", "%s: Japanese non-crew (%s) firing a%s MMG/HMG is Non-Qualified", name, u.name or "unit",
+        (mg.owner == "japanese") and " Japanese" or " captured")
     end
   end
   if mg.gun and u.kind and not crew then
     c.non_qualified = true
-    umpire.cite("A21.13", string.format("%s: non-crew (%s) firing a Gun is Non-Qualified", name, u.name or "unit"))
+    umpire.cite("A21.13", "%s: non-crew (%s) firing a Gun is Non-Qualified", name, u.name or "unit")
   end
   if mg.type == "FT" and (u.kind == "squad" or u.kind == "hs" or u.kind == "crew") and not u.elite then
     c.non_qualified = true
-    umpire.cite("A21.13", string.format("%s: non-Elite MMC (%s) firing a Flamethrower is Non-Qualified", name, u.name or "unit"))
+    umpire.cite("A21.13", "%s: non-Elite MMC (%s) firing a Flamethrower is Non-Qualified", name, u.name or "unit")
   end
   -- A19.32 (001 note): Conscript regardless of Leader presence, or Green with no Leader present.
   if ctx.inexperienced or u.inexperienced then c.inexperienced = true
   elseif u.class == "conscript" then
     c.inexperienced = true
-    umpire.cite("A19.32", string.format("%s: %s is Conscript: Inexperienced regardless of Leader presence", name, u.name or "unit"))
+    umpire.cite("A19.32", "%s: %s is Conscript: Inexperienced regardless of Leader presence", name, u.name or "unit")
   elseif u.class == "green" and not ctx.leader_present then
     c.inexperienced = true
-    umpire.cite("A19.32", string.format("%s: %s is Green with no Leader present: Inexperienced", name, u.name or "unit"))
+    umpire.cite("A19.32", "%s: %s is Green with no Leader present: Inexperienced", name, u.name or "unit")
   end
   -- E3.741: Extreme Winter, by the firer's nationality: Axis -2 (EXC: Finnish), Russian -1, others none.
   local ew = ctx.extreme_winter
@@ -128,16 +128,16 @@ function mal.check_fg(entries, dr)
   if #cands == 0 then return res end
   local sel = cands
   if #cands > 1 then
-    umpire.cite("A9.71", string.format("FG Original DR %d is >= the B#/X# of %d MG: Random Selection decides which", original, #cands))
+    umpire.cite("A9.71", "FG Original DR %d is >= the B#/X# of %d MG: Random Selection decides which", original, #cands)
     sel = R().ift.random_selection(cands, "A9.71 multiple MG malfunction")
   else
-    umpire.cite("A9.71", string.format("FG Original DR %d: only %s's B#/X# was rolled: it is affected automatically", original, cands[1].name))
+    umpire.cite("A9.71", "FG Original DR %d: only %s's B#/X# was rolled: it is affected automatically", original, cands[1].name)
   end
   for _, c in ipairs(sel) do
     mark(c.mg, c.r)
     res[c.name].malfunctioned = c.r.malfunction
     res[c.name].removed = c.r.eliminated
-    umpire.cite("A9.71", string.format("%s %s", c.name, c.r.eliminated and "is removed (X#)" or "malfunctions"))
+    umpire.cite("A9.71", "%s %s", c.name, c.r.eliminated and "is removed (X#)" or "malfunctions")
   end
   return res
 end
@@ -165,7 +165,7 @@ function mal.repair(unit, sws, phase)
       if d == 6 then o = "eliminated"; sw.removed = true; sw.malfunctioned = false
       elseif d <= sw.R then o = "repaired"; sw.malfunctioned = false
       else o = "no change" end
-      umpire.cite("A9.72", string.format("%s repair dr %d vs R%d: %s", sw.name or "SW", d, sw.R, o))
+      umpire.cite("A9.72", "%s repair dr %d vs R%d: %s", sw.name or "SW", d, sw.R, o)
       out[#out + 1] = {sw = sw, outcome = o, dr = d}
     end
   end
@@ -182,8 +182,8 @@ function mal.self_destruct(unit, sws, how, phase)
     if sw.malfunctioned or sw.fire_counter then error("A9.73: " .. (sw.name or "SW") .. " could not otherwise still be fired") end
     if how == "destroy" then sw.removed = true else sw.malfunctioned = true end
     sw.used = true
-    umpire.cite("A9.73", string.format("%s %s by %s instead of firing (counts as use of a SW)", sw.name or "SW",
-      how == "destroy" and "destroyed" or "deliberately malfunctioned", unit.name))
+    umpire.cite("A9.73", "%s %s by %s instead of firing (counts as use of a SW)", sw.name or "SW",
+      how == "destroy" and "destroyed" or "deliberately malfunctioned", unit.name)
   end
 end
 
@@ -202,8 +202,8 @@ function mal.random_destruction(sw, column, opts)
   elseif e.kind == "K" then
     if sw.malfunctioned then o = "eliminated"; sw.removed = true else o = "malfunctioned"; sw.malfunctioned = true end
   end
-  umpire.cite("A9.74", string.format("Random SW Destruction of %s: dr %d%s on the %d column: %s -> %s", sw.name or "SW", d,
-    drm ~= 0 and string.format(" %+d (fully-tracked AFV OVR)", drm) or "", column, res, o))
+  umpire.cite("A9.74", "Random SW Destruction of %s: dr %d%s on the %d column: %s -> %s", sw.name or "SW", d,
+    drm ~= 0 and string.format(" %+d (fully-tracked AFV OVR)", drm) or "", column, res, o)
   return o
 end
 
