@@ -5,6 +5,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <variant>
 #include <string>
 #include <vector>
 
@@ -25,7 +27,16 @@ struct Common {
     bool traceback = false;
     double timeout = 10.0;
     bool timeout_given = false;  // --timeout on the command line: then it also bounds a whole odds run
+    std::vector<std::string> set;  // --set name=value: umpire.args of the script
 };
+
+// --set name=value (repeatable) on a command that runs a script: the value reads as true/false,
+// a number, or else a string ("rulesets/asl" or 'quoted'). A malformed one is bad usage (exit 2,
+// from the parser).
+void add_set_option(CLI::App* app, Common& common);
+// The parsed --set values; Error for a malformed one (the parser already refused it on the
+// command line; a journal's recorded args come through here too).
+std::map<std::string, std::variant<bool, double, std::string>> parse_set(const std::vector<std::string>& set);
 
 void add_common(CLI::App* app, Common& common);
 
@@ -78,6 +89,7 @@ int cmd_roll(const Common& common, const std::string& expr);
 struct OddsInputs {
     bool no_fold = false;  // --no-fold: chains run path by path (a check of the fold)
     std::string target;              // dice expression or script file
+    std::string code;                // -e: Lua code run as the odds script instead
     std::string compare;             // --compare: a ruleset to run the same script under
     std::string svg;                 // --svg FILE
     std::uint64_t budget = 1000000;  // --budget: paths before switching to Monte Carlo

@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
     run->add_option("--save-state", run_inputs.state_out, "Save the game state to this JSON file afterwards");
     run->add_option("--journal", run_inputs.journal_out,
                     "Save the journal (every roll, modifier and citation) for `umpire replay`");
+    add_set_option(run, common);
     add_common(run, common);
 
     auto* roll = app.add_subcommand("roll", "Roll a dice expression.\nExample: umpire roll 2d6+1 --seed 42");
@@ -51,10 +52,15 @@ int main(int argc, char** argv) {
         "  umpire odds 2d6+1\n"
         "  umpire odds --ruleset asl scripts/asl/odds_mmg_fire_group.lua --svg mmg.svg\n"
         "  umpire odds --ruleset asl scripts/asl/odds_mmg_fire_group.lua --given ift=1KIA\n"
-        "  umpire odds --ruleset bolt-action scripts/bolt-action/compare_mg42.lua --compare bolt-action-mg42");
+        "  umpire odds --ruleset bolt-action scripts/bolt-action/compare_mg42.lua --compare bolt-action-mg42\n"
+        "  umpire odds -e 'return umpire.dice.count(umpire.args.n, 6, 5)' --set n=10   (a quick question)\n"
+        "Report (text, --json, --svg): docs/odds-report.md. Exit 2 for bad usage (a bad expression or\n"
+        "--set), 1 for a rule or script error.");
     odds->add_option("EXPR_OR_SCRIPT", odds_inputs.target,
-                     "Dice expression (as for roll; grammar: docs/dice.md; d66 = tens and units) or Lua script")
-        ->required();
+                     "Dice expression (as for roll; grammar: docs/dice.md; d66 = tens and units) or Lua script");
+    odds->add_option("-e,--execute", odds_inputs.code,
+                     "Lua code to run as the odds script instead of a file (it returns the outcome)");
+    add_set_option(odds, common);
     odds->add_option("--compare", odds_inputs.compare,
                      "Run the script again with this ruleset instead (a house rule that extends the "
                      "original) and print both and the difference");
@@ -88,6 +94,7 @@ int main(int argc, char** argv) {
     auto* watch = app.add_subcommand("watch", "Run a script, and again every time it or a ruleset changes.\n"
                                               "Example: umpire watch --ruleset my_house_rule scripts/try.lua");
     watch->add_option("SCRIPT", script, "Lua script file")->required();
+    add_set_option(watch, common);
     add_common(watch, common);
 
     auto* test = app.add_subcommand("test", "Run the spec tests (tests/*.lua) of rulesets; all of them if none named.\n"
@@ -165,7 +172,13 @@ int main(int argc, char** argv) {
         return cmd_run(common, run_inputs);
     }
     if (*roll) return cmd_roll(common, expr);
-    if (*odds) return cmd_odds(common, odds_inputs);
+    if (*odds) {
+        if (odds_inputs.target.empty() == odds_inputs.code.empty()) {
+            std::cerr << "umpire odds: give an EXPR_OR_SCRIPT or -e CODE (exactly one)\n" << odds->help();
+            return kUsage;
+        }
+        return cmd_odds(common, odds_inputs);
+    }
     if (*watch) return cmd_watch(common, script);
     if (*test) return cmd_test(common, test_rulesets);
     if (*replay) return cmd_replay(common, journal);
