@@ -102,6 +102,18 @@ struct OddsInputs {
     double fold_below = 0.01;        // --fold PP: text/SVG rows below this percentage folded
 };
 int cmd_odds(const Common& common, const OddsInputs& inputs);
+// What `umpire sweep` (and `sweep merge`) was asked.
+struct SweepInputs {
+    std::string script;
+    std::vector<std::string> grid;   // --grid AXIS=VALUES (repeatable)
+    std::string shard;               // --shard I/N
+    std::uint64_t budget = 1000000;  // --budget: exact paths per cell
+    std::string csv, jsonl, svg;     // outputs (none: JSON Lines on stdout)
+    std::string heat, x, y;          // the heat map: --heat WHAT --x AXIS --y AXIS
+    std::vector<std::string> merge;  // sweep merge FILES
+};
+int cmd_sweep(const Common& common, const SweepInputs& inputs);
+int cmd_sweep_merge(const Common& common, const SweepInputs& inputs);
 int cmd_replay(const Common& common, const std::string& journal);
 
 }  // namespace umpire::cli

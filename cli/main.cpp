@@ -91,6 +91,50 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(0.0, 100.0));
     add_common(odds, common);
 
+    SweepInputs sweep_inputs;
+    auto* sweep = app.add_subcommand(
+        "sweep",
+        "Where does a house rule change the odds? Runs an odds script at every cell of a grid of\n"
+        "parameters, exactly (the engine of `umpire odds`); the script reads each cell's values in\n"
+        "umpire.args. An axis is NAME=A..B (integers; A..B:STEP) or NAME=V1,V2,...; the axis\n"
+        "`ruleset` loads its value as the cell's ruleset. Cells are numbered with the last --grid\n"
+        "fastest. Writes JSON Lines (one line per cell: its args and its `odds --json` report), CSV\n"
+        "(cell, axes, table, figure, outcome, exact, value) and an SVG heat map of one figure: --heat\n"
+        "FIELD=VALUE (P of a field's value; FIELD 'outcome' for a scalar outcome), at_least:FIELD=N,\n"
+        "or mean:FIELD; with two rulesets, a map of each and of their difference.\n"
+        "--shard I/N runs the cells whose index % N == I-1 (GNU parallel, a Slurm array), and\n"
+        "`umpire sweep merge SHARD.jsonl...` joins them into output byte-identical to one run.\n"
+        "docs/sweep.md. Exit 2 for bad usage (a bad --grid, --shard or --set), 1 for a script error.\n"
+        "Examples:\n"
+        "  umpire sweep --ruleset asl scripts/asl/sweep_mmg.lua --grid range=1..12 --grid cover=0,1,2 \\\n"
+        "      --grid ruleset=asl,asl-house-mg --csv mmg.csv --svg mmg.svg --heat kill=true --x range --y cover\n"
+        "  parallel umpire sweep ... --shard {}/4 --jsonl shard{}.jsonl ::: 1 2 3 4\n"
+        "  umpire sweep merge shard*.jsonl --jsonl all.jsonl --csv all.csv");
+    sweep->require_subcommand(0, 1);
+    sweep->add_option("SCRIPT", sweep_inputs.script, "The odds script (it reads umpire.args)");
+    sweep->add_option("--grid", sweep_inputs.grid, "An axis: NAME=A..B[:STEP] or NAME=V1,V2,... Repeatable")
+        ->allow_extra_args(false)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    sweep->add_option("--shard", sweep_inputs.shard, "Run only shard I of N: the cells whose index % N == I-1");
+    sweep->add_option("--budget", sweep_inputs.budget, "Exact paths allowed per cell (a cell past it is an error)");
+    auto add_sweep_outputs = [&](CLI::App* cmd) {
+        cmd->add_option("--jsonl", sweep_inputs.jsonl, "Write the JSON Lines here (default: stdout, if no other output)");
+        cmd->add_option("--csv", sweep_inputs.csv, "Write the CSV here");
+        cmd->add_option("--svg", sweep_inputs.svg, "Write the heat map here (with --heat, --x, --y)");
+        cmd->add_option("--heat", sweep_inputs.heat, "The figure of the heat map: FIELD=VALUE, at_least:FIELD=N or mean:FIELD");
+        cmd->add_option("--x", sweep_inputs.x, "The heat map's horizontal axis");
+        cmd->add_option("--y", sweep_inputs.y, "The heat map's vertical axis");
+    };
+    add_sweep_outputs(sweep);
+    add_set_option(sweep, common);
+    add_common(sweep, common);
+    auto* sweep_merge = sweep->add_subcommand(
+        "merge", "Join the JSON Lines of every shard of one sweep (each cell once) into the outputs of the\n"
+                 "unsharded run, byte for byte.\n"
+                 "Example: umpire sweep merge shard1.jsonl shard2.jsonl --jsonl all.jsonl --csv all.csv");
+    sweep_merge->add_option("FILES", sweep_inputs.merge, "The shards' JSON Lines files")->required();
+    add_sweep_outputs(sweep_merge);
+
     auto* watch = app.add_subcommand("watch", "Run a script, and again every time it or a ruleset changes.\n"
                                               "Example: umpire watch --ruleset my_house_rule scripts/try.lua");
     watch->add_option("SCRIPT", script, "Lua script file")->required();
@@ -178,6 +222,14 @@ int main(int argc, char** argv) {
             return kUsage;
         }
         return cmd_odds(common, odds_inputs);
+    }
+    if (*sweep_merge) return cmd_sweep_merge(common, sweep_inputs);
+    if (*sweep) {
+        if (sweep_inputs.script.empty() || sweep_inputs.grid.empty()) {
+            std::cerr << "umpire sweep: give a SCRIPT and at least one --grid AXIS=VALUES\n" << sweep->help();
+            return kUsage;
+        }
+        return cmd_sweep(common, sweep_inputs);
     }
     if (*watch) return cmd_watch(common, script);
     if (*test) return cmd_test(common, test_rulesets);
