@@ -60,7 +60,7 @@ Axis parse_axis(const std::string& text) {
         // A..B[:STEP], integers.
         char* end = nullptr;
         const long from = std::strtol(spec.c_str(), &end, 10);
-        if (end != spec.c_str() + dots) throw ParseError("grid axis", text, eq + 1, "expected an integer before '..'");
+        if (dots == 0 || end != spec.c_str() + dots) throw ParseError("grid axis", text, eq + 1, "expected an integer before '..'");
         const char* to_at = spec.c_str() + dots + 2;
         const long to = std::strtol(to_at, &end, 10);
         if (end == to_at) throw ParseError("grid axis", text, eq + 1 + dots + 2, "expected an integer after '..'");
