@@ -51,6 +51,17 @@ int cmd_sweep(const Common& common, const SweepInputs& in) {
         std::cerr << "umpire sweep: " << e.what() << "\n";
         return kUsage;
     }
+    // --x and --y must name axes of the grid: known before any cell runs, so bad usage.
+    for (const auto& [flag, name] : {std::pair{"--x", in.x}, std::pair{"--y", in.y}}) {
+        if (name.empty()) continue;
+        bool found = false;
+        for (const auto& a : request.grid.axes) found = found || a.name == name;
+        if (!found) {
+            std::cerr << "umpire sweep: " << flag << " " << name << ": no such axis in the grid ("
+                      << request.grid.text() << ")\n";
+            return kUsage;
+        }
+    }
     return guarded(common, [&] {
         request.odds.host = host_options(common);
         request.odds.rulesets = split_rulesets(common).load;

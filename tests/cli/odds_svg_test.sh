@@ -32,11 +32,7 @@ if [ -z "$browser" ]; then
   [ "${UMPIRE_REQUIRE_TOOLS:-0}" = 1 ] && fail "$msg"
   echo "SKIP: $msg"; exit 77
 fi
-"$browser" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-  --disable-background-networking --disable-component-update --disable-sync \
-  --user-data-dir="$work/profile" --screenshot="$work/out.png" --window-size=1200,520 \
-  "file://$work/compare.svg" >/dev/null 2>&1 || true
-[ -s "$work/out.png" ] || fail "chromium wrote no screenshot"
+"$src/tests/cli/chromium_screenshot.sh" "$browser" "$work/compare.svg" "$work/out.png" 1200,520 || exit 1
 python3 "$src/tests/cli/svg_pixels.py" "$work/compare.svg" "$work/out.png" \
   "bar:>casualties (|0 (original=#4e79a7" "bar:>casualties (|1 (bolt-action-mg42=#f28e2b" \
   "bar:>pins (|1 (original=#4e79a7" "bar:>pins (|1 (bolt-action-mg42=#f28e2b" \
