@@ -39,6 +39,8 @@ std::string usage_problem(const SweepInputs& in) {
 }  // namespace
 
 int cmd_sweep(const Common& common, const SweepInputs& in) {
+    // A sweep writes JSON Lines itself; --json and --explain would be silently ignored.
+    if (const int rc = refuse_output_flags(common, "sweep", false); rc != kOk) return rc;
     if (const std::string problem = usage_problem(in); !problem.empty()) {
         std::cerr << "umpire sweep: " << problem << "\n";
         return kUsage;
