@@ -1,6 +1,12 @@
 #include "cli/Common.hpp"
 
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
 #include <iostream>
+
+#include "core/Error.hpp"
 
 namespace umpire::cli {
 namespace fs = std::filesystem;
@@ -24,6 +30,47 @@ void add_common(CLI::App* app, Common& c) {
            "`odds`, it also bounds the whole run, exact enumeration and Monte Carlo alike");
 }
 
+namespace {
+// "" if `text` is name=value with a Lua identifier as name, else what is wrong with it.
+std::string set_problem(const std::string& text) {
+    const auto eq = text.find('=');
+    if (eq == std::string::npos) return "--set " + text + ": expected name=value (e.g. --set range=6)";
+    const std::string name = text.substr(0, eq);
+    const bool identifier = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0])) &&
+                            std::all_of(name.begin(), name.end(), [](char ch) {
+                                return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
+                            });
+    if (!identifier) return "--set " + text + ": the name '" + name + "' is not a Lua identifier (letters, digits, _)";
+    return "";
+}
+}  // namespace
+
+void add_set_option(CLI::App* app, Common& c) {
+    app->add_option("--set", c.set,
+                    "Give the script a parameter: umpire.args.NAME (read-only). Repeatable. VALUE reads\n"
+                    "as true/false, a number, or else a string. E.g. --set range=6 --set hero=true")
+        ->allow_extra_args(false)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+        ->check(CLI::Validator([](std::string& text) { return set_problem(text); }, "NAME=VALUE"));
+}
+
+std::map<std::string, std::variant<bool, double, std::string>> parse_set(const std::vector<std::string>& set) {
+    std::map<std::string, std::variant<bool, double, std::string>> args;
+    for (const auto& text : set) {
+        if (const std::string problem = set_problem(text); !problem.empty()) throw Error(problem);
+        const auto eq = text.find('=');
+        const std::string name = text.substr(0, eq), value = text.substr(eq + 1);
+        char* end = nullptr;
+        const double number = std::strtod(value.c_str(), &end);
+        if (value == "true" || value == "false") args[name] = value == "true";
+        else if (!value.empty() && end == value.c_str() + value.size() && std::isfinite(number)) args[name] = number;
+        else if (value.size() >= 2 && (value.front() == '\'' || value.front() == '"') && value.back() == value.front())
+            args[name] = value.substr(1, value.size() - 2);
+        else args[name] = value;
+    }
+    return args;
+}
+
 RulesetArgs split_rulesets(const Common& c) {
     RulesetArgs out;
     for (const auto& r : c.rulesets) {
@@ -41,6 +88,7 @@ HostOptions host_options(const Common& c) {
     o.traceback = c.traceback;
     o.time_limit = c.timeout;
     o.search_path = split_rulesets(c).search;
+    o.args = parse_set(c.set);
     return o;
 }
 

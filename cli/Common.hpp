@@ -5,6 +5,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <variant>
 #include <string>
 #include <vector>
 
@@ -25,7 +27,16 @@ struct Common {
     bool traceback = false;
     double timeout = 10.0;
     bool timeout_given = false;  // --timeout on the command line: then it also bounds a whole odds run
+    std::vector<std::string> set;  // --set name=value: umpire.args of the script
 };
+
+// --set name=value (repeatable) on a command that runs a script: the value reads as true/false,
+// a number, or else a string ("rulesets/asl" or 'quoted'). A malformed one is bad usage (exit 2,
+// from the parser).
+void add_set_option(CLI::App* app, Common& common);
+// The parsed --set values; Error for a malformed one (the parser already refused it on the
+// command line; a journal's recorded args come through here too).
+std::map<std::string, std::variant<bool, double, std::string>> parse_set(const std::vector<std::string>& set);
 
 void add_common(CLI::App* app, Common& common);
 
@@ -78,6 +89,7 @@ int cmd_roll(const Common& common, const std::string& expr);
 struct OddsInputs {
     bool no_fold = false;  // --no-fold: chains run path by path (a check of the fold)
     std::string target;              // dice expression or script file
+    std::string code;                // -e: Lua code run as the odds script instead
     std::string compare;             // --compare: a ruleset to run the same script under
     std::string svg;                 // --svg FILE
     std::uint64_t budget = 1000000;  // --budget: paths before switching to Monte Carlo
@@ -90,6 +102,18 @@ struct OddsInputs {
     double fold_below = 0.01;        // --fold PP: text/SVG rows below this percentage folded
 };
 int cmd_odds(const Common& common, const OddsInputs& inputs);
+// What `umpire sweep` (and `sweep merge`) was asked.
+struct SweepInputs {
+    std::string script;
+    std::vector<std::string> grid;   // --grid AXIS=VALUES (repeatable)
+    std::string shard;               // --shard I/N
+    std::uint64_t budget = 1000000;  // --budget: exact paths per cell
+    std::string csv, jsonl, svg;     // outputs (none: JSON Lines on stdout)
+    std::string heat, x, y;          // the heat map: --heat WHAT --x AXIS --y AXIS
+    std::vector<std::string> merge;  // sweep merge FILES
+};
+int cmd_sweep(const Common& common, const SweepInputs& inputs);
+int cmd_sweep_merge(const Common& common, const SweepInputs& inputs);
 int cmd_replay(const Common& common, const std::string& journal);
 // What `umpire serve` was asked.
 struct ServeInputs {

@@ -53,7 +53,7 @@ std::string ruleset_label(const std::string& ruleset) {
 }  // namespace
 
 int cmd_odds(const Common& common, const OddsInputs& in) {
-    const bool is_script = std::filesystem::is_regular_file(in.target) || in.target.ends_with(".lua");
+    const bool is_script = !in.code.empty() || std::filesystem::is_regular_file(in.target) || in.target.ends_with(".lua");
     // A bad expression is bad usage (exit 2), as in `umpire roll`.
     if (!is_script) {
         try {
@@ -78,6 +78,7 @@ int cmd_odds(const Common& common, const OddsInputs& in) {
             request.host.fold = !in.no_fold;
             request.rulesets = split_rulesets(common).load;
             request.script = in.target;
+            request.code = in.code;
             request.odds.budget = in.budget;
             request.odds.monte_carlo_only = in.monte_carlo;
             request.odds.monte_carlo.samples = in.samples;
@@ -101,7 +102,8 @@ int cmd_odds(const Common& common, const OddsInputs& in) {
         }
         result = odds_runner::given(result, in.given);
         if (other) other = odds_runner::given(*other, in.given);
-        std::string title = in.target + (other ? " vs " + in.compare : "");
+        std::string title = (in.code.empty() ? in.target : "-e " + in.code) + (other ? " vs " + in.compare : "");
+        for (const auto& s : common.set) title += " --set " + s;
         for (std::size_t i = 0; i < in.given.size(); ++i) title += (i ? " and " : " given ") + in.given[i];
         std::vector<odds::ReportSide> sides;
         sides.push_back({other ? "original" : plain_label(common), std::move(result)});

@@ -32,6 +32,9 @@ int cmd_replay(const Common& common, const std::string& journal_file) {
         replay_common.json = false;
         replay_common.explain = false;
         replay_common.trusted = false;  // a journal is untrusted input: its code runs sandboxed
+        replay_common.set.clear();  // the recorded umpire.args, not this command's
+        for (const auto& a : inputs.value("args", nlohmann::json::array()))
+            if (a.is_string()) replay_common.set.push_back(a.get<std::string>());
         std::vector<std::string> ignored;
         HostOptions options = host_options(replay_common);
         options.print = [&ignored](const std::string& line) { ignored.push_back(line); };

@@ -18,6 +18,7 @@ int cmd_run(const Common& common, const RunInputs& in) {
         // in the state the rulesets leave when no --state file is given).
         nlohmann::json inputs = {{"rulesets", common.rulesets},
                                  {"script", in.script},
+                                 {"args", common.set},
                                  {"code", in.code.empty() ? LuaHost::read_file(in.script) : in.code},
                                  {"state", in.state_in.empty() ? nlohmann::json() : nlohmann::json(LuaHost::read_file(in.state_in))}};
         const nlohmann::json results = replay::play(host, common.seed, split_rulesets(common).load, std::move(inputs));

@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
     run->add_option("--save-state", run_inputs.state_out, "Save the game state to this JSON file afterwards");
     run->add_option("--journal", run_inputs.journal_out,
                     "Save the journal (every roll, modifier and citation) for `umpire replay`");
+    add_set_option(run, common);
     add_common(run, common);
 
     auto* roll = app.add_subcommand("roll", "Roll a dice expression.\nExample: umpire roll 2d6+1 --seed 42");
@@ -51,10 +52,15 @@ int main(int argc, char** argv) {
         "  umpire odds 2d6+1\n"
         "  umpire odds --ruleset asl scripts/asl/odds_mmg_fire_group.lua --svg mmg.svg\n"
         "  umpire odds --ruleset asl scripts/asl/odds_mmg_fire_group.lua --given ift=1KIA\n"
-        "  umpire odds --ruleset bolt-action scripts/bolt-action/compare_mg42.lua --compare bolt-action-mg42");
+        "  umpire odds --ruleset bolt-action scripts/bolt-action/compare_mg42.lua --compare bolt-action-mg42\n"
+        "  umpire odds -e 'return umpire.dice.count(umpire.args.n, 6, 5)' --set n=10   (a quick question)\n"
+        "Report (text, --json, --svg): docs/odds-report.md. Exit 2 for bad usage (a bad expression or\n"
+        "--set), 1 for a rule or script error.");
     odds->add_option("EXPR_OR_SCRIPT", odds_inputs.target,
-                     "Dice expression (as for roll; grammar: docs/dice.md; d66 = tens and units) or Lua script")
-        ->required();
+                     "Dice expression (as for roll; grammar: docs/dice.md; d66 = tens and units) or Lua script");
+    odds->add_option("-e,--execute", odds_inputs.code,
+                     "Lua code to run as the odds script instead of a file (it returns the outcome)");
+    add_set_option(odds, common);
     odds->add_option("--compare", odds_inputs.compare,
                      "Run the script again with this ruleset instead (a house rule that extends the "
                      "original) and print both and the difference");
@@ -85,9 +91,54 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(0.0, 100.0));
     add_common(odds, common);
 
+    SweepInputs sweep_inputs;
+    auto* sweep = app.add_subcommand(
+        "sweep",
+        "Where does a house rule change the odds? Runs an odds script at every cell of a grid of\n"
+        "parameters, exactly (the engine of `umpire odds`); the script reads each cell's values in\n"
+        "umpire.args. An axis is NAME=A..B (integers; A..B:STEP) or NAME=V1,V2,...; the axis\n"
+        "`ruleset` loads its value as the cell's ruleset. Cells are numbered with the last --grid\n"
+        "fastest. Writes JSON Lines (one line per cell: its args and its `odds --json` report), CSV\n"
+        "(cell, axes, table, figure, outcome, exact, value) and an SVG heat map of one figure: --heat\n"
+        "FIELD=VALUE (P of a field's value; FIELD 'outcome' for a scalar outcome), at_least:FIELD=N,\n"
+        "or mean:FIELD; with two rulesets, a map of each and of their difference.\n"
+        "--shard I/N runs the cells whose index % N == I-1 (GNU parallel, a Slurm array), and\n"
+        "`umpire sweep merge SHARD.jsonl...` joins them into output byte-identical to one run.\n"
+        "docs/sweep.md. Exit 2 for bad usage (a bad --grid, --shard or --set), 1 for a script error.\n"
+        "Examples:\n"
+        "  umpire sweep --ruleset asl scripts/asl/sweep_mmg.lua --grid range=1..12 --grid cover=0,1,2 \\\n"
+        "      --grid ruleset=asl,asl-house-mg --csv mmg.csv --svg mmg.svg --heat kill=true --x range --y cover\n"
+        "  parallel umpire sweep ... --shard {}/4 --jsonl shard{}.jsonl ::: 1 2 3 4\n"
+        "  umpire sweep merge shard*.jsonl --jsonl all.jsonl --csv all.csv");
+    sweep->require_subcommand(0, 1);
+    sweep->add_option("SCRIPT", sweep_inputs.script, "The odds script (it reads umpire.args)");
+    sweep->add_option("--grid", sweep_inputs.grid, "An axis: NAME=A..B[:STEP] or NAME=V1,V2,... Repeatable")
+        ->allow_extra_args(false)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    sweep->add_option("--shard", sweep_inputs.shard, "Run only shard I of N: the cells whose index % N == I-1");
+    sweep->add_option("--budget", sweep_inputs.budget, "Exact paths allowed per cell (a cell past it is an error)");
+    auto add_sweep_outputs = [&](CLI::App* cmd) {
+        cmd->add_option("--jsonl", sweep_inputs.jsonl, "Write the JSON Lines here (default: stdout, if no other output)");
+        cmd->add_option("--csv", sweep_inputs.csv, "Write the CSV here");
+        cmd->add_option("--svg", sweep_inputs.svg, "Write the heat map here (with --heat, --x, --y)");
+        cmd->add_option("--heat", sweep_inputs.heat, "The figure of the heat map: FIELD=VALUE, at_least:FIELD=N or mean:FIELD");
+        cmd->add_option("--x", sweep_inputs.x, "The heat map's horizontal axis");
+        cmd->add_option("--y", sweep_inputs.y, "The heat map's vertical axis");
+    };
+    add_sweep_outputs(sweep);
+    add_set_option(sweep, common);
+    add_common(sweep, common);
+    auto* sweep_merge = sweep->add_subcommand(
+        "merge", "Join the JSON Lines of every shard of one sweep (each cell once) into the outputs of the\n"
+                 "unsharded run, byte for byte.\n"
+                 "Example: umpire sweep merge shard1.jsonl shard2.jsonl --jsonl all.jsonl --csv all.csv");
+    sweep_merge->add_option("FILES", sweep_inputs.merge, "The shards' JSON Lines files")->required();
+    add_sweep_outputs(sweep_merge);
+
     auto* watch = app.add_subcommand("watch", "Run a script, and again every time it or a ruleset changes.\n"
                                               "Example: umpire watch --ruleset my_house_rule scripts/try.lua");
     watch->add_option("SCRIPT", script, "Lua script file")->required();
+    add_set_option(watch, common);
     add_common(watch, common);
 
     auto* test = app.add_subcommand("test", "Run the spec tests (tests/*.lua) of rulesets; all of them if none named.\n"
@@ -195,7 +246,21 @@ int main(int argc, char** argv) {
         return cmd_run(common, run_inputs);
     }
     if (*roll) return cmd_roll(common, expr);
-    if (*odds) return cmd_odds(common, odds_inputs);
+    if (*odds) {
+        if (odds_inputs.target.empty() == odds_inputs.code.empty()) {
+            std::cerr << "umpire odds: give an EXPR_OR_SCRIPT or -e CODE (exactly one)\n" << odds->help();
+            return kUsage;
+        }
+        return cmd_odds(common, odds_inputs);
+    }
+    if (*sweep_merge) return cmd_sweep_merge(common, sweep_inputs);
+    if (*sweep) {
+        if (sweep_inputs.script.empty() || sweep_inputs.grid.empty()) {
+            std::cerr << "umpire sweep: give a SCRIPT and at least one --grid AXIS=VALUES\n" << sweep->help();
+            return kUsage;
+        }
+        return cmd_sweep(common, sweep_inputs);
+    }
     if (*watch) return cmd_watch(common, script);
     if (*test) return cmd_test(common, test_rulesets);
     if (*replay) return cmd_replay(common, journal);

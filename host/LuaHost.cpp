@@ -295,15 +295,29 @@ void LuaHost::push_new_env() {
     sandbox::push_env(L_);
     lua_newtable(L_);
     open_api_modules(L_);
+    push_args();
+    lua_setfield(L_, -2, "args");
     // The function modules are shared by every ruleset of the generation: read-only views. The
-    // tables in data, rules and state are the rulesets' own and stay writable.
-    for (const char* module : {"hooks", "dice", "hex", "table", "bus", "journal"})
+    // tables in data, rules and state are the rulesets' own and stay writable. umpire.args is the
+    // command line's, so no script may change what the next one reads.
+    for (const char* module : {"hooks", "dice", "hex", "table", "bus", "journal", "args"})
         sandbox::make_read_only(L_, -1, module, (std::string("umpire.") + module).c_str());
     // umpire itself too: its functions (cite, note, result, where, base) write the journal's
     // citations, so no ruleset may replace them under another. Host code writes through
     // sandbox::push_writable (umpire.ruleset).
     lua_setfield(L_, -2, "umpire");
     sandbox::make_read_only(L_, -1, "umpire", "umpire");
+}
+
+void LuaHost::push_args() {
+    lua::StackCheck check(L_, 1);
+    lua_createtable(L_, 0, static_cast<int>(options_.args.size()));
+    for (const auto& [name, value] : options_.args) {
+        if (const bool* b = std::get_if<bool>(&value)) lua_pushboolean(L_, *b);
+        else if (const double* x = std::get_if<double>(&value)) lua_pushnumber(L_, *x);
+        else lua_pushstring(L_, std::get<std::string>(value).c_str());
+        lua_setfield(L_, -2, name.c_str());
+    }
 }
 
 void LuaHost::push_script_env() {

@@ -19,6 +19,8 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <variant>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -43,6 +45,9 @@ struct HostOptions {
     // umpire.odds.chain folds under the exact odds engine; false runs it as a plain loop there
     // too, path by path (`umpire odds --no-fold`: a check that folding changes no fraction).
     bool fold = true;
+    // umpire.args: the parameters a script was given (`--set name=value`, or a sweep's cell),
+    // a read-only table of booleans, numbers and strings.
+    std::map<std::string, std::variant<bool, double, std::string>> args;
 };
 
 class LuaHost final : public Game {
@@ -86,6 +91,8 @@ public:
     void push_state() override;  // pushes umpire.state
     // A new env table (allow-list + a new `umpire` table), used by each load generation.
     void push_new_env();
+    // A new table of options().args (the caller makes it umpire.args, read-only).
+    void push_args();
     // A new env table (allow-list) sharing the committed generation's `umpire` table: what a
     // script or spec file runs in, so its globals never leak into the rules.
     void push_script_env();

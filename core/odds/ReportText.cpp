@@ -165,7 +165,7 @@ std::string side_lines(const ReportSide& side, bool plain) {
     if (!r.note.empty()) out += indent + "note: " + r.note + "\n";
     if (r.truncated > 0)
         out += indent + "truncated: " + r.truncated.get_str() + " (" + percent(r.truncated.get_d()) +
-               ") of the probability is in outcomes a chain cut short at its max_steps or epsilon\n";
+               ") cut short by a chain's max_steps or epsilon\n";
     return out;
 }
 

@@ -24,6 +24,12 @@ umpire.rules = {}
 ---@type table
 umpire.state = {}
 
+---The parameters the script was given: `umpire run|odds|watch --set name=value` (repeatable), or
+---the cell of `umpire sweep --grid`. Values are booleans, numbers or strings; read-only.
+---Example: `local range = umpire.args.range or 6`.
+---@type table<string, boolean|number|string>
+umpire.args = {}
+
 ---The active ruleset's manifest (the last one loaded).
 ---@class RulesetInfo
 ---@field name string

@@ -53,11 +53,7 @@ if [ -z "$browser" ]; then
   exit 77
 fi
 "$umpire" draw --ruleset asl a9_222 --svg "$work/plain.svg" >/dev/null
-"$browser" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-  --disable-background-networking --disable-component-update --disable-sync \
-  --user-data-dir="$work/profile" --screenshot="$work/out.png" --window-size=800,600 \
-  "file://$work/plain.svg" >/dev/null 2>&1 || true
-[ -s "$work/out.png" ] || fail "chromium wrote no screenshot"
+"$src/tests/cli/chromium_screenshot.sh" "$browser" "$work/plain.svg" "$work/out.png" 800,600 || exit 1
 python3 "$src/tests/cli/svg_pixels.py" "$work/plain.svg" "$work/out.png" \
   "BB5: woods=#3f7f35" "Z4: grain=#e9d46a" "AA6: open=#f3eed6"
 echo "ok: draw SVG elements and chromium pixels"

@@ -10,7 +10,7 @@ work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 cd "$src"
 failed=0; ran=0
 for script in scripts/*/*.lua; do
-  line=$(head -n 12 "$script" | grep -m1 -o 'umpire \(odds\|run\) [^`]*') || {
+  line=$(head -n 12 "$script" | grep -m1 -o 'umpire \(odds\|run\|sweep\) [^`]*') || {
     echo "FAIL $script: no 'umpire odds ...' or 'umpire run ...' line in its header"; failed=1; continue; }
   read -r -a words <<< "${line#umpire }"
   args=()

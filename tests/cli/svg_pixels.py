@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Checks colours in a chromium screenshot of an `umpire draw` SVG.
 
-usage: svg_pixels.py FILE.svg FILE.png "TITLE=#rrggbb" ...
+usage: svg_pixels.py FILE.svg FILE.png "TITLE=#rrggbb" ... | "bar:AFTER|PREFIX=#rrggbb" ...
 Each TITLE is the <title> of a hex polygon ("BB5: woods"); the pixel a third of the way from the
 hex's centre towards its bottom edge (clear of the name label and the counters) must have the
-colour, within a tolerance. The PNG is decoded here (zlib only) so no imaging library is needed.
+colour, within a tolerance. A "bar:" spec (an `umpire odds` chart) names the first
+<rect class="bar"> after the text AFTER whose <title> starts with PREFIX; its centre pixel must
+have the colour. The PNG is decoded here (zlib only) so no imaging library is needed.
 """
 import re
 import struct
@@ -54,15 +56,30 @@ def main():
     failed = 0
     for spec in sys.argv[3:]:
         title, colour = spec.rsplit("=", 1)
-        m = re.search(r'<polygon class="hex [^"]*"[^>]*? points="([^"]+)"[^>]*><title>' + re.escape(title) + "</title>", svg)
+        if title.startswith("bar:"):
+            after, prefix = title[4:].split("|", 1)
+            start = svg.find(after)
+            m = re.compile(r'<rect class="bar" x="([^"]+)" y="([^"]+)" width="([^"]+)" height="([^"]+)"[^>]*><title>'
+                           + re.escape(prefix)).search(svg, max(start, 0))
+            if start < 0 or not m:
+                print("FAIL: no bar %r after %r in the SVG" % (prefix, after))
+                failed += 1
+                continue
+            bx, by, bw, bh = map(float, m.groups())
+            pts = [(bx, by), (bx + bw, by + bh)]
+            cx, cy, bottom = bx + bw / 2, by + bh / 2, by + bh / 2
+        else:
+            m = None
+        m = m or re.search(r'<polygon class="hex [^"]*"[^>]*? points="([^"]+)"[^>]*><title>' + re.escape(title) + "</title>", svg)
         if not m:
             print("FAIL: no hex titled %r in the SVG" % title)
             failed += 1
             continue
-        pts = [tuple(map(float, p.split(","))) for p in m.group(1).split()]
-        cx = sum(p[0] for p in pts) / len(pts)
-        cy = sum(p[1] for p in pts) / len(pts)
-        bottom = max(p[1] for p in pts)
+        if not title.startswith("bar:"):
+            pts = [tuple(map(float, p.split(","))) for p in m.group(1).split()]
+            cx = sum(p[0] for p in pts) / len(pts)
+            cy = sum(p[1] for p in pts) / len(pts)
+            bottom = max(p[1] for p in pts)
         x, y = int(round(cx)), int(round(cy + (bottom - cy) / 3))
         if not (0 <= x < width and 0 <= y < height):
             print("FAIL: %s at (%d, %d) is outside the %dx%d screenshot" % (title, x, y, width, height))

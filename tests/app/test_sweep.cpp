@@ -1,0 +1,57 @@
+// umpire sweep's grid: axis forms, cell numbering (last axis fastest), shards that partition the
+// cells, and a merge that refuses a missing or doubled cell.
+#include <catch2/catch.hpp>
+
+#include <set>
+
+#include "app/Sweep.hpp"
+#include "core/Error.hpp"
+
+using namespace umpire::sweep;
+
+TEST_CASE("grid axes: ranges with steps, lists of numbers, booleans and strings", "[sweep]") {
+    const Axis range = parse_axis("range=2..8:3");
+    CHECK(range.name == "range");
+    CHECK(range.texts == std::vector<std::string>{"2", "5", "8"});
+    CHECK(std::get<double>(range.values[1]) == 5);
+    const Axis mixed = parse_axis("x=1.5,true,asl-house-mg");
+    CHECK(std::get<double>(mixed.values[0]) == 1.5);
+    CHECK(std::get<bool>(mixed.values[1]));
+    CHECK(std::get<std::string>(mixed.values[2]) == "asl-house-mg");
+    for (const char* bad : {"range", "=1", "r=3..1", "r=1..", "r=..3", "r=1..3:0", "r=1,,2", "r=1..3x"})
+        CHECK_THROWS_AS(parse_axis(bad), umpire::ParseError);
+}
+
+TEST_CASE("cells are numbered with the last axis fastest, and shards partition them", "[sweep]") {
+    Grid g;
+    g.axes = {parse_axis("a=1..3"), parse_axis("b=0,1"), parse_axis("c=x,y")};
+    REQUIRE(g.size() == 12);
+    CHECK(g.coordinates(0) == std::vector<std::size_t>{0, 0, 0});
+    CHECK(g.coordinates(1) == std::vector<std::size_t>{0, 0, 1});
+    CHECK(g.coordinates(7) == std::vector<std::size_t>{1, 1, 1});
+    CHECK(g.coordinates(11) == std::vector<std::size_t>{2, 1, 1});
+    for (std::size_t n : {1u, 4u, 5u, 13u}) {
+        std::multiset<std::size_t> seen;
+        for (std::size_t i = 1; i <= n; ++i) {
+            const Shard s = parse_shard(std::to_string(i) + "/" + std::to_string(n));
+            for (std::size_t cell = 0; cell < g.size(); ++cell)
+                if (s.has(cell)) seen.insert(cell);
+        }
+        CHECK(seen.size() == g.size());
+        CHECK(std::set<std::size_t>(seen.begin(), seen.end()).size() == g.size());
+    }
+    for (const char* bad : {"0/4", "5/4", "1/0", "x", "1/", "/4", "1/4x"})
+        CHECK_THROWS_AS(parse_shard(bad), umpire::ParseError);
+}
+
+TEST_CASE("a merge needs every cell of one grid exactly once", "[sweep]") {
+    auto line = [](std::size_t cell, const char* grid = "a=1,2,3") {
+        return nlohmann::json{{"cell", cell}, {"cells", 3}, {"grid", {grid}}};
+    };
+    const auto merged = merge({line(2), line(0), line(1)});
+    CHECK(merged[0]["cell"] == 0);
+    CHECK(merged[2]["cell"] == 2);
+    CHECK_THROWS_WITH(merge({line(0), line(1)}), Catch::Contains("missing: 2"));
+    CHECK_THROWS_WITH(merge({line(0), line(1), line(1), line(2)}), Catch::Contains("more than one shard"));
+    CHECK_THROWS_WITH(merge({line(0), line(1), line(2, "a=1,2,4")}), Catch::Contains("different grids"));
+}
