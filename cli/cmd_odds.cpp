@@ -30,9 +30,11 @@ std::function<void(const char*, double)> progress_bar() {
 }
 
 void write_svg(const std::string& file, const std::string& svg) {
-    std::ofstream out(file, std::ios::binary);
-    out << svg;
-    if (!out) throw Error("cannot write the chart to " + file);
+    try {
+        isolation::write_file(file, svg);  // through the parent when isolated
+    } catch (const std::exception&) {
+        throw Error("cannot write the chart to " + file);
+    }
 }
 
 }  // namespace
@@ -48,7 +50,9 @@ int cmd_odds(const Common& common, const OddsInputs& in) {
             return kUsage;
         }
     }
-    return guarded(common, [&] {
+    std::vector<std::filesystem::path> outputs;
+    if (!in.svg.empty()) outputs.emplace_back(in.svg);
+    return isolated(common, [&] {
         odds::Result result;
         std::optional<odds::Result> other;
         if (!is_script) {
@@ -94,7 +98,7 @@ int cmd_odds(const Common& common, const OddsInputs& in) {
         if (common.json) std::cout << report.json.dump(2) << "\n";
         else std::cout << report.text;
         return kOk;
-    });
+    }, outputs);
 }
 
 }  // namespace umpire::cli

@@ -2,13 +2,28 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+
+#include "host/Isolation.hpp"
+
 #include <cstdio>
 
 namespace umpire {
 
-Watchdog::Watchdog() : thread_([this] { loop(); }) {}
+// In a worker, the wall-clock grace before the parent starts counting the worker's CPU time.
+constexpr double kWorkerGrace = 0.05;
+
+// In a worker process the parent is the watchdog: the deadline goes into a slot of the page it
+// watches, and it kills the worker (and so ends the call) from outside, with no thread here.
+Watchdog::Watchdog() : slot_(isolation::claim_slot()) {
+    if (slot_ < 0) thread_ = std::thread([this] { loop(); });
+}
 
 Watchdog::~Watchdog() {
+    if (slot_ >= 0) {
+        isolation::release_slot(slot_);
+        return;
+    }
     {
         std::lock_guard lock(mutex_);
         quit_ = true;
@@ -18,6 +33,16 @@ Watchdog::~Watchdog() {
 }
 
 void Watchdog::arm(double seconds, double grace, bool trusted) {
+    if (slot_ >= 0) {
+        // The parent waits for the hook differently (Isolation.cpp, kCpuPastDeadline), with a
+        // shorter grace in wall time.
+        const auto deadline = std::chrono::steady_clock::now() +
+                              std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                  std::chrono::duration<double>(seconds + std::min(grace, kWorkerGrace)));
+        isolation::arm_slot(slot_, std::chrono::duration_cast<std::chrono::nanoseconds>(deadline.time_since_epoch()).count(),
+                            seconds, trusted);
+        return;
+    }
     {
         std::lock_guard lock(mutex_);
         armed_ = true;
@@ -32,6 +57,10 @@ void Watchdog::arm(double seconds, double grace, bool trusted) {
 }
 
 void Watchdog::disarm() {
+    if (slot_ >= 0) {
+        isolation::disarm_slot(slot_);
+        return;
+    }
     {
         std::lock_guard lock(mutex_);
         armed_ = false;
@@ -40,6 +69,8 @@ void Watchdog::disarm() {
 }
 
 void Watchdog::set_where(const char* where) {
+    isolation::note_where(where);
+    if (slot_ >= 0) return;
     std::lock_guard lock(mutex_);
     std::snprintf(where_, sizeof where_, "%s", where);
 }

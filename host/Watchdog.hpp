@@ -6,6 +6,8 @@
 // well within it), ends the whole process with a clear message and exit code 1. Interrupting the
 // C code in-process (a signal and a longjmp out of the matcher) would leave the allocator and the
 // Lua state in unknown shape, so the process is the unit that is stopped (docs/sandbox.md).
+// In an isolated worker (host/Isolation.hpp) that process is the worker, and the parent does the
+// waiting: no thread is made here.
 #pragma once
 #include <chrono>
 #include <condition_variable>
@@ -35,6 +37,7 @@ private:
     double seconds_ = 0;
     char where_[240] = "";
     std::chrono::steady_clock::time_point deadline_;
+    int slot_ = -1;  // in a worker process: its slot in the page the parent watches (Isolation.hpp)
     std::thread thread_;
 };
 
