@@ -48,7 +48,7 @@ constexpr int kPollMilliseconds = 5;
 // hook needs microseconds; the CPU condition is what keeps a worker that was merely waiting for a
 // core on a loaded machine from being killed instead of stopped with its line. kMaxWait bounds
 // the wait in wall time all the same.
-constexpr double kCpuPastDeadline = 0.03;
+constexpr double kCpuPastDeadline = 0.01;
 constexpr std::int64_t kMaxWaitNs = 1'000'000'000;
 
 struct Slot {
@@ -263,7 +263,8 @@ std::string death_message(const Limits& limits, const Page& page, int status, in
                seconds + " s (--timeout): " +
                (slot.trusted.load() ? "compiled code cannot be interrupted in-process"
                                     : "it was still running inside code the time check cannot reach "
-                                      "(a C function such as a pattern match: a pattern-matching bomb?)");
+                                      "(a C function such as a pattern match: a pattern-matching bomb?; "
+                                      "or a loop compiled under --jit)");
     }
     if (page.out_of_memory.load())
         return "the rules ran out of address space (limit " + format_mib(limits.address_space) +
