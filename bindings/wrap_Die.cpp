@@ -10,16 +10,18 @@
 
 namespace umpire::wrap {
 
-namespace {
-// A whole number from `min` to `max` (a pool may be empty: no hits means no damage dice).
-std::uint32_t check_count(lua_State* L, int arg, const char* what, lua_Integer max, lua_Integer min = 1) {
-    const lua_Number v = luaL_checknumber(L, arg);
-    if (v < static_cast<lua_Number>(min) || v > static_cast<lua_Number>(max) || v != static_cast<lua_Integer>(v))
+// A whole number from `min` to `max` at `index`; the error names the argument and what it got
+// (a pool may be empty: no hits means no damage dice, so callers choose min = 0 there).
+std::uint32_t whole_number_arg(lua_State* L, int index, const char* what, lua_Integer min, lua_Integer max) {
+    const bool is_number = lua_isnumber(L, index);
+    const lua_Number v = lua_tonumber(L, index);
+    if (!is_number || v < static_cast<lua_Number>(min) || v > static_cast<lua_Number>(max) ||
+        v != static_cast<lua_Integer>(v))
         throw Error(std::string(what) + " must be a whole number from " + std::to_string(min) + " to " +
-                    std::to_string(max) + ", got " + lua_tostring(L, arg));
+                    std::to_string(max) + ", got " +
+                    (is_number ? std::string(lua_tostring(L, index)) : std::string("a ") + luaL_typename(L, index)));
     return static_cast<std::uint32_t>(v);
 }
-}  // namespace
 
 /// @lua umpire.dice.d(sides)
 /// ---Rolls one die of `sides` faces through the game's generator (a d6 when omitted).
@@ -29,7 +31,7 @@ std::uint32_t check_count(lua_State* L, int arg, const char* what, lua_Integer m
 int die_d(lua_State* L) {
     return lua::lua_guard(L, [&] {
         lua::StackCheck check(L, 1);
-        const std::uint32_t sides = lua_isnoneornil(L, 1) ? 6 : check_count(L, 1, "sides", 1000000);
+        const std::uint32_t sides = lua_isnoneornil(L, 1) ? 6 : whole_number_arg(L, 1, "sides", 1, 1000000);
         lua_pushinteger(L, roll_die(Game::of(L), sides));
         return 1;
     });
@@ -44,8 +46,8 @@ int die_d(lua_State* L) {
 int die_pool(lua_State* L) {
     return lua::lua_guard(L, [&] {
         lua::StackCheck check(L, 1);
-        const std::uint32_t n = check_count(L, 1, "pool size", 1000, 0);
-        const std::uint32_t sides = lua_isnoneornil(L, 2) ? 6 : check_count(L, 2, "sides", 1000000);
+        const std::uint32_t n = whole_number_arg(L, 1, "pool size", 0, 1000);
+        const std::uint32_t sides = lua_isnoneornil(L, 2) ? 6 : whole_number_arg(L, 2, "sides", 1, 1000000);
         Game& game = Game::of(L);
         auto faces = dice::Die::d(sides).roll_pool(game.dice(), n);
         std::sort(faces.begin(), faces.end());
@@ -84,8 +86,8 @@ int die_count(lua_State* L) {
     if (lua_istable(L, 2) || lua_isfunction(L, 3)) return spec_count(L);
     return lua::lua_guard(L, [&] {
         lua::StackCheck check(L, 1);
-        const std::uint32_t n = check_count(L, 1, "pool size", 1000, 0);
-        const std::uint32_t sides = check_count(L, 2, "sides", 1000000);
+        const std::uint32_t n = whole_number_arg(L, 1, "pool size", 0, 1000);
+        const std::uint32_t sides = whole_number_arg(L, 2, "sides", 1, 1000000);
         const lua_Integer target = luaL_checkinteger(L, 3);
         const std::string how = luaL_optstring(L, 4, ">=");
         if (how != ">=" && how != "<=")

@@ -41,18 +41,10 @@ std::set<std::int64_t> read_set(lua_State* L, int table, const char* field) {
     return values;
 }
 
-std::uint32_t whole(lua_State* L, int index, const char* what, lua_Number min, lua_Number max) {
-    const lua_Number v = lua_tonumber(L, index);
-    if (!lua_isnumber(L, index) || v < min || v > max || v != static_cast<lua_Integer>(v))
-        throw Error(std::string(what) + " must be a whole number from " + std::to_string(static_cast<long long>(min)) +
-                    " to " + std::to_string(static_cast<long long>(max)));
-    return static_cast<std::uint32_t>(v);
-}
-
 }  // namespace
 
 dice::DieSpec check_die(lua_State* L, int index) {
-    if (lua_isnumber(L, index)) return dice::DieSpec::sides(whole(L, index, "sides", 1, 1000000));
+    if (lua_isnumber(L, index)) return dice::DieSpec::sides(whole_number_arg(L, index, "sides", 1, 1000000));
     if (!lua_istable(L, index))
         throw Error("a die is a number of sides or a table ({sides = 6}, {faces = {...}}, {fudge = true}, with "
                     "reroll, once, explode, depth)");
@@ -75,7 +67,7 @@ dice::DieSpec check_die(lua_State* L, int index) {
         if (faces.empty() || faces.size() > 1000) throw Error("die.faces must list 1 to 1000 faces");
         die = dice::DieSpec::faces(std::move(faces));
     } else if (!lua_isnil(L, -2)) {
-        die = dice::DieSpec::sides(whole(L, -2, "die.sides", 1, 1000000));
+        die = dice::DieSpec::sides(whole_number_arg(L, -2, "die.sides", 1, 1000000));
     }
     lua_pop(L, 3);
     const auto reroll = read_set(L, index, "reroll");
@@ -85,7 +77,7 @@ dice::DieSpec check_die(lua_State* L, int index) {
     if (!reroll.empty()) die = die.reroll(reroll, once);
     const auto explode = read_set(L, index, "explode");
     lua_getfield(L, index, "depth");
-    const std::uint32_t depth = lua_isnil(L, -1) ? kDefaultDepth : whole(L, -1, "die.depth", 1, 100);
+    const std::uint32_t depth = lua_isnil(L, -1) ? kDefaultDepth : whole_number_arg(L, -1, "die.depth", 1, 100);
     lua_pop(L, 1);
     if (!explode.empty()) die = die.explode(explode, depth);
     return die;
@@ -123,7 +115,7 @@ std::int64_t pool_roll(lua_State* L, const dice::Distribution& exact, const std:
 int spec_sum(lua_State* L) {
     return lua::lua_guard(L, [&] {
         lua::StackCheck check(L, 1);
-        const std::uint32_t n = whole(L, 1, "umpire.dice.sum: n", 0, 1000);
+        const std::uint32_t n = whole_number_arg(L, 1, "umpire.dice.sum: n", 0, 1000);
         const dice::DieSpec die = check_die(L, 2);
         const auto exact = dice::sum_distribution(n, die);
         lua_pushinteger(L, static_cast<lua_Integer>(pool_roll(L, exact, "sum of " + std::to_string(n) + die.to_string(), [](const auto& r) {
@@ -147,9 +139,9 @@ int spec_sum(lua_State* L) {
 int spec_keep(lua_State* L) {
     return lua::lua_guard(L, [&] {
         lua::StackCheck check(L, 1);
-        const std::uint32_t n = whole(L, 1, "umpire.dice.keep: n", 0, 1000);
+        const std::uint32_t n = whole_number_arg(L, 1, "umpire.dice.keep: n", 0, 1000);
         const dice::DieSpec die = check_die(L, 2);
-        const std::uint32_t k = whole(L, 3, "umpire.dice.keep: k", 0, n);
+        const std::uint32_t k = whole_number_arg(L, 3, "umpire.dice.keep: k", 0, n);
         const std::string which = luaL_optstring(L, 4, "highest");
         if (which != "highest" && which != "lowest")
             throw Error("umpire.dice.keep: which must be \"highest\" or \"lowest\", got \"" + which + "\"");
@@ -171,7 +163,7 @@ int spec_keep(lua_State* L) {
 // n dice pass. The test function is asked once per distinct result, never per die.
 int spec_count(lua_State* L) {
     return lua::lua_guard(L, [&] {
-        const std::uint32_t n = whole(L, 1, "umpire.dice.count: pool size", 0, 1000);
+        const std::uint32_t n = whole_number_arg(L, 1, "umpire.dice.count: pool size", 0, 1000);
         const dice::DieSpec die = check_die(L, 2);
         std::map<std::int64_t, bool> passes;
         std::string what;

@@ -14,6 +14,8 @@ namespace wrap {
 // Rolling and journaling in one place, for the FFI and the classic entries alike.
 std::uint32_t roll_die(Game& game, std::uint32_t sides);
 dice::AslDr roll_dr(Game& game);
+// A whole-number argument from `min` to `max`, or an Error naming `what` (wrap_Die.cpp).
+std::uint32_t whole_number_arg(lua_State* L, int index, const char* what, lua_Integer min, lua_Integer max);
 std::uint32_t roll_count(Game& game, std::uint32_t n, std::uint32_t sides, std::int64_t lo,
                          std::int64_t hi);
 

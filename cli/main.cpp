@@ -8,7 +8,7 @@ using namespace umpire::cli;
 
 int main(int argc, char** argv) {
     CLI::App app{"umpire: a scriptable rules engine for tabletop wargames.\n"
-                 "Example: umpire run --ruleset asl scripts/mg_fire.lua"};
+                 "Example: umpire odds --ruleset asl scripts/asl/odds_mmg_fire_group.lua"};
     app.require_subcommand(1);
     // The version of the engine, as the journal header records it (engine_version), so a bug
     // report and a saved game can be matched.
