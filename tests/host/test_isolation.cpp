@@ -91,13 +91,16 @@ TEST_CASE("isolation attacks: a native crash in the worker is an error, not the 
         CHECK_THAT(message, Catch::Contains("the rules' worker process crashed (SIG"));
         CHECK_THAT(message, Catch::Contains("last known position: crash.lua:3:"));
     }
-    // A real invalid write, not a raised signal.
+#ifndef UMPIRE_TEST_ASAN
+    // A real invalid write, not a raised signal (under the sanitizers, UBSan reports the null
+    // store and exits before the write happens: covered by the raised signals above).
     const std::string message = died([] {
         volatile int* nowhere = nullptr;
         *nowhere = 1;
         return 0;
     });
     CHECK_THAT(message, Catch::Contains("SIGSEGV, a segmentation fault"));
+#endif
     check_parent_alive();
 }
 
