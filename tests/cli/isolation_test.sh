@@ -13,15 +13,7 @@ watcher=""
 trap '[ -n "$watcher" ] && kill "$watcher" 2>/dev/null; rm -rf "$work"' EXIT
 fail=0
 
-# expect CODE PATTERN ARGS...: runs umpire ARGS, checks the exit status and stderr.
-expect() {
-  local code="$1" pattern="$2"; shift 2
-  "$umpire" "$@" > "$work/out" 2> "$work/err"
-  local rc=$?
-  if [ "$rc" != "$code" ] || ! grep -qF -- "$pattern" "$work/err"; then
-    echo "FAIL: umpire $* -> rc $rc (want $code), stderr:"; cat "$work/err"; fail=1
-  fi
-}
+. "$(dirname "$0")/lib.sh"  # expect, wait_for
 
 bomb='local found = ("a"):rep(3000):find(".-.-.-.-.-b") return found'  # not a tail call: it keeps its line
 expect 1 "(command line):1: in string.find: script stopped: killed at the wall-clock limit of 1 s (--timeout)" \
@@ -54,14 +46,7 @@ counter='umpire.state.n = (umpire.state.n or 0) + 1 print("run " .. umpire.state
 printf '%s\n' "$counter" > "$work/try.lua"
 "$umpire" watch --timeout 1 "$work/try.lua" > "$work/wout" 2> "$work/werr" &
 watcher=$!
-wait_for() { # file pattern n what
-  for _ in $(seq 300); do
-    [ "$(grep -c -- "$2" "$1" || true)" -ge "$3" ] && return 0
-    kill -0 "$watcher" 2>/dev/null || { echo "FAIL: watch exited while waiting for $4"; cat "$work/werr"; exit 1; }
-    sleep 0.1
-  done
-  echo "FAIL: timed out waiting for $4"; echo "-- stdout:"; cat "$work/wout"; echo "-- stderr:"; cat "$work/werr"; exit 1
-}
+watch_out="$work/wout"; watch_err="$work/werr"
 wait_for "$work/wout" "^run 1$" 1 "the first run"
 wait_for "$work/werr" "^-- watching" 1 "the watch prompt"
 printf '%s\n%s\n' "$counter" "$bomb" > "$work/try.lua"

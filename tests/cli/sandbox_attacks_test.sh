@@ -8,15 +8,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail=0
 
-# expect CODE PATTERN ARGS...: runs umpire ARGS, checks the exit status and stderr.
-expect() {
-  local code="$1" pattern="$2"; shift 2
-  "$umpire" "$@" > "$work/out" 2> "$work/err"
-  local rc=$?
-  if [ "$rc" != "$code" ] || ! grep -q -- "$pattern" "$work/err"; then
-    echo "FAIL: umpire $* -> rc $rc (want $code), stderr:"; cat "$work/err"; fail=1
-  fi
-}
+. "$(dirname "$0")/lib.sh"  # expect
 
 expect 1 "C stack overflow" run -e 'local function f(s) return (s:gsub(".", f)) end f("ab")'
 expect 1 "C stack overflow" run -e 'local function f() return coroutine.wrap(f)() end f()'
