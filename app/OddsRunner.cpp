@@ -66,6 +66,17 @@ ScriptWorker::ScriptWorker(const Request& request) : host_(request.host) {
     lua_pop(L, 1);
 }
 
+// One path of the enumeration: the script from its first line. What is dice-independent runs once
+// per worker, not per path: loading the rulesets, compiling the script, the starting game state.
+// What the script itself does before its first die (counters, geometry, look-ups) runs again on
+// every path: a path is a fresh run because a LuaJIT continuation cannot be copied, so there is no
+// resuming at the first die with another face (recording the prefix and replaying only its effects
+// would need every table it built, which is the run itself). The engine keeps that cost in
+// proportion to the distinct states instead: a rule written as umpire.odds.chain runs each distinct
+// state's step once per path of that step's own dice (wrap_Fold.cpp), and the script around it runs
+// once per distinct end state of the chain, not per path of its dice (docs/lua-api.md, "What the
+// fold costs"). The per-path overhead here is a fresh global table and, once a run has changed
+// umpire.state, writing the starting state back.
 odds::Outcome ScriptWorker::run(dice::DieSource& source) {
     lua_State* L = host_.state();
     const int top = lua_gettop(L);

@@ -5,7 +5,9 @@
 //  - re-roll 1s to hit, then wound (umpire.dice.count with a die table), 10 and 20 shots;
 //  - an exploding d6 to depth 10 (umpire.odds.chain);
 //  - a 12-man Bolt Action rifle squad firing at a unit in soft cover;
-//  - the ASL MG fire-group attack (scripts/asl/odds_mmg_fire_group.lua).
+//  - the ASL MG fire-group attack (scripts/asl/odds_mmg_fire_group.lua);
+//  - a light mortar ranging in over five turns (scripts/bolt-action/light_mortar_ranging.lua);
+//  - a squad running along the A9.222 EX's Fire Lane, 1..4 Locations (scripts/asl/odds_fire_lane_run.lua).
 #include <benchmark/benchmark.h>
 
 #include <fstream>
@@ -74,6 +76,16 @@ void BM_AslMgFireGroup(benchmark::State& state) {
     exact(state, {"asl"}, read("scripts/asl/odds_mmg_fire_group.lua"));
 }
 BENCHMARK(BM_AslMgFireGroup)->Unit(benchmark::kMicrosecond);
+
+void BM_MortarRangingFiveTurns(benchmark::State& state) {
+    exact(state, {"bolt-action"}, read("scripts/bolt-action/light_mortar_ranging.lua"));
+}
+BENCHMARK(BM_MortarRangingFiveTurns)->Unit(benchmark::kMillisecond);
+
+void BM_FireLaneRun(benchmark::State& state) {
+    exact(state, {"asl"}, "HEXES = " + std::to_string(state.range(0)) + "\n" + read("scripts/asl/odds_fire_lane_run.lua"));
+}
+BENCHMARK(BM_FireLaneRun)->DenseRange(1, 4)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 BENCHMARK_MAIN();

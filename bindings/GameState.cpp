@@ -1,8 +1,12 @@
 #include "bindings/GameState.hpp"
 
+#include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "bindings/LuaError.hpp"
@@ -21,6 +25,27 @@ bool is_identifier(const std::string& s) {
 
 std::string child_path(const std::string& path, const std::string& key) {
     return is_identifier(key) ? path + "." + key : path + "[\"" + key + "\"]";
+}
+
+// What a table holds, for both writers: a sequence is exactly the keys 1..n (a JSON array);
+// anything else must have string keys only (a JSON object).
+struct TableShape {
+    std::size_t length = 0;  // lua_objlen
+    std::size_t count = 0;   // keys
+    bool string_keys = true;
+    bool is_sequence() const { return length > 0 && count == length; }
+};
+
+TableShape shape_of(lua_State* L, int index) {
+    TableShape shape;
+    shape.length = lua_objlen(L, index);
+    lua_pushnil(L);
+    while (lua_next(L, index) != 0) {
+        ++shape.count;
+        if (lua_type(L, -2) != LUA_TSTRING) shape.string_keys = false;
+        lua_pop(L, 1);
+    }
+    return shape;
 }
 
 struct Encoder {
@@ -60,17 +85,9 @@ struct Encoder {
             lua_pop(L, 1);
             throw Error(path + ": a table with a metatable cannot be part of the game state");
         }
-        // A sequence is exactly the keys 1..n.
-        const size_t n = lua_objlen(L, index);
-        size_t count = 0;
-        bool all_strings = true;
-        lua_pushnil(L);
-        while (lua_next(L, index) != 0) {
-            ++count;
-            if (lua_type(L, -2) != LUA_TSTRING) all_strings = false;
-            lua_pop(L, 1);
-        }
-        if (n > 0 && count == n) {
+        const TableShape shape = shape_of(L, index);
+        const size_t n = shape.length;
+        if (shape.is_sequence()) {
             Json array = Json::array();
             for (size_t i = 1; i <= n; ++i) {
                 lua_rawgeti(L, index, static_cast<int>(i));
@@ -96,10 +113,20 @@ struct Encoder {
             object[key] = value(lua_gettop(L), child_path(path, key));
             lua_pop(L, 1);
         }
-        (void)all_strings;
         return object;
     }
 };
+
+// Empties the table at `index` in place (it keeps its identity).
+void empty_table(lua_State* L, int index) {
+    for (;;) {
+        lua_pushnil(L);
+        if (lua_next(L, index) == 0) break;
+        lua_pop(L, 1);
+        lua_pushnil(L);
+        lua_rawset(L, index);
+    }
+}
 
 void push_json(lua_State* L, const Json& j) {
     switch (j.type()) {
@@ -135,9 +162,278 @@ void push_json(lua_State* L, const Json& j) {
     }
 }
 
+// ---- the direct writer and reader -------------------------------------------------------------
+//
+// Same bytes as the DOM: nlohmann's dump() is compact, writes an object's keys in the order of its
+// std::map (std::string's <, bytewise as unsigned char, which is what sorting string_views
+// does), whole numbers as integers and strings with escapes. The writer handles the common case
+// itself (printable ASCII without a quote or backslash, whole numbers) and asks nlohmann for one value
+// where it is not (a fractional number, a string to escape). Anything that would be an error
+// throws NeedsDom, and the caller runs the DOM version from the start: its message, for the same
+// first offending value, is the user's.
+struct NeedsDom {};
+
+constexpr double kLargestExactWhole = 9007199254740992.0;  // 2^53
+
+bool plain_ascii(const char* s, std::size_t length) {
+    for (std::size_t i = 0; i < length; ++i) {
+        const unsigned char c = static_cast<unsigned char>(s[i]);
+        if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') return false;
+    }
+    return true;
+}
+
+struct Writer {
+    lua_State* L;
+    std::string& out;
+    std::unordered_set<const void*>& seen;  // every table met so far: state must be a tree
+    std::size_t max_bytes = std::string::npos;  // try_canonical_json: give up past this
+
+    void string(const char* s, std::size_t length) {
+        if (plain_ascii(s, length)) {
+            out += '"';
+            out.append(s, length);
+            out += '"';
+        } else {
+            out += Json(std::string(s, length)).dump();  // escapes; throws on bad UTF-8
+        }
+    }
+
+    void value(int index) {
+        switch (lua_type(L, index)) {
+            case LUA_TBOOLEAN: out += lua_toboolean(L, index) ? "true" : "false"; return;
+            case LUA_TSTRING: {
+                std::size_t length = 0;
+                const char* s = lua_tolstring(L, index, &length);
+                string(s, length);
+                return;
+            }
+            case LUA_TNUMBER: {
+                const double d = lua_tonumber(L, index);
+                if (!std::isfinite(d)) throw NeedsDom{};
+                if (d == std::floor(d) && std::fabs(d) <= kLargestExactWhole) {
+                    char buffer[24];
+                    const auto end = std::to_chars(buffer, buffer + sizeof buffer, static_cast<std::int64_t>(d)).ptr;
+                    out.append(buffer, end);
+                } else {
+                    out += Json(d).dump();
+                }
+                return;
+            }
+            case LUA_TTABLE: table(index); return;
+            default: throw NeedsDom{};
+        }
+    }
+
+    void table(int index) {
+        if (out.size() > max_bytes) throw NeedsDom{};
+        if (!seen.insert(lua_topointer(L, index)).second) throw NeedsDom{};
+        if (lua_getmetatable(L, index)) {
+            lua_pop(L, 1);
+            throw NeedsDom{};
+        }
+        if (!lua_checkstack(L, 4)) throw NeedsDom{};
+        const TableShape shape = shape_of(L, index);
+        const std::size_t n = shape.length, count = shape.count;
+        if (shape.is_sequence()) {
+            out += '[';
+            for (std::size_t i = 1; i <= n; ++i) {
+                if (i > 1) out += ',';
+                lua_rawgeti(L, index, static_cast<int>(i));
+                value(lua_gettop(L));
+                lua_pop(L, 1);
+            }
+            out += ']';
+            return;
+        }
+        if (!shape.string_keys) throw NeedsDom{};
+        // The keys are strings held by the table itself, so the views stay valid during the walk.
+        std::vector<std::string_view> keys;
+        keys.reserve(count);
+        lua_pushnil(L);
+        while (lua_next(L, index) != 0) {
+            std::size_t length = 0;
+            const char* k = lua_tolstring(L, -2, &length);
+            keys.emplace_back(k, length);
+            lua_pop(L, 1);
+        }
+        std::sort(keys.begin(), keys.end());
+        out += '{';
+        bool first = true;
+        for (const auto key : keys) {
+            if (!first) out += ',';
+            first = false;
+            string(key.data(), key.size());
+            out += ':';
+            lua_pushlstring(L, key.data(), key.size());
+            lua_rawget(L, index);
+            value(lua_gettop(L));
+            lua_pop(L, 1);
+        }
+        out += '}';
+    }
+};
+
+// Reads JSON as nlohmann reads it and pushes what push_json would push for it, or throws
+// NeedsDom for what it leaves to nlohmann: a string with an escape or a byte outside printable
+// ASCII (UTF-8 checks, \u escapes), and anything malformed (nlohmann names the error).
+struct Reader {
+    lua_State* L;
+    const char* p;
+    const char* end;
+
+    void skip_space() {
+        while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) ++p;
+    }
+    bool literal(std::string_view word) {
+        if (static_cast<std::size_t>(end - p) < word.size() || std::string_view(p, word.size()) != word) return false;
+        p += word.size();
+        return true;
+    }
+    std::string_view string() {  // at the opening quote
+        const char* start = ++p;
+        while (p < end && *p != '"') {
+            const unsigned char c = static_cast<unsigned char>(*p);
+            if (c < 0x20 || c > 0x7e || c == '\\') throw NeedsDom{};
+            ++p;
+        }
+        if (p == end) throw NeedsDom{};
+        return {start, static_cast<std::size_t>(p++ - start)};
+    }
+    void number() {
+        // JSON's grammar: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+        const char* start = p;
+        bool whole = true;
+        if (p < end && *p == '-') ++p;
+        if (p < end && *p == '0') ++p;
+        else if (p < end && *p >= '1' && *p <= '9') while (p < end && std::isdigit(static_cast<unsigned char>(*p))) ++p;
+        else throw NeedsDom{};
+        if (p < end && *p == '.') {
+            whole = false;
+            if (++p == end || !std::isdigit(static_cast<unsigned char>(*p))) throw NeedsDom{};
+            while (p < end && std::isdigit(static_cast<unsigned char>(*p))) ++p;
+        }
+        if (p < end && (*p == 'e' || *p == 'E')) {
+            whole = false;
+            ++p;
+            if (p < end && (*p == '+' || *p == '-')) ++p;
+            if (p == end || !std::isdigit(static_cast<unsigned char>(*p))) throw NeedsDom{};
+            while (p < end && std::isdigit(static_cast<unsigned char>(*p))) ++p;
+        }
+        // nlohmann reads a whole number as an integer (so "-0" is 0) and converts it; past 64
+        // bits, and for fractions, it reads a double.
+        if (whole) {
+            std::int64_t i = 0;
+            if (const auto r = std::from_chars(start, p, i); r.ec == std::errc() && r.ptr == p)
+                return lua_pushnumber(L, static_cast<double>(i));
+            std::uint64_t u = 0;
+            if (const auto r = std::from_chars(start, p, u); r.ec == std::errc() && r.ptr == p)
+                return lua_pushnumber(L, static_cast<double>(u));
+        }
+        double d = 0;
+        const auto [at, error] = std::from_chars(start, p, d);
+        if (error != std::errc() || at != p || !std::isfinite(d)) throw NeedsDom{};
+        lua_pushnumber(L, d);
+    }
+    void value() {
+        skip_space();
+        if (p == end) throw NeedsDom{};
+        if (!lua_checkstack(L, 4)) throw NeedsDom{};
+        switch (*p) {
+            case '{': {
+                ++p;
+                lua_createtable(L, 0, 0);
+                skip_space();
+                if (p < end && *p == '}') { ++p; return; }
+                for (;;) {
+                    skip_space();
+                    if (p == end || *p != '"') throw NeedsDom{};
+                    const std::string_view key = string();
+                    skip_space();
+                    if (p == end || *p++ != ':') throw NeedsDom{};
+                    lua_pushlstring(L, key.data(), key.size());
+                    value();
+                    lua_rawset(L, -3);
+                    skip_space();
+                    if (p < end && *p == ',') { ++p; continue; }
+                    if (p < end && *p == '}') { ++p; return; }
+                    throw NeedsDom{};
+                }
+            }
+            case '[': {
+                ++p;
+                lua_createtable(L, 0, 0);
+                skip_space();
+                if (p < end && *p == ']') { ++p; return; }
+                for (int i = 1;; ++i) {
+                    value();
+                    lua_rawseti(L, -2, i);
+                    skip_space();
+                    if (p < end && *p == ',') { ++p; continue; }
+                    if (p < end && *p == ']') { ++p; return; }
+                    throw NeedsDom{};
+                }
+            }
+            case '"': {
+                const std::string_view s = string();
+                lua_pushlstring(L, s.data(), s.size());
+                return;
+            }
+            case 't': if (literal("true")) return lua_pushboolean(L, 1); throw NeedsDom{};
+            case 'f': if (literal("false")) return lua_pushboolean(L, 0); throw NeedsDom{};
+            case 'n': if (literal("null")) return lua_pushnil(L); throw NeedsDom{};
+            default: number();
+        }
+    }
+    // The whole text as one value, pushed; NeedsDom (stack as it was) otherwise.
+    void document() {
+        const int top = lua_gettop(L);
+        try {
+            value();
+            skip_space();
+            if (p != end) throw NeedsDom{};
+        } catch (const NeedsDom&) {
+            lua_settop(L, top);
+            throw;
+        }
+    }
+};
+
 }  // namespace
 
 std::string to_canonical_json(lua_State* L, int index) {
+    if (index < 0) index = lua_gettop(L) + index + 1;
+    const int top = lua_gettop(L);
+    thread_local std::unordered_set<const void*> seen;
+    seen.clear();
+    std::string out;
+    out.reserve(256);
+    try {
+        Writer{L, out, seen}.value(index);
+        return out;
+    } catch (...) {
+        // NeedsDom, or nlohmann refusing a string: the DOM version says why, in its words.
+        lua_settop(L, top);
+    }
+    return to_canonical_json_via_dom(L, index);
+}
+
+std::optional<std::string> try_canonical_json(lua_State* L, int index, std::size_t max_bytes) {
+    if (index < 0) index = lua_gettop(L) + index + 1;
+    const int top = lua_gettop(L);
+    thread_local std::unordered_set<const void*> seen;
+    seen.clear();
+    std::string out;
+    try {
+        Writer{L, out, seen, max_bytes}.value(index);
+        if (out.size() <= max_bytes) return out;
+    } catch (...) {
+        lua_settop(L, top);
+    }
+    return std::nullopt;
+}
+
+std::string to_canonical_json_via_dom(lua_State* L, int index) {
     if (index < 0) index = lua_gettop(L) + index + 1;
     const int top = lua_gettop(L);
     Encoder encoder{L, {}};
@@ -158,6 +454,25 @@ std::string to_canonical_json(lua_State* L, int index) {
 void replace_from_json(lua_State* L, int index, const std::string& json) {
     if (index < 0) index = lua_gettop(L) + index + 1;
     lua::StackCheck check(L, 0);
+    // The direct reader first; the top level must be an object (or the empty array nlohmann
+    // also takes, an empty Lua table written back).
+    const std::size_t start = json.find_first_not_of(" \t\n\r");
+    if (start != std::string::npos && (json[start] == '{' || json.compare(start, 2, "[]") == 0)) {
+        try {
+            Reader{L, json.data(), json.data() + json.size()}.document();
+            empty_table(L, index);
+            lua_pushnil(L);
+            while (lua_next(L, -2) != 0) {
+                lua_pushvalue(L, -2);
+                lua_insert(L, -2);
+                lua_rawset(L, index);
+            }
+            lua_pop(L, 1);
+            return;
+        } catch (const NeedsDom&) {
+            // nlohmann reads it, or names what is wrong with it
+        }
+    }
     Json j;
     try {
         j = Json::parse(json);
@@ -166,14 +481,7 @@ void replace_from_json(lua_State* L, int index, const std::string& json) {
     }
     if (!j.is_object() && !(j.is_array() && j.empty()))
         throw Error("game state file: the top level must be a JSON object");
-    // Empty the table in place, then copy the decoded fields in.
-    for (;;) {
-        lua_pushnil(L);
-        if (lua_next(L, index) == 0) break;
-        lua_pop(L, 1);
-        lua_pushnil(L);
-        lua_rawset(L, index);
-    }
+    empty_table(L, index);
     push_json(L, j);
     lua_pushnil(L);
     while (lua_next(L, -2) != 0) {
@@ -185,6 +493,16 @@ void replace_from_json(lua_State* L, int index, const std::string& json) {
 }
 
 void push_from_json(lua_State* L, const std::string& json) {
+    try {
+        Reader{L, json.data(), json.data() + json.size()}.document();
+        return;
+    } catch (const NeedsDom&) {
+        // nlohmann reads it, or names what is wrong with it
+    }
+    push_from_json_via_dom(L, json);
+}
+
+void push_from_json_via_dom(lua_State* L, const std::string& json) {
     Json j;
     try {
         j = Json::parse(json);

@@ -13,10 +13,15 @@
 // is cached for the length of one odds run, keyed by what the chain can depend on: the call site,
 // the initial state, max_steps and epsilon, and a fingerprint of the step and stop functions (their
 // code by source and line, and their upvalues: plain values and small plain-data tables by
-// content, other tables by identity, functions recursively). A per-run table captured by the step
-// thus misses the cache (correct, slower); the rules' own tables keep their identity and hit it.
+// content, tables that are not plain data by their entries (hexes by coordinates; tables with
+// another metatable, such as the read-only views of the rules' data, by identity), functions
+// recursively). So a per-run map or Fire Lane captured by the step hits the cache on every path of
+// the outer enumeration; only what is too large or deep is keyed by identity, which misses the
+// cache (correct, slower).
+#include <algorithm>
 #include <cstdio>
 #include <map>
+#include <vector>
 #include <memory>
 #include <string>
 
@@ -33,6 +38,50 @@ namespace {
 
 // Plain-data tables larger than this are fingerprinted by identity, not content (umpire.data).
 constexpr std::size_t kContentKeyLimit = 16 * 1024;
+
+void fingerprint(lua_State* L, int index, int depth, std::string& key);
+
+// A table that is not plain data (it holds hexes, functions, tables of the rules), by content:
+// a hex by its coordinates, any other table with a metatable by identity, a table without one by
+// its entries (each key and value fingerprinted, sorted, so the order of next() does not matter).
+// Rule code builds such tables afresh on every path of the outer enumeration (a map, a Fire Lane
+// with its hexes), and a step that captures them must still find its fold in the cache. False if
+// the table is too deep or too large (the caller falls back to identity).
+bool table_content(lua_State* L, int index, int depth, std::string& key) {
+    if (depth > 6 || !lua_checkstack(L, 6)) return false;
+    if (lua_getmetatable(L, index)) {
+        luaL_getmetatable(L, "umpire.Hex");
+        const bool hex = lua_rawequal(L, -1, -2);
+        lua_pop(L, 2);
+        if (!hex) return false;
+        lua_getfield(L, index, "q");
+        lua_getfield(L, index, "r");
+        key += "h" + std::to_string(lua_tointeger(L, -2)) + "," + std::to_string(lua_tointeger(L, -1));
+        lua_pop(L, 2);
+        return true;
+    }
+    std::vector<std::string> entries;
+    std::size_t size = 0;
+    lua_pushnil(L);
+    while (lua_next(L, index) != 0) {
+        std::string entry;
+        fingerprint(L, -2, depth + 1, entry);
+        entry += "=";
+        fingerprint(L, -1, depth + 1, entry);
+        lua_pop(L, 1);
+        size += entry.size();
+        if (size > kContentKeyLimit) {
+            lua_pop(L, 1);  // the key next() was walking
+            return false;
+        }
+        entries.push_back(std::move(entry));
+    }
+    std::sort(entries.begin(), entries.end());
+    key += "T{";
+    for (const auto& entry : entries) key += entry + ";";
+    key += "}";
+    return true;
+}
 
 // Appends a fingerprint of the value at `index` to key (see the paragraph at the top).
 void fingerprint(lua_State* L, int index, int depth, std::string& key) {
@@ -52,16 +101,12 @@ void fingerprint(lua_State* L, int index, int depth, std::string& key) {
             return;
         }
         case LUA_TTABLE: {
-            try {
-                const std::string json = game_state::to_canonical_json(L, index);
-                if (json.size() <= kContentKeyLimit) {
-                    key += "t" + json;
-                    return;
-                }
-            } catch (const Error&) {
-                // not plain data (functions, cycles...): identity below
+            if (const auto json = game_state::try_canonical_json(L, index, kContentKeyLimit)) {
+                key += "t" + *json;
+                return;
             }
-            break;
+            if (table_content(L, index, depth, key)) return;
+            break;  // too large or too deep: identity below
         }
         case LUA_TFUNCTION: {
             lua_Debug ar;
@@ -326,8 +371,51 @@ int l_chain(lua_State* L) {
     });
 }
 
+/// @lua umpire.odds.write_back(into, from, keep)
+/// ---Makes the table `into` (one the caller holds, such as a unit or an MG) equal to `from` (the
+/// ---chain's end state for it): fields `from` lacks are removed, the others copied. The field
+/// ---named `keep`, when given, is left as it is (e.g. an MG's Fire Lane, which holds hexes and so
+/// ---is not part of the state). Raw access: metamethods are not called.
+/// ---@param into table
+/// ---@param from table
+/// ---@param keep? string
+int l_write_back(lua_State* L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    const bool has_keep = !lua_isnoneornil(L, 3);
+    lua_settop(L, 3);
+    const auto is_kept = [&](int key_index) { return has_keep && lua_rawequal(L, key_index, 3); };
+    // Clearing a field during lua_next is allowed (assigning new ones is not), so the removal
+    // walks `into` while the copy walks `from`.
+    lua_pushnil(L);
+    while (lua_next(L, 1)) {
+        lua_pop(L, 1);
+        lua_pushvalue(L, -1);
+        lua_rawget(L, 2);
+        const bool absent = lua_isnil(L, -1);
+        lua_pop(L, 1);
+        if (absent && !is_kept(-1)) {
+            lua_pushvalue(L, -1);
+            lua_pushnil(L);
+            lua_rawset(L, 1);
+        }
+    }
+    lua_pushnil(L);
+    while (lua_next(L, 2)) {
+        if (is_kept(-2)) {
+            lua_pop(L, 1);
+            continue;
+        }
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_rawset(L, 1);
+    }
+    return 0;
+}
+
 const luaL_Reg kOddsFunctions[] = {
     {"chain", l_chain},
+    {"write_back", l_write_back},
     {nullptr, nullptr},
 };
 

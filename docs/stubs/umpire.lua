@@ -430,6 +430,15 @@ umpire.odds = {}
 ---@return boolean truncated true if max_steps (or, under odds, epsilon) cut the chain short
 function umpire.odds.chain(spec) end
 
+---Makes the table `into` (one the caller holds, such as a unit or an MG) equal to `from` (the
+---chain's end state for it): fields `from` lacks are removed, the others copied. The field
+---named `keep`, when given, is left as it is (e.g. an MG's Fire Lane, which holds hexes and so
+---is not part of the state). Raw access: metamethods are not called.
+---@param into table
+---@param from table
+---@param keep? string
+function umpire.odds.write_back(into, from, keep) end
+
 ---Records an outcome ("the squad breaks") with optional plain data and citation.
 ---@param text string
 ---@param data? table plain data (numbers, strings, booleans, tables of those)

@@ -2,9 +2,11 @@
 // Monte Carlo inside its interval of the exact answer, and the same seed giving the same sample.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <optional>
+#include <random>
 #include <sstream>
 
 #include "app/OddsRunner.hpp"
@@ -242,7 +244,11 @@ TEST_CASE("folding changes no fraction: every shipped odds script, folded and pa
         const std::string ruleset = at == std::string::npos ? "" : header.substr(at + 19, header.find(' ', at + 19) - at - 19);
         INFO(entry.path().filename().string() << " under " << ruleset);
         // The uncapped ROF chain has no end of paths: it is compared capped, below.
-        const std::string capped = (entry.path().filename() == "odds_mmg_rof_kia.lua" ? "SHOTS = 3\n" : "") + code;
+        // The Fire Lane run (a Morale Check after most attacks) is compared on its first Location.
+        const std::string name = entry.path().filename().string();
+        const std::string capped = (name == "odds_mmg_rof_kia.lua"    ? "SHOTS = 3\n"
+                                    : name == "odds_fire_lane_run.lua" ? "HEXES = 1\n"
+                                                                       : "") + code;
         const auto folded = exact_odds((root / "rulesets" / ruleset).string(), capped, true);
         const auto paths = exact_odds((root / "rulesets" / ruleset).string(), capped, false);
         REQUIRE(folded.has_value());
@@ -265,5 +271,169 @@ TEST_CASE("the ASL ROF chain, folded and path by path, for 1 to 4 shots", "[odds
         REQUIRE(paths.has_value());
         check_same_fractions(*folded, *paths);
         if (shots >= 3) CHECK(folded->paths * 4 < paths->paths);  // ×12 a shot unfolded, linear folded
+    }
+}
+
+TEST_CASE("Bolt Action ranging in, folded and path by path, against a brute force of the rule's numbers",
+          "[odds][fold]") {
+    // BA Indirect fire (seed 003): a 6 to hit, then 5+, 4+, 3+, and 2+ in all later turns, the
+    // same unmoved target from an unmoved mortar. The turn of the first hit, by brute force over
+    // every sequence of one d6 a turn.
+    const int kRanging[] = {6, 5, 4, 3, 2};
+    const fs::path root(UMPIRE_SOURCE_DIR);
+    std::mt19937 rng(15);
+    for (int trial = 0; trial < 6; ++trial) {
+        const int turns = 1 + static_cast<int>(rng() % 6);
+        const int models = 1 + static_cast<int>(rng() % 4);
+        const int start = 1 + static_cast<int>(rng() % 3);
+        INFO(turns << " turns from turn " << start << " at " << models << " models");
+        std::map<std::string, long> count;
+        long total = 1;
+        for (int t = 0; t < turns; ++t) total *= 6;
+        for (long code = 0; code < total; ++code) {
+            std::string outcome = "no hit";
+            long rest = code;
+            for (int t = 0; t < turns; ++t) {
+                const int face = 1 + static_cast<int>(rest % 6);
+                rest /= 6;
+                if (face >= kRanging[std::min(t, 4)]) {
+                    outcome = "turn " + std::to_string(start + t);
+                    break;
+                }
+            }
+            ++count[outcome];
+        }
+        std::string code = R"(
+            local SC, IF = umpire.rules.scenario, umpire.rules.indirect_fire
+            local mortar = SC.line("mortar", "allies", 2, nil, { type = "support_team" })
+            mortar.models[1].weapon, mortar.models[1].role = "light_mortar", "firer"
+            mortar.models[2].role = "crew"
+            local target = SC.line("grens", "axis", MODELS, "rifle", { y = 20 })
+            local r = IF.fire_turns({ shooter = mortar, target = target, world = {}, turn = START },
+                                    { turns = TURNS, until_hit = true })
+            return r.first_hit and "turn " .. r.first_hit or "no hit")";
+        code = "MODELS, START, TURNS = " + std::to_string(models) + ", " + std::to_string(start) + ", " +
+               std::to_string(turns) + "\n" + code;
+        const auto folded = exact_odds((root / "rulesets/bolt-action").string(), code, true);
+        const auto paths = exact_odds((root / "rulesets/bolt-action").string(), code, false);
+        REQUIRE(folded.has_value());
+        REQUIRE(paths.has_value());
+        check_same_fractions(*folded, *paths);
+        std::map<std::string, mpq_class> expected, got;
+        for (const auto& [outcome, n] : count) {
+            mpq_class& p = expected[umpire::odds::Outcome(outcome).key()];
+            p = mpq_class(n, total);
+            p.canonicalize();
+        }
+        for (const auto& o : folded->outcomes) got[o.key] = o.exact;
+        CHECK(got == expected);
+    }
+}
+
+namespace {
+// A unit moving along the A9.222 EX's Fire Lane (MMG in 3X3, counter in BB5), by brute force over
+// every DR from the rule's numbers: the lane's Residual FP is the column left of the MMG's 5 FP
+// column (4 -> 2 FP), doubled in the ADJACENT Y4 (A9.22); the DRM is the target hex's TEM (woods +1
+// in BB5; the grain in Z4 is no DRM to a Fire Lane, A9.222) and -1 FFNAM; the IFT columns 2 and 4
+// (data/ift.yaml); an Original DR >= 11 (the German MMG's B11) removes the lane after that attack
+// (A9.223); a Morale Check breaks above the morale and pins at it, a PTC pins above it; a KIA
+// eliminates, K/n reduces. The unit stops once eliminated, broken or pinned, or the lane is gone.
+struct LaneHex {
+    const char* name;
+    int column;  // 0: the 2 column, 1: the 4 column, -1: no Fire Lane Residual FP there
+    int tem;
+};
+
+const char* const kIftColumns2And4[16][2] = {
+    {"2KIA", "2KIA"}, {"1KIA", "1KIA"}, {"K/1", "K/2"}, {"1MC", "2MC"}, {"1MC", "1MC"}, {"NMC", "1MC"},
+    {"PTC", "NMC"},   {"-", "PTC"},     {"-", "-"},     {"-", "-"},     {"-", "-"},     {"-", "-"},
+    {"-", "-"},       {"-", "-"},       {"-", "-"},     {"-", "-"}};
+
+struct Mover {
+    bool eliminated = false, broken = false, pinned = false, lane = true;
+    int entered = 0;
+};
+
+void lane_brute_force(const std::vector<LaneHex>& path, int morale, bool ffnam, std::size_t at, Mover m,
+                      const mpq_class& p, std::map<std::string, mpq_class>& out) {
+    if (at == path.size() || !m.lane || m.eliminated || m.broken || m.pinned) {
+        const std::string fate = m.eliminated ? "eliminated" : m.broken ? "broken" : m.pinned ? "pinned" : "through";
+        out[umpire::odds::Outcome(fate + "/" + std::to_string(m.entered) + "/" + (m.lane ? "kept" : "removed")).key()] += p;
+        return;
+    }
+    ++m.entered;
+    const LaneHex& h = path[at];
+    if (h.column < 0) return lane_brute_force(path, morale, ffnam, at + 1, m, p, out);
+    for (int dr = 2; dr <= 12; ++dr) {
+        const mpq_class p_dr = p * mpq_class(6 - std::abs(dr - 7), 36);
+        Mover next = m;
+        if (dr >= 11) next.lane = false;
+        const int final_dr = std::clamp(dr + h.tem - (ffnam ? 1 : 0), 0, 15);
+        const std::string result = kIftColumns2And4[final_dr][h.column];
+        int mc = -1;  // the +n of a Morale Check, -1: none
+        if (result.find("KIA") != std::string::npos) next.eliminated = true;
+        else if (result == "NMC") mc = 0;
+        else if (result.find("MC") != std::string::npos) mc = result[0] - '0';
+        if (mc < 0 && result != "PTC") {
+            lane_brute_force(path, morale, ffnam, at + 1, next, p_dr, out);
+            continue;
+        }
+        for (int check = 2; check <= 12; ++check) {
+            Mover after = next;
+            const int total = check + (mc < 0 ? 0 : mc);
+            if (mc >= 0 && total > morale) after.broken = true;        // A Morale Check failed
+            else if (mc >= 0 && total == morale) after.pinned = true;  // ... passed exactly: pinned
+            else if (mc < 0 && total > morale) after.pinned = true;    // a PTC failed
+            lane_brute_force(path, morale, ffnam, at + 1, after, p_dr * mpq_class(6 - std::abs(check - 7), 36), out);
+        }
+    }
+}
+}  // namespace
+
+TEST_CASE("a Fire Lane run, folded and path by path, against a brute force of the rule's numbers", "[odds][fold]") {
+    const LaneHex kLane[] = {{"Y4", 1, 0}, {"Z4", 0, 0}, {"AA5", 0, 0}, {"BB5", 0, 1}, {"AA4", -1, 0}};
+    const fs::path root(UMPIRE_SOURCE_DIR);
+    std::mt19937 rng(222);
+    for (int trial = 0; trial < 6; ++trial) {
+        // A path of 1 to 3 Locations in lane order (AA4, off the lane, anywhere), a morale, FFNAM or not.
+        std::vector<int> picked = {0, 1, 2, 3};
+        std::shuffle(picked.begin(), picked.end(), rng);
+        picked.resize(1 + rng() % 3);
+        std::sort(picked.begin(), picked.end());
+        std::vector<LaneHex> path;
+        for (const int i : picked) path.push_back(rng() % 5 == 0 ? kLane[4] : kLane[i]);
+        const int morale = 6 + static_cast<int>(rng() % 3);
+        const bool ffnam = rng() % 2;
+        std::string hexes;
+        for (const auto& h : path) hexes += std::string(hexes.empty() ? "" : ", ") + "\"" + h.name + "\"";
+        INFO("path " << hexes << ", morale " << morale << (ffnam ? ", FFNAM" : ""));
+        std::map<std::string, mpq_class> expected;
+        lane_brute_force(path, morale, ffnam, 0, Mover{}, 1, expected);
+
+        const std::string code = "local HEXES, MORALE, FFNAM = {" + hexes + "}, " + std::to_string(morale) + ", " +
+                                 (ffnam ? "true" : "false") + R"(
+            local R = umpire.rules
+            local sc = umpire.data.scenario("a9_222")
+            local map = R.map_los.map(sc.map)
+            local mmg = R.mg_usage.counter("ger_mmg", {hex = "X3"})
+            local squad = {name = "German 4-6-7", kind = "squad", fp = 4, range = 6}
+            R.fire_lane.declare(mmg, {side = "DEFENDER", phase = "MPh", crew = {squad}, range = 3})
+            local lane = R.fire_lane.place(mmg, {mg_hex = "X3", target = "AA5", counter = "BB5", map = map, crew = {squad}})
+            local unit = {name = "Russian 4-4-7", morale = MORALE}
+            local path = {}
+            for _, h in ipairs(HEXES) do path[#path + 1] = {hex = h, movement = FFNAM and {"ffnam"} or {}} end
+            local run = R.fire_lane.move_through(lane, mmg, map, unit, path)
+            local fate = unit.eliminated and "eliminated" or unit.broken and "broken" or unit.pinned and "pinned" or "through"
+            return fate .. "/" .. run.entered .. "/" .. (run.lane_removed and "removed" or "kept"))";
+        const auto folded = exact_odds((root / "rulesets/asl").string(), code, true);
+        REQUIRE(folded.has_value());
+        std::map<std::string, mpq_class> got;
+        for (const auto& o : folded->outcomes) got[o.key] = o.exact;
+        CHECK(got == expected);
+        if (path.size() == 1) {  // path by path is 36 x 36 runs a Location: compared where it is small
+            const auto paths = exact_odds((root / "rulesets/asl").string(), code, false);
+            REQUIRE(paths.has_value());
+            check_same_fractions(*folded, *paths);
+        }
     }
 }

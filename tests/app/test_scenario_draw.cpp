@@ -31,7 +31,7 @@ fs::path ruleset_with_draw_hook(const std::string& tag, const std::string& body)
 
 }  // namespace
 
-TEST_CASE("draw: a ruleset's draw hook adds notes and arrows; the flags reach it", "[draw]") {
+TEST_CASE("draw: a ruleset's draw hook adds notes and arrows, the flags reach it", "[draw]") {
     const fs::path dir = ruleset_with_draw_hook(
         "ok", "if overlay.path then overlay.notes[#overlay.notes + 1] = {hex = scenario.label, text = '3 MP'} end\n"
               "overlay.arrows[#overlay.arrows + 1] = {from = 'K6', to = 'K7', text = '+1 MP'}");

@@ -55,6 +55,39 @@ TEST_CASE("umpire.odds.chain in play is a loop over real dice", "[api][odds]") {
     CHECK_THROWS_WITH(t.host.run_string("umpire.odds.chain{state = {}, step = 1}"), Catch::Contains("'step' must be a function"));
 }
 
+// The reference is the Lua loop the three shipped chains used before umpire.odds.write_back, run
+// on random tables (keys drawn from a small set, so removals, additions and the kept key all occur).
+TEST_CASE("umpire.odds.write_back equals the Lua copy loop it replaced, over random tables", "[api][odds]") {
+    TestHost t;
+    t.host.run_string(R"(
+      function reference(into, from, keep)
+        for k in pairs(into) do if from[k] == nil and k ~= keep then into[k] = nil end end
+        for k, v in pairs(from) do if k ~= keep then into[k] = v end end
+      end
+      function same(a, b)
+        for k, v in pairs(a) do if b[k] ~= v then return false end end
+        for k, v in pairs(b) do if a[k] ~= v then return false end end
+        return true
+      end)");
+    std::mt19937 rng(1945);
+    const char* keys[] = {"a", "b", "fire_lane", "1", "2"};
+    auto random_table = [&] {
+        std::string t = "{";
+        for (int i = 0; i < 5; ++i)
+            if (rng() % 2) t += std::string("[") + (keys[i][0] <= '9' ? keys[i] : "'" + std::string(keys[i]) + "'") + "] = " + std::to_string(rng() % 3) + ", ";
+        return t + "}";
+    };
+    for (int trial = 0; trial < 200; ++trial) {
+        const std::string into = random_table(), from = random_table();
+        const std::string keep = trial % 2 ? "'fire_lane'" : "nil";
+        t.host.run_string("local x, y = " + into + ", " + into + " local f = " + from +
+                          " reference(x, f, " + keep + ") umpire.odds.write_back(y, f, " + keep + ") OK = same(x, y)");
+        INFO(into << " <- " << from << " keep " << keep);
+        CHECK(t.eval("OK") == "true");
+    }
+    CHECK_THROWS_WITH(t.host.run_string("umpire.odds.write_back(1, {})"), Catch::Contains("table expected"));
+}
+
 TEST_CASE("a folded exploding d6 matches its brute force, with the truncated mass exact", "[api][odds]") {
     TestHost t;
     t.host.run_string("MAX = 4");

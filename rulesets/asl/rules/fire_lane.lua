@@ -209,6 +209,61 @@ function lane_m.attack(lane, mg, map, unit, h, opts)
   return a
 end
 
+-- The MG's fields without its Fire Lane (which holds hexes): what a Fire Lane attack may change.
+local function mg_fields(mg)
+  local t = {}
+  for k, v in pairs(mg) do if k ~= "fire_lane" then t[k] = v end end
+  return t
+end
+
+--- A9.22/A9.222: a unit moving along a Fire Lane. path = {{hex =, movement = {"ffnam"|"ffmo"}, further_mf =}...}:
+-- the Locations it enters (or spends further MF in), in order. Fire Lane Residual FP "is treated as normal
+-- Residual FP" (A9.222), so it attacks the unit in each Location of the path where it exists (lane_m.attack),
+-- and the result applies at once (ift.apply). The unit goes on until the path ends, the lane is removed (A9.223:
+-- the MG malfunctions on a Fire Lane attack DR), or the unit is eliminated, broken or pinned.
+-- The seed texts do not say when a moving unit stops: a pinned unit may move no further (A7.8) and a broken one
+-- ends its move (A10.5); both are standard ASL, not quoted in the seeds. opts.stops_on = {eliminated = true,
+-- broken = true, pinned = true} is that choice (a group that plays it otherwise sets its own).
+--
+-- The attacks are an umpire.odds.chain: a plain loop in a game; under `umpire odds` folded over the distinct
+-- states, so a path of n hexes costs n times the states instead of 36^n (and more for Morale Checks). The state
+-- is what an attack changes: the unit, the MG's fields and the lane's active/attacked/snapped marks. The lane and
+-- MG tables themselves hold hexes (not plain data), so the step keeps them but gives them the state's values
+-- before each attack; the caller's unit, MG and lane take the end state.
+-- The state holds no history of the attacks (only their number): states that differ only in how they were
+-- reached merge, which is what keeps the fold small; the journal tells the story in a game.
+-- Returns {attacks = number of Fire Lane attacks, entered = Locations entered, lane_removed =}.
+function lane_m.move_through(lane, mg, map, unit, path, opts)
+  opts = opts or {}
+  local stops_on = opts.stops_on or {eliminated = true, broken = true, pinned = true}
+  local function stopped(u)
+    for k, on in pairs(stops_on) do if on and u[k] then return true end end
+    return false
+  end
+  local state = umpire.odds.chain{
+    state = {unit = unit, mg = mg_fields(mg), active = lane.active, attacked = lane.attacked, snapped = lane.snapped or false,
+      entered = 0, attacks = 0},
+    step = function(s)
+      lane.active, lane.attacked, lane.snapped = s.active, s.attacked, s.snapped or nil
+      umpire.odds.write_back(mg, s.mg, "fire_lane")
+      s.entered = s.entered + 1
+      local e = path[s.entered]
+      local a = lane_m.attack(lane, mg, map, s.unit, e.hex, {movement = e.movement, further_mf = e.further_mf})
+      if a then
+        s.attacks = s.attacks + 1
+        if a.effect then R().ift.apply(a, {s.unit}) end
+      end
+      s.active, s.attacked, s.snapped, s.mg = lane.active, lane.attacked, lane.snapped or false, mg_fields(mg)
+    end,
+    stop = function(s) return s.entered >= #path or not s.active or stopped(s.unit) end,
+    max_steps = #path,
+  }
+  umpire.odds.write_back(unit, state.unit)
+  umpire.odds.write_back(mg, state.mg, "fire_lane")
+  lane.active, lane.attacked, lane.snapped = state.active, state.attacked, state.snapped or nil
+  return {attacks = state.attacks, entered = state.entered, lane_removed = not state.active}
+end
+
 --- A9.221 Snap Shot: a unit crossing hexside from-to that lies along the Alternate Hex Grain's LOF.
 -- opts: {movement, dr}. Returns the attack or nil (and cites why it is NA).
 function lane_m.snap_shot(lane, mg, map, unit, from, to, opts)

@@ -22,12 +22,6 @@ local function again(attack)
   return any
 end
 
--- Copies the fields of `from` into `into` (a table the caller holds), dropping fields `from` lacks.
-local function write_back(into, from)
-  for k in pairs(into) do if from[k] == nil then into[k] = nil end end
-  for k, v in pairs(from) do into[k] = v end
-end
-
 --- Fires `spec` (as mg_attack.fire) and again while the MG(s) keep Multiple ROF (A9.2).
 -- opts.tally = {plain data}: what the caller counts, starting values; opts.count(tally, attack, shot)
 -- adds one attack to it. opts.max_shots caps the shots (the question asked, not a rule of A9.2);
@@ -63,8 +57,8 @@ function mr.fire(spec, opts)
     epsilon = opts.epsilon or 1e-9,
   }
   -- Under odds the chain hands back a copy: the caller's MG and crew tables take its end state.
-  for i, mg in ipairs(spec.mgs or {}) do write_back(mg, state.spec.mgs[i]) end
-  for i, u in ipairs(spec.crew or {}) do write_back(u, state.spec.crew[i]) end
+  for i, mg in ipairs(spec.mgs or {}) do umpire.odds.write_back(mg, state.spec.mgs[i]) end
+  for i, u in ipairs(spec.crew or {}) do umpire.odds.write_back(u, state.spec.crew[i]) end
   return state.tally, state.shots, cut
 end
 

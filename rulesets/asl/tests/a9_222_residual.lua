@@ -157,3 +157,30 @@ test("A9.222: Fire Lane Residual FP is never reduced by DRM and takes no CX/lead
   eq(#list, 0)
   ok(umpire.journal.cited("A9.222"))
 end)
+
+test("A9.222/A9.223: a unit moving along the Fire Lane is attacked in each Location until the MG malfunctions", function()
+  local s = setup()
+  local _, l = first_fire(s)
+  local unit = {name = "Russian 4-4-7", morale = 7}
+  local path = {{hex = "Y4", movement = {"ffnam"}}, {hex = "Z4", movement = {"ffnam"}}, {hex = "AA5", movement = {"ffnam"}}}
+  -- Y4: 4 FP, DR 4+5 = 9 -1 FFNAM = 8 on the 4 column: No Effect; Z4: DR 6+5 = 11 >= B11: the MMG malfunctions and
+  -- the lane is removed (A9.223), the attack still resolved: Final DR 10, No Effect; AA5 is never attacked.
+  umpire.dice.fix{4, 5, 6, 5}
+  local run = FL().move_through(l, s.mmg, s.map, unit, path)
+  eq(run.entered, 2)
+  eq(run.attacks, 2)
+  eq(run.lane_removed, true)
+  eq(l.active, false)
+  eq(s.mmg.malfunctioned, true)
+  ok(umpire.journal.cited("A9.223"))
+  -- a unit that breaks stops where it broke
+  local s2 = setup()
+  local _, l2 = first_fire(s2)
+  local u2 = {name = "Russian 4-4-7", morale = 7}
+  -- Y4: DR 3+2 = 5 -1 = 4 on the 4 column: 1MC; MC DR 6+1 = 7 +1 = 8 > 7: broken, so it enters no further
+  umpire.dice.fix{3, 2, 6, 1}
+  local run2 = FL().move_through(l2, s2.mmg, s2.map, u2, path)
+  eq(run2.entered, 1)
+  eq(u2.broken, true)
+  eq(run2.lane_removed, false)
+end)

@@ -126,4 +126,46 @@ function IF.after_roll(unit, f, o, hits)
   end
 end
 
+--- BA Indirect fire, ranging in turn after turn: fires `o` (as shooting.fire) once a turn at the
+-- same target for opts.turns turns from o.turn (default 1). "In the following turn, if the shooter
+-- fires at the same target unit, and if the shooter has not moved ... and if the target unit has
+-- not moved" (seed 003, BA Indirect fire): neither unit moves here, so each turn continues the
+-- sequence 6, 5+, 4+, 3+, 2+ (2+ once zeroed in). opts.until_hit stops after the first turn with
+-- a hit (the question "when does it first hit?").
+--
+-- The turns are an umpire.odds.chain: a plain loop in a game; under `umpire odds` folded over the
+-- distinct states, so T turns cost T times the states instead of the product of every turn's
+-- dice. The chain's state is what a turn changes: both units (models removed, pins) and the
+-- counts; the ranging record lives in umpire.state, which the fold tracks with it. Other units on
+-- the table (o.world, which HE templates look at) would have to join that state: not implemented.
+-- Returns {turn = last turn fired, first_hit = turn or false, hits = total}, and the units of
+-- `o` take the end state.
+function IF.fire_turns(o, opts)
+  opts = opts or {}
+  if o.world and next(o.world) ~= nil then
+    error("not implemented: indirect_fire.fire_turns with other units on the table (o.world)", 2)
+  end
+  local turns = opts.turns or 1
+  local first = o.turn or 1
+  local state = umpire.odds.chain{
+    state = { shooter = o.shooter, target = o.target, turn = first - 1, first_hit = false, hits = 0, done = false },
+    step = function(s)
+      s.turn = s.turn + 1
+      local shot = {}
+      for k, v in pairs(o) do shot[k] = v end
+      shot.shooter, shot.target, shot.turn, shot.world = s.shooter, s.target, s.turn, {}
+      local r = umpire.rules.shooting.fire(shot)
+      s.hits = s.hits + r.hits
+      if r.hits > 0 and not s.first_hit then s.first_hit = s.turn end
+      s.done = (opts.until_hit and s.first_hit and true) or s.turn >= first + turns - 1
+    end,
+    stop = function(s) return s.done end,
+    max_steps = turns,
+  }
+  -- Under odds the chain hands back copies: the caller's unit tables take their end state.
+  umpire.odds.write_back(o.shooter, state.shooter)
+  umpire.odds.write_back(o.target, state.target)
+  return { turn = state.turn, first_hit = state.first_hit, hits = state.hits }
+end
+
 return IF

@@ -120,3 +120,23 @@ test("BA Indirect fire: a shot refused (nothing to aim at) starts no ranging-in 
   end, "choose a different target")
   eq(IF.ranging(b, b.models[1]), nil)
 end)
+
+test("BA Indirect fire: fire_turns ranges in turn after turn, the fixed dice being the real faces", function()
+  local m, t = mortar(), squad()
+  -- turn 1 needs 6: 5 misses; turn 2 needs 5+: 4 misses; turn 3 needs 4+: 4 hits (then pins D2 and damage)
+  umpire.dice.fix{ 5, 4, 4, 1, 1, 1 }
+  local r = IF.fire_turns({ shooter = m, target = t, world = {} }, { turns = 5, until_hit = true })
+  eq(r.first_hit, 3)
+  eq(r.turn, 3)
+  eq(r.hits, 1)
+  ok(IF.ranging(m, m.models[1]).zeroed)
+  eq(IF.ranging(m, m.models[1]).shots, 3)
+  ok(t.pins >= 1)  -- the caller's target table took the end state
+  -- without until_hit it fires every turn: two misses at 6 and 5+
+  local m2, t2 = mortar(), squad()
+  umpire.dice.fix{ 1, 1 }
+  local r2 = IF.fire_turns({ shooter = m2, target = t2, world = {}, turn = 4 }, { turns = 2 })
+  eq(r2.first_hit, false)
+  eq(r2.turn, 5)
+  raises(function() IF.fire_turns({ shooter = m2, target = t2, world = { t2 } }, { turns = 2 }) end, "not implemented")
+end)

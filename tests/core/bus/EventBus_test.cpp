@@ -14,7 +14,7 @@ EventBus::Handler log_to(Calls& calls, std::string tag) {
 }
 }  // namespace
 
-TEST_CASE("higher priority runs first; ties run in subscription order", "[bus][events]") {
+TEST_CASE("higher priority runs first, ties run in subscription order", "[bus][events]") {
     EventBus bus;
     Calls calls;
     bus.subscribe("fire", 0, log_to(calls, "a0"), "m");
@@ -103,7 +103,7 @@ TEST_CASE("the host slot travels untouched", "[bus][events]") {
     CHECK(e.payload.is_object());
 }
 
-TEST_CASE("raise from a handler is nested; post is queued", "[bus][events]") {
+TEST_CASE("raise from a handler is nested, post is queued", "[bus][events]") {
     EventBus bus;
     Calls calls;
     bus.subscribe("attack", 1, [&](Event& e) {
@@ -132,7 +132,7 @@ TEST_CASE("raise from a handler is nested; post is queued", "[bus][events]") {
     CHECK(calls == Calls{"residual depth 0"});
 }
 
-TEST_CASE("runaway recursion is a RuleError naming the chain; the bus recovers", "[bus][events]") {
+TEST_CASE("runaway recursion is a RuleError naming the chain, the bus recovers", "[bus][events]") {
     EventBus bus;
     bus.set_depth_limit(8);
     bus.subscribe("a", 0, [&](Event&) { bus.raise("b"); }, "m");

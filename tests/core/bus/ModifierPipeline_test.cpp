@@ -89,7 +89,7 @@ TEST_CASE("halving negative totals floors or ceils", "[bus][pipeline]") {
     CHECK_THROWS_AS(ModifierPipeline("a", "").halve(Rounding::none, "h"), RuleError);
 }
 
-TEST_CASE("start_from only first; overflow is an error", "[bus][pipeline]") {
+TEST_CASE("start_from only first, overflow is an error", "[bus][pipeline]") {
     ModifierPipeline p("a", "");
     p.add(1, "x");
     CHECK_THROWS_AS(p.start_from(3, "late"), RuleError);

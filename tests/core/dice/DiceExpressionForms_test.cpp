@@ -208,7 +208,7 @@ TEST_CASE("every new dice form matches a brute force for random small parameters
     }
 }
 
-TEST_CASE("d66 is tens and units; d[1..66] is the plain 66-sided die", "[dice][expression]") {
+TEST_CASE("d66 is tens and units, d[1..66] is the plain 66-sided die", "[dice][expression]") {
     Dist want;
     for (int t = 1; t <= 6; ++t)
         for (int u = 1; u <= 6; ++u) want[10 * t + u] += mpq_class(1, 36);

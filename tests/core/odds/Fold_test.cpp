@@ -85,7 +85,7 @@ TEST_CASE("a long chain folds in linear work", "[odds][fold]") {
     CHECK(r.truncated == 0);
 }
 
-TEST_CASE("an exploding die folds to its totals; max_steps cuts it with the exact truncated mass", "[odds][fold]") {
+TEST_CASE("an exploding die folds to its totals, max_steps cuts it with the exact truncated mass", "[odds][fold]") {
     for (int sides = 2; sides <= 6; ++sides) {
         for (std::uint32_t depth = 1; depth <= 4; ++depth) {
             // state "total" or "total!" once a non-maximal face ends it
@@ -171,7 +171,7 @@ TEST_CASE("folded rolls branch once per result, with the exact distribution", "[
     for (std::size_t i = 0; i < folded->outcomes.size(); ++i) CHECK(folded->outcomes[i].exact == paths->outcomes[i].exact);
 }
 
-TEST_CASE("a weighted choice marks truncated paths; the exact runner sums their mass", "[odds][fold]") {
+TEST_CASE("a weighted choice marks truncated paths, the exact runner sums their mass", "[odds][fold]") {
     auto choice = std::make_shared<EnumeratingSource::Choice>();
     choice->probabilities = {mpq_class(1, 3), mpq_class(2, 3)};
     choice->truncated = {false, true};

@@ -70,7 +70,7 @@ TEST_CASE("units within 6 inches of a template (Multiple Launcher)", "[table][un
     CHECK(units_within(ms, 1, 7.5, 1) == Ids{5});
 }
 
-TEST_CASE("a unit partly inside the arc can be targeted; rotation for the rest", "[table][unit][arc]") {
+TEST_CASE("a unit partly inside the arc can be targeted, rotation for the rest", "[table][unit][arc]") {
     const Point o{0, 0};
     // Facing +y. One model at 60° off (out), one straddling the 45° edge (in by its base).
     const std::vector<Model> ms = {at(10 * std::cos(150 * std::numbers::pi / 180), 10 * std::sin(150 * std::numbers::pi / 180), 1),

@@ -10,7 +10,7 @@ TEST_CASE("distance is Euclidean, in inches", "[table][vec2]") {
     CHECK(distance({1, 1}, {1, 1}) == 0.0);
 }
 
-TEST_CASE("bearing: degrees, 0 = +x, counter-clockwise, in [0, 360)", "[table][vec2]") {
+TEST_CASE("bearing: degrees, 0 = +x, counter-clockwise, from 0 up to but not including 360", "[table][vec2]") {
     CHECK(bearing({0, 0}, {5, 0}) == Approx(0.0));
     CHECK(bearing({0, 0}, {0, 5}) == Approx(90.0));
     CHECK(bearing({0, 0}, {-5, 0}) == Approx(180.0));
