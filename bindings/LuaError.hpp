@@ -14,6 +14,7 @@
 
 #include <cstdio>
 #include <exception>
+#include <new>
 #include <string>
 #include <utility>
 
@@ -40,6 +41,14 @@ int lua_guard(lua_State* L, Body&& body) {
     bool failed = false;
     try {
         return body();
+    } catch (const std::bad_alloc&) {
+        // The process's memory, not the Lua cap (that one is LuaJIT's "not enough memory"): in an
+        // isolated worker, its address-space limit.
+        luaL_where(L, 1);
+        lua_pushstring(L, "out of memory: the process's address space ran out (std::bad_alloc; "
+                          "--memory sets the worker's limit)");
+        lua_concat(L, 2);
+        failed = true;
     } catch (const std::exception& e) {
         // Position of the Lua code that called us, so the author sees their file and line.
         luaL_where(L, 1);

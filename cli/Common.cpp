@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <iostream>
+#include <new>
 
 #include "core/Error.hpp"
 
@@ -28,6 +29,17 @@ void add_common(CLI::App* app, Common& c) {
            "--timeout", [&c](double seconds) { c.timeout = seconds; c.timeout_given = true; },
            "Seconds a script may run before it is stopped (0: no limit; default 10). Given to "
            "`odds`, it also bounds the whole run, exact enumeration and Monte Carlo alike");
+    app->add_flag("--no-isolate", c.no_isolate,
+                  "Run the rules in this process instead of a worker process with kernel limits "
+                  "(--memory, --cpu, no files written, no programs, no network; docs/sandbox.md). "
+                  "--trusted implies it");
+    app->add_flag("--jit", c.jit,
+                  "Keep the JIT on for sandboxed rule code (faster loops; a compiled runaway loop is "
+                  "then stopped by killing the worker at --timeout, without its line)");
+    app->add_option("--memory", c.memory_mib,
+                    "MiB of address space for the rules' worker process (default 2048; 0: no limit)");
+    app->add_option("--cpu", c.cpu_seconds,
+                    "Seconds of CPU time (all threads) for the rules' worker process (default 600; 0: no limit)");
 }
 
 namespace {
@@ -84,6 +96,7 @@ RulesetArgs split_rulesets(const Common& c) {
 HostOptions host_options(const Common& c) {
     HostOptions o;
     o.trusted = c.trusted;
+    o.sandbox_jit = c.jit;
     o.seed = c.seed;
     o.traceback = c.traceback;
     o.time_limit = c.timeout;
@@ -99,6 +112,32 @@ int guarded(const Common& common, const std::function<int()>& body) {
         std::cerr << "umpire: " << e.what() << "\n";
         if (common.traceback && !e.traceback.empty()) std::cerr << e.traceback << "\n";
         return kScriptError;
+    } catch (const std::bad_alloc&) {
+        if (isolation::in_worker())
+            std::cerr << "umpire: the rules ran out of address space (limit " << common.memory_mib << " MiB, --memory)\n";
+        else
+            std::cerr << "umpire: out of memory (std::bad_alloc)\n";
+        return kScriptError;
+    } catch (const std::exception& e) {
+        std::cerr << "umpire: " << e.what() << "\n";
+        return kScriptError;
+    }
+}
+
+bool isolates(const Common& c) { return !c.no_isolate && !c.trusted; }
+
+isolation::Limits isolation_limits(const Common& c) {
+    isolation::Limits limits;
+    limits.address_space = c.memory_mib << 20;
+    limits.cpu_seconds = c.cpu_seconds;
+    return limits;
+}
+
+int isolated(const Common& common, const std::function<int()>& body,
+             const std::vector<std::filesystem::path>& outputs) {
+    if (!isolates(common)) return guarded(common, body);
+    try {
+        return isolation::run(isolation_limits(common), [&] { return guarded(common, body); }, outputs);
     } catch (const std::exception& e) {
         std::cerr << "umpire: " << e.what() << "\n";
         return kScriptError;

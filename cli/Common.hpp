@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "host/Isolation.hpp"
 #include "host/LuaHost.hpp"
 
 namespace umpire::cli {
@@ -28,6 +29,12 @@ struct Common {
     double timeout = 10.0;
     bool timeout_given = false;  // --timeout on the command line: then it also bounds a whole odds run
     std::vector<std::string> set;  // --set name=value: umpire.args of the script
+    // Process isolation (host/Isolation.hpp): untrusted rules run in a worker process with these
+    // kernel limits; --no-isolate (or --trusted) runs them in this process.
+    bool no_isolate = false;
+    bool jit = false;  // --jit: the JIT stays on in the sandbox (HostOptions::sandbox_jit)
+    std::size_t memory_mib = 2048;  // --memory: the worker's address space
+    double cpu_seconds = 600;       // --cpu: the worker's CPU time, all threads
 };
 
 // --set name=value (repeatable) on a command that runs a script: the value reads as true/false,
@@ -51,6 +58,13 @@ HostOptions host_options(const Common& common);
 
 // Runs body, printing a ScriptError/Error as "umpire: <message>" on stderr; returns the exit code.
 int guarded(const Common& common, const std::function<int()>& body);
+// guarded(), in a worker process unless --no-isolate or --trusted: a worker that dies is an
+// error naming the limit (exit 1). `outputs` are the files body may write with
+// isolation::write_file (the worker itself cannot open a file for writing).
+int isolated(const Common& common, const std::function<int()>& body,
+             const std::vector<std::filesystem::path>& outputs = {});
+bool isolates(const Common& common);
+isolation::Limits isolation_limits(const Common& common);
 
 // Report.cpp: host options whose print() is captured into `captured` under --json (so stdout
 // holds one JSON document), and the report of a finished run (--explain: the rule log; --json:

@@ -14,7 +14,7 @@ namespace umpire::cli {
 
 int cmd_check(const Common& common, const std::vector<std::string>& names, bool verbose) {
     if (int rc = refuse_output_flags(common, "check", false)) return rc;
-    return guarded(common, [&] {
+    return isolated(common, [&] {
         const HostOptions options = host_options(common);
         std::vector<std::string> wanted = names;
         for (const auto& r : split_rulesets(common).load) wanted.push_back(r);

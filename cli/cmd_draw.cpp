@@ -12,7 +12,9 @@ namespace umpire::cli {
 
 int cmd_draw(const Common& common, const DrawInputs& in) {
     if (int rc = refuse_output_flags(common, "draw", false)) return rc;
-    return guarded(common, [&] {
+    std::vector<std::filesystem::path> outputs;
+    if (!in.svg.empty() && in.svg != "-") outputs.emplace_back(in.svg);
+    return isolated(common, [&] {
         const HostOptions options = host_options(common);
         LuaHost rules(options);
         std::vector<std::string> rulesets = split_rulesets(common).load;
@@ -32,13 +34,11 @@ int cmd_draw(const Common& common, const DrawInputs& in) {
         if (in.svg.empty() || in.svg == "-") {
             std::cout << svg;
         } else {
-            std::ofstream out(in.svg, std::ios::binary);
-            out << svg;
-            if (!out) throw std::runtime_error("cannot write " + in.svg);
+            isolation::write_file(in.svg, svg);  // through the parent when isolated
             std::cout << "Wrote " << in.svg << "\n";
         }
         return kOk;
-    });
+    }, outputs);
 }
 
 }  // namespace umpire::cli

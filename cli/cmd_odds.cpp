@@ -31,9 +31,11 @@ std::function<void(const char*, double)> progress_bar() {
 }
 
 void write_svg(const std::string& file, const std::string& svg) {
-    std::ofstream out(file, std::ios::binary);
-    out << svg;
-    if (!out) throw Error("cannot write the chart to " + file);
+    try {
+        isolation::write_file(file, svg);  // through the parent when isolated
+    } catch (const std::exception&) {
+        throw Error("cannot write the chart to " + file);
+    }
 }
 
 // A plain run's side is named after what it ran under: its rulesets, or "" for none.
@@ -63,7 +65,9 @@ int cmd_odds(const Common& common, const OddsInputs& in) {
             return kUsage;
         }
     }
-    return guarded(common, [&] {
+    std::vector<std::filesystem::path> outputs;
+    if (!in.svg.empty()) outputs.emplace_back(in.svg);
+    return isolated(common, [&] {
         odds::Result result;
         std::optional<odds::Result> other;
         if (!is_script) {
@@ -117,7 +121,7 @@ int cmd_odds(const Common& common, const OddsInputs& in) {
         if (common.json) std::cout << odds::to_json(report).dump(2) << "\n";
         else std::cout << odds::format_text(report, text);
         return kOk;
-    });
+    }, outputs);
 }
 
 }  // namespace umpire::cli

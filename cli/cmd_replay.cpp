@@ -15,7 +15,10 @@ namespace umpire::cli {
 namespace fs = std::filesystem;
 
 int cmd_replay(const Common& common, const std::string& journal_file) {
-    return guarded(common, [&] {
+    // A journal is untrusted input: isolated even with --trusted (its code runs sandboxed).
+    Common untrusted = common;
+    untrusted.trusted = false;
+    return isolated(untrusted, [&] {
         const bus::Journal recorded = [&] {
             try {
                 return bus::Journal::load(LuaHost::read_file(journal_file));

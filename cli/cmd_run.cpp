@@ -1,6 +1,5 @@
 // umpire run SCRIPT | -e CODE: runs a script against the loaded rulesets; --explain prints the
 // rule log afterwards, --json one JSON document, --journal FILE saves the journal for replay.
-#include <fstream>
 #include <iostream>
 
 #include "bindings/GameLog.hpp"
@@ -10,7 +9,10 @@
 namespace umpire::cli {
 
 int cmd_run(const Common& common, const RunInputs& in) {
-    return guarded(common, [&] {
+    std::vector<std::filesystem::path> outputs;
+    for (const auto& file : {in.state_out, in.journal_out})
+        if (!file.empty()) outputs.emplace_back(file);
+    return isolated(common, [&] {
         std::vector<std::string> captured;
         LuaHost host(host_options(common, &captured));
         // The inputs are what replay needs: the script text itself (so a later edit of the file
@@ -22,12 +24,9 @@ int cmd_run(const Common& common, const RunInputs& in) {
                                  {"code", in.code.empty() ? LuaHost::read_file(in.script) : in.code},
                                  {"state", in.state_in.empty() ? nlohmann::json() : nlohmann::json(LuaHost::read_file(in.state_in))}};
         const nlohmann::json results = replay::play(host, common.seed, split_rulesets(common).load, std::move(inputs));
-        if (!in.state_out.empty()) host.save_state(in.state_out);
-        if (!in.journal_out.empty()) {
-            std::ofstream out(in.journal_out, std::ios::binary);
-            out << host.extension<GameLog>().journal.dump() << "\n";
-            if (!out) throw Error("cannot write the journal to " + in.journal_out);
-        }
+        // Through the parent when isolated: the worker may not open a file for writing.
+        if (!in.state_out.empty()) isolation::write_file(in.state_out, host.state_json() + "\n");
+        if (!in.journal_out.empty()) isolation::write_file(in.journal_out, host.extension<GameLog>().journal.dump() + "\n");
         // What the script returned is printed (`run -e 'return x'`), as a REPL would: strings as
         // they are, other values as JSON, tab-separated; under --json it is the "returned" array.
         if (!common.json && !results.empty()) {
@@ -39,7 +38,7 @@ int cmd_run(const Common& common, const RunInputs& in) {
             std::cout << line << "\n";
         }
         return report_run(common, "run", host, captured, results);
-    });
+    }, outputs);
 }
 
 }  // namespace umpire::cli

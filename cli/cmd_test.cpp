@@ -11,7 +11,7 @@ namespace umpire::cli {
 
 int cmd_test(const Common& common, const std::vector<std::string>& names) {
     if (int rc = refuse_output_flags(common, "test", false)) return rc;
-    return guarded(common, [&] {
+    return isolated(common, [&] {
         const HostOptions options = host_options(common);
         std::vector<std::string> wanted = names;
         for (const auto& r : split_rulesets(common).load) wanted.push_back(r);

@@ -1,6 +1,10 @@
 // umpire watch SCRIPT: run, then re-run on every change of the script or a loaded ruleset.
 // Rulesets reload transactionally (a broken save keeps the last good rules); errors are printed
 // and the watch goes on. The game state lives on across runs, like in a game being played.
+// Isolated (the default), the whole loop runs in a worker process; the parent only waits. A
+// worker that dies (killed at the wall-clock limit, a crash, a kernel limit) is reported, and a
+// new one takes over with the game state of the last finished run and runs the script at the
+// next change.
 #include <iostream>
 
 #include "bindings/GameLog.hpp"
@@ -11,8 +15,11 @@
 
 namespace umpire::cli {
 
-int cmd_watch(const Common& common, const std::string& script) {
-    if (int rc = refuse_output_flags(common, "watch", true)) return rc;
+namespace {
+
+// The watch loop. `state`: the game state to start from ("" for the rulesets' own); with
+// `wait_first` the first run waits for a change (a worker taking over from one that died).
+int watch_loop(const Common& common, const std::string& script, const std::string& state, bool wait_first) {
     return guarded(common, [&] {
         LuaHost host(host_options(common));
         const auto rulesets = split_rulesets(common);
@@ -23,6 +30,12 @@ int cmd_watch(const Common& common, const std::string& script) {
                 watcher.watch_tree(m.dir);
 
         bool rules_changed = true;
+        bool restored = state.empty();
+        if (wait_first) {
+            std::cerr << "-- watching " << script << " (Ctrl-C to stop)\n";
+            while (watcher.wait(std::chrono::hours(1)).empty()) {
+            }
+        }
         for (;;) {
             // Every run starts from freshly loaded rules, even when only the script changed: a
             // run that wrote into umpire.data (or anything else of the loaded rules) must not leak
@@ -36,12 +49,18 @@ int cmd_watch(const Common& common, const std::string& script) {
                 }
             }
             try {
+                if (!restored) {
+                    host.set_state_json(state);
+                    restored = true;
+                }
                 host.extension<GameLog>().journal = bus::Journal();
                 host.run_file(script);
                 if (common.explain) std::cout << "\n" << host.extension<GameLog>().journal.explain() << std::flush;
             } catch (const ScriptError& e) {
                 std::cerr << "umpire: " << e.what() << "\n";
             }
+            std::cout << std::flush;
+            isolation::send("state", host.state_json());
             std::cerr << "-- watching " << script << " (Ctrl-C to stop)\n";
             std::vector<std::filesystem::path> changed;
             while ((changed = watcher.wait(std::chrono::hours(1))).empty()) {
@@ -52,6 +71,32 @@ int cmd_watch(const Common& common, const std::string& script) {
         }
         return kOk;
     });
+}
+
+}  // namespace
+
+int cmd_watch(const Common& common, const std::string& script) {
+    if (int rc = refuse_output_flags(common, "watch", true)) return rc;
+    if (!isolates(common)) return watch_loop(common, script, "", false);
+    std::string state;  // after the last finished run, as the worker reported it
+    bool wait_first = false;
+    for (;;) {
+        try {
+            const auto keep_state = [&state](const std::string& topic, const std::string& payload) {
+                if (topic == "state") state = payload;
+            };
+            return isolation::run(isolation_limits(common),
+                                  [&] { return watch_loop(common, script, state, wait_first); }, {}, keep_state);
+        } catch (const isolation::WorkerDied& e) {
+            std::cerr << "umpire: " << e.what()
+                      << "\n  (the watch goes on with the game state of the last finished run; the script runs "
+                         "again at the next change)\n";
+            wait_first = true;
+        } catch (const std::exception& e) {
+            std::cerr << "umpire: " << e.what() << "\n";
+            return kScriptError;
+        }
+    }
 }
 
 }  // namespace umpire::cli

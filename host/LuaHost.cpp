@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "bindings/GameState.hpp"
+#include "host/Isolation.hpp"
 #include "host/Sandbox.hpp"
 #include "host/Watchdog.hpp"
 #include "bindings/api_modules.hpp"
@@ -95,6 +96,7 @@ struct LuaHost::Allocator {
         if (new_size > old_counted && self->used + (new_size - old_counted) > self->limit)
             return nullptr;  // LuaJIT raises "not enough memory" (LUA_ERRMEM)
         void* block = self->resize(ptr, old_size, new_size);
+        if (!block) isolation::note_out_of_memory();  // under the cap: the address space ran out
         if (block) self->used = self->used - old_counted + new_size;
         return block;
     }
@@ -202,7 +204,7 @@ void LuaHost::load_chunk(const std::string& code, const std::string& chunkname, 
     // Mode "t": text only; precompiled bytecode can break the VM's safety assumptions.
     if (luaL_loadbufferx(L_, code.data(), code.size(), chunkname.c_str(), "t") != 0)
         throw lua::to_script_error(L_, LUA_ERRSYNTAX);
-    if (!options_.trusted) {
+    if (!options_.trusted && !options_.sandbox_jit) {
         // The chunk and every function nested in it stay interpreted, so the count hook sees
         // every loop (compiled traces never call hooks).
         luaJIT_setmode(L_, -1, LUAJIT_MODE_ALLFUNC | LUAJIT_MODE_OFF);
@@ -228,6 +230,12 @@ void LuaHost::call(int nargs, int nresults) {
         limits_->deadline = std::chrono::steady_clock::now() +
                             std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                 std::chrono::duration<double>(options_.time_limit));
+        if (isolation::in_worker()) {
+            // The chunk being called is the last known position if the worker dies in it.
+            lua_Debug ar;
+            lua_pushvalue(L_, base + 1);
+            if (lua_getinfo(L_, ">S", &ar)) isolation::note_where((std::string(ar.short_src) + ":").c_str());
+        }
         if (limits_->has_deadline) {
             if (!limits_->watchdog) limits_->watchdog = std::make_unique<Watchdog>();
             limits_->watchdog->arm(options_.time_limit, options_.trusted ? 0.0 : Limits::kWatchdogGrace,

@@ -35,6 +35,10 @@ struct HostOptions {
     // that ends the process (compiled traces cannot be interrupted in-process). Untrusted (the
     // default) runs rule code interpreted under a count hook; see docs/sandbox.md.
     bool trusted = false;
+    // The sandbox (allow-list, count hook, limits) with the JIT left on: compiled loops never
+    // reach the hook, so they are stopped only by the watchdog -- the worker's parent when
+    // isolated (docs/sandbox.md, "The JIT and untrusted code"). Off by default.
+    bool sandbox_jit = false;
     std::size_t memory_limit = std::size_t{256} << 20;  // bytes of Lua heap
     double time_limit = 10.0;                            // seconds per top-level call; 0 = none
     std::uint64_t instruction_limit = 0;                 // per top-level call; 0 = none

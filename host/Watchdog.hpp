@@ -6,7 +6,11 @@
 // well within it), ends the whole process with a clear message and exit code 1. Interrupting the
 // C code in-process (a signal and a longjmp out of the matcher) would leave the allocator and the
 // Lua state in unknown shape, so the process is the unit that is stopped (docs/sandbox.md).
+// In an isolated worker (host/Isolation.hpp) that process is the worker, and the parent does the
+// waiting: no thread is made here.
 #pragma once
+#include <time.h>
+
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
@@ -29,12 +33,16 @@ public:
 
 private:
     void loop();
+    bool hook_still_may_stop(std::unique_lock<std::mutex>& lock);
     std::mutex mutex_;
     std::condition_variable cv_;
     bool armed_ = false, quit_ = false, trusted_ = false;
     double seconds_ = 0;
     char where_[240] = "";
     std::chrono::steady_clock::time_point deadline_;
+    clockid_t clock_{};  // CPU clock of the thread that armed (the Lua thread)
+    bool has_clock_ = false;
+    int slot_ = -1;  // in a worker process: its slot in the page the parent watches (Isolation.hpp)
     std::thread thread_;
 };
 

@@ -14,15 +14,8 @@ printf 'print("mmg B " .. umpire.data.weapons.mmg.B)\n' > "$work/try.lua"
 "$umpire" watch --ruleset "$work/rules" "$work/try.lua" > "$work/out" 2> "$work/err" &
 watcher=$!
 
-# Waits (up to 20 s) until FILE has a line matching PATTERN at least N times.
-wait_for() { # file pattern n what
-  for _ in $(seq 200); do
-    [ "$(grep -c -- "$2" "$1" || true)" -ge "$3" ] && return 0
-    kill -0 "$watcher" 2>/dev/null || { echo "FAIL: watch exited while waiting for $4"; cat "$work/err"; exit 1; }
-    sleep 0.1
-  done
-  echo "FAIL: timed out waiting for $4"; echo "-- stdout:"; cat "$work/out"; echo "-- stderr:"; cat "$work/err"; exit 1
-}
+watch_out="$work/out"; watch_err="$work/err"
+. "$(dirname "$0")/lib.sh"  # wait_for
 
 wait_for "$work/out" "^mmg B 11$" 1 "the first run"
 wait_for "$work/err" "^-- watching" 1 "the watch prompt"

@@ -1,0 +1,487 @@
+#include "host/Isolation.hpp"
+
+#include <fcntl.h>
+#include <gmp.h>
+#include <poll.h>
+#include <sched.h>
+#include <seccomp.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <ctime>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <new>
+
+// AddressSanitizer reserves terabytes of shadow memory up front, so any RLIMIT_AS a worker could
+// live with makes an ASan build fail at its first allocation. Under ASan the address-space limit
+// is skipped (the other limits and the filter stay); ASan's own allocator reports exhaustion.
+#if defined(__SANITIZE_ADDRESS__)
+#define UMPIRE_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UMPIRE_ASAN 1
+#endif
+#endif
+
+namespace umpire::isolation {
+namespace {
+
+constexpr int kSlots = 64;
+// How often the parent looks at the armed deadlines: the kill lands at most this late.
+constexpr int kPollMilliseconds = 5;
+// Where the count hook can stop the call (interpreted code) it gets the first word: the worker is
+// killed only once it has had this much CPU time past the deadline without disarming it. The
+// hook needs microseconds; the CPU condition is what keeps a worker that was merely waiting for a
+// core on a loaded machine from being killed instead of stopped with its line. kMaxWait bounds
+// the wait in wall time all the same.
+constexpr double kCpuPastDeadline = 0.01;
+constexpr std::int64_t kMaxWaitNs = 1'000'000'000;
+
+struct Slot {
+    std::atomic<int> claimed;
+    std::atomic<std::int64_t> deadline_ns;  // steady_clock; 0 = disarmed
+    std::atomic<std::int64_t> seconds_ms;   // the limit, for the message
+    std::atomic<int> trusted;               // compiled code: no hook, killed at the deadline itself
+};
+
+// The page shared by the parent and its worker (MAP_SHARED, made before the fork). The worker
+// writes, the parent reads: deadlines while the worker runs, the rest after it has died.
+struct Page {
+    Slot slots[kSlots];
+    std::atomic<int> out_of_memory;
+    char where[256];
+};
+
+Page* g_page = nullptr;  // in a worker: the shared page
+int g_pipe = -1;         // in a worker: the write end of the message pipe
+
+std::int64_t now_ns() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+// operator new failed: under RLIMIT_AS this is the address space running out. Noted for the
+// parent (the worker may then die in std::terminate), then new throws std::bad_alloc as usual.
+void on_new_failure() {
+    note_out_of_memory();
+    std::set_new_handler(nullptr);
+}
+
+// GMP (the exact distributions' big integers) allocates with malloc and aborts when that fails,
+// so its allocation failures are noted the same way before GMP's own abort.
+void* gmp_allocate(std::size_t size) {
+    void* block = std::malloc(size);
+    if (!block) note_out_of_memory();
+    if (!block) std::abort();
+    return block;
+}
+void* gmp_reallocate(void* old, std::size_t, std::size_t size) {
+    void* block = std::realloc(old, size);
+    if (!block) note_out_of_memory();
+    if (!block) std::abort();
+    return block;
+}
+void gmp_free(void* block, std::size_t) { std::free(block); }
+
+// ---- the seccomp filter ----------------------------------------------------------------------
+// Installed in the worker before any rule code runs (loading runs rule code too: module bodies,
+// validate), so it covers load time as well as run time. Reads stay allowed: the rules are read
+// while they load, and loads are interleaved with rule code in every command (each Monte Carlo
+// thread's host loads the rulesets, `test` loads ruleset after ruleset, `watch` reloads on every
+// save, umpire.data.scenario reads a scenario at run time). Those reads are path-checked inside
+// the ruleset folders by the loader (docs/sandbox.md, "Paths"); rule code itself has no way to
+// open a file. What native code that escaped the VM could do with a file is what the filter
+// takes away: opening one for writing or creating one, changing the file system, running a
+// program, starting a process, the network, reaching other processes, raising its own limits.
+// Each refusal is EPERM rather than a kill: code that asks gets an error it can report, and the
+// worker's death stays reserved for the limits.
+struct Denied {
+    const char* name;
+    int nr;
+};
+
+#define UMPIRE_DENY(name) Denied{#name, SCMP_SYS(name)}
+const Denied kDenied[] = {
+    UMPIRE_DENY(execve), UMPIRE_DENY(execveat), UMPIRE_DENY(fork), UMPIRE_DENY(vfork),
+    UMPIRE_DENY(socket), UMPIRE_DENY(socketpair), UMPIRE_DENY(connect), UMPIRE_DENY(bind),
+    UMPIRE_DENY(listen), UMPIRE_DENY(accept), UMPIRE_DENY(accept4), UMPIRE_DENY(ptrace),
+    UMPIRE_DENY(process_vm_readv), UMPIRE_DENY(process_vm_writev), UMPIRE_DENY(pidfd_open),
+    UMPIRE_DENY(pidfd_getfd), UMPIRE_DENY(creat), UMPIRE_DENY(unlink), UMPIRE_DENY(unlinkat),
+    UMPIRE_DENY(rename), UMPIRE_DENY(renameat), UMPIRE_DENY(renameat2), UMPIRE_DENY(mkdir),
+    UMPIRE_DENY(mkdirat), UMPIRE_DENY(rmdir), UMPIRE_DENY(symlink), UMPIRE_DENY(symlinkat),
+    UMPIRE_DENY(link), UMPIRE_DENY(linkat), UMPIRE_DENY(chmod), UMPIRE_DENY(fchmodat),
+    UMPIRE_DENY(chown), UMPIRE_DENY(lchown), UMPIRE_DENY(fchownat), UMPIRE_DENY(truncate),
+    UMPIRE_DENY(mknod), UMPIRE_DENY(mknodat), UMPIRE_DENY(mount), UMPIRE_DENY(umount2),
+    UMPIRE_DENY(pivot_root), UMPIRE_DENY(chroot), UMPIRE_DENY(setns), UMPIRE_DENY(unshare),
+    UMPIRE_DENY(setrlimit), UMPIRE_DENY(open_by_handle_at), UMPIRE_DENY(name_to_handle_at),
+    UMPIRE_DENY(io_uring_setup), UMPIRE_DENY(io_uring_enter), UMPIRE_DENY(io_uring_register),
+    UMPIRE_DENY(bpf), UMPIRE_DENY(perf_event_open), UMPIRE_DENY(userfaultfd),
+    UMPIRE_DENY(keyctl), UMPIRE_DENY(add_key), UMPIRE_DENY(request_key),
+    UMPIRE_DENY(init_module), UMPIRE_DENY(finit_module), UMPIRE_DENY(delete_module),
+    UMPIRE_DENY(kexec_load), UMPIRE_DENY(reboot), UMPIRE_DENY(personality),
+};
+#undef UMPIRE_DENY
+
+void install_filter() {
+    scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+    if (!ctx) throw std::runtime_error("seccomp_init failed");
+    const auto add = [&](std::uint32_t action, int nr, unsigned count, const scmp_arg_cmp* args) {
+        const int rc = seccomp_rule_add_array(ctx, action, nr, count, args);
+        if (rc != 0) {
+            seccomp_release(ctx);
+            throw std::runtime_error(std::string("seccomp_rule_add: ") + std::strerror(-rc));
+        }
+    };
+    const std::uint32_t eperm = SCMP_ACT_ERRNO(EPERM);
+    for (const auto& d : kDenied) add(eperm, d.nr, 0, nullptr);
+    // open/openat for writing or creating: each flag is a rule of its own (rules of one syscall
+    // are OR-ed). O_RDONLY is 0, so a read-only open matches none of them.
+    for (const int flag : {O_WRONLY, O_RDWR, O_CREAT, O_TRUNC, O_APPEND, O_TMPFILE & ~O_DIRECTORY}) {
+        const scmp_arg_cmp open_flags = SCMP_A1(SCMP_CMP_MASKED_EQ, static_cast<scmp_datum_t>(flag),
+                                                static_cast<scmp_datum_t>(flag));
+        const scmp_arg_cmp openat_flags = SCMP_A2(SCMP_CMP_MASKED_EQ, static_cast<scmp_datum_t>(flag),
+                                                  static_cast<scmp_datum_t>(flag));
+        add(eperm, SCMP_SYS(open), 1, &open_flags);
+        add(eperm, SCMP_SYS(openat), 1, &openat_flags);
+    }
+    // openat2 and clone3 pass their flags in a struct the filter cannot read: "not implemented",
+    // which makes glibc fall back to openat and clone (checked by the filter's test).
+    add(SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(openat2), 0, nullptr);
+    add(SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0, nullptr);
+    // Threads (the Monte Carlo workers) are clones with CLONE_THREAD; a new process is not.
+    const scmp_arg_cmp not_thread = SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0);
+    add(eperm, SCMP_SYS(clone), 1, &not_thread);
+    // Signals only to itself (abort() and raise() use tgkill on their own pid).
+    const auto self = static_cast<scmp_datum_t>(getpid());
+    const scmp_arg_cmp other_pid = SCMP_A0(SCMP_CMP_NE, self);
+    add(eperm, SCMP_SYS(kill), 1, &other_pid);
+    add(eperm, SCMP_SYS(tgkill), 1, &other_pid);
+    add(eperm, SCMP_SYS(tkill), 0, nullptr);
+    // prlimit64 may read limits (getrlimit uses it) but not set them, on itself or anyone else.
+    const scmp_arg_cmp sets_limit = SCMP_A2(SCMP_CMP_NE, 0);
+    add(eperm, SCMP_SYS(prlimit64), 1, &sets_limit);
+    const int rc = seccomp_load(ctx);
+    seccomp_release(ctx);
+    if (rc != 0) throw std::runtime_error(std::string("seccomp_load: ") + std::strerror(-rc));
+}
+
+void set_limit(int resource, rlim_t soft, rlim_t hard) {
+    const rlimit limit{soft, hard};
+    if (setrlimit(resource, &limit) != 0)
+        throw std::runtime_error(std::string("setrlimit: ") + std::strerror(errno));
+}
+
+[[noreturn]] void worker_main(const Limits& limits, pid_t parent, const std::function<int()>& body) {
+    int rc = 1;
+    try {
+        // The worker must not outlive a parent that was killed: nobody would enforce its clock.
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent) _exit(1);
+#ifndef UMPIRE_ASAN
+        if (limits.address_space) set_limit(RLIMIT_AS, limits.address_space, limits.address_space);
+#endif
+        if (limits.cpu_seconds > 0) {
+            // SIGXCPU at the soft limit, SIGKILL one second later if it is ignored.
+            const auto soft = static_cast<rlim_t>(std::ceil(limits.cpu_seconds));
+            set_limit(RLIMIT_CPU, soft, soft + 1);
+        }
+        // The worker dies by its own signals, so the parent can name them: no handler inherited
+        // from the parent (a test framework's, a sanitizer's) turns a crash into something else.
+        for (const int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGXCPU}) std::signal(sig, SIG_DFL);
+        std::set_new_handler(on_new_failure);
+        mp_set_memory_functions(gmp_allocate, gmp_reallocate, gmp_free);
+        install_filter();
+        rc = body();
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "umpire: %s\n", e.what());
+        rc = 1;
+    }
+    std::cout.flush();
+    std::cerr.flush();
+    std::fflush(nullptr);
+    // _exit: the parent's static objects and atexit handlers belong to the parent.
+    _exit(rc);
+}
+
+void write_all(int fd, const char* data, std::size_t size) {
+    while (size > 0) {
+        const ssize_t n = ::write(fd, data, size);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return;  // the parent is gone; nothing to tell it
+        }
+        data += n;
+        size -= static_cast<std::size_t>(n);
+    }
+}
+
+std::string signal_name(int sig) {
+    switch (sig) {
+        case SIGSEGV: return "SIGSEGV, a segmentation fault";
+        case SIGBUS: return "SIGBUS, a bus error";
+        case SIGABRT: return "SIGABRT, an abort";
+        case SIGFPE: return "SIGFPE, an arithmetic fault";
+        case SIGILL: return "SIGILL, an illegal instruction";
+        case SIGKILL: return "SIGKILL";
+        case SIGSYS: return "SIGSYS, a forbidden system call";
+        default: return std::string("signal ") + std::to_string(sig) + " (" + strsignal(sig) + ")";
+    }
+}
+
+std::string format_mib(std::size_t bytes) {
+    if (bytes >= (std::size_t{1} << 30) && bytes % (std::size_t{1} << 30) == 0)
+        return std::to_string(bytes >> 30) + " GiB";
+    return std::to_string(bytes >> 20) + " MiB";
+}
+
+// The message for a worker that did not exit on its own.
+std::string death_message(const Limits& limits, const Page& page, int status, int deadline_slot,
+                          double cpu_used) {
+    const std::string where(page.where, strnlen(page.where, sizeof page.where));
+    const std::string last = where.empty() ? "" : " (last known position: " + where + ")";
+    const int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+    if (deadline_slot >= 0) {
+        const Slot& slot = page.slots[deadline_slot];
+        char seconds[32];
+        std::snprintf(seconds, sizeof seconds, "%g", slot.seconds_ms.load() / 1000.0);
+        return (where.empty() ? "" : where + " ") + "script stopped: killed at the wall-clock limit of " +
+               seconds + " s (--timeout): " +
+               (slot.trusted.load() ? "compiled code cannot be interrupted in-process"
+                                    : "it was still running inside code the time check cannot reach "
+                                      "(a C function such as a pattern match: a pattern-matching bomb?; "
+                                      "or a loop compiled under --jit)");
+    }
+    if (page.out_of_memory.load())
+        return "the rules ran out of address space (limit " + format_mib(limits.address_space) +
+               ", --memory); the worker ended with " + signal_name(sig) + last;
+    if (limits.cpu_seconds > 0 && (sig == SIGXCPU || (sig == SIGKILL && cpu_used >= limits.cpu_seconds)))
+        return "the rules ran out of CPU time (limit " + std::to_string(static_cast<long>(std::ceil(limits.cpu_seconds))) +
+               " s of CPU, --cpu)" + last;
+    if (sig == SIGSYS)
+        return "the rules' worker was stopped for a forbidden system call (seccomp)" + last;
+    return "the rules' worker process crashed (" + signal_name(sig) +
+           "); the command's other work is unaffected" + last;
+}
+
+// Reads the frames the worker wrote: [topic length][payload length][topic][payload], lengths as
+// 4-byte host-order integers.
+struct FrameReader {
+    std::string buffer;
+    template <class Handle>
+    void take(const char* data, std::size_t size, Handle&& handle) {
+        buffer.append(data, size);
+        std::size_t at = 0;
+        while (buffer.size() - at >= 8) {
+            std::uint32_t topic_size, payload_size;
+            std::memcpy(&topic_size, buffer.data() + at, 4);
+            std::memcpy(&payload_size, buffer.data() + at + 4, 4);
+            const std::size_t whole = 8 + std::size_t{topic_size} + payload_size;
+            if (buffer.size() - at < whole) break;
+            handle(buffer.substr(at + 8, topic_size), buffer.substr(at + 8 + topic_size, payload_size));
+            at += whole;
+        }
+        buffer.erase(0, at);
+    }
+};
+
+void write_output(const std::filesystem::path& path, const std::string& content) {
+    std::ofstream out(path, std::ios::binary);
+    out << content;
+    if (!out) throw std::runtime_error("cannot write " + path.string());
+}
+
+}  // namespace
+
+bool in_worker() { return g_page != nullptr; }
+
+int run(const Limits& limits, const std::function<int()>& body,
+        const std::vector<std::filesystem::path>& outputs,
+        const std::function<void(const std::string&, const std::string&)>& on_message) {
+    if (in_worker()) return body();  // already isolated (a command run inside a worker)
+    void* memory = mmap(nullptr, sizeof(Page), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (memory == MAP_FAILED) throw std::runtime_error(std::string("mmap: ") + std::strerror(errno));
+    Page* page = new (memory) Page{};
+    struct Unmap {
+        void* memory;
+        ~Unmap() { munmap(memory, sizeof(Page)); }
+    } unmap{memory};
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
+    std::cout.flush();
+    std::cerr.flush();
+    std::fflush(nullptr);
+    const pid_t parent = getpid();
+    const pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        g_page = page;
+        g_pipe = fds[1];
+        worker_main(limits, parent, body);
+    }
+    close(fds[1]);
+
+    // The parent: read messages, watch the armed deadlines, wait for the end.
+    const int pidfd = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
+    FrameReader frames;
+    std::string failure;  // an output the parent could not write
+    const auto handle = [&](const std::string& topic, const std::string& payload) {
+        if (topic == "file") {
+            const auto nul = payload.find('\0');
+            const std::filesystem::path path = payload.substr(0, nul);
+            if (std::find(outputs.begin(), outputs.end(), path) == outputs.end()) {
+                failure = "the worker asked to write " + path.string() + ", which is not an output of this command: refused";
+                return;
+            }
+            try {
+                write_output(path, nul == std::string::npos ? std::string() : payload.substr(nul + 1));
+            } catch (const std::exception& e) {
+                failure = e.what();
+            }
+        } else if (on_message) {
+            on_message(topic, payload);
+        }
+    };
+    // Until the worker has exited and the pipe is drained: every kPollMilliseconds, look at the
+    // deadlines it armed and kill it once one has passed (at most one kill).
+    clockid_t worker_clock;
+    const bool have_clock = clock_getcpuclockid(pid, &worker_clock) == 0;
+    const auto worker_cpu = [&] {
+        timespec t{};
+        if (!have_clock || clock_gettime(worker_clock, &t) != 0) return 1e9;  // unknown: do not wait
+        return static_cast<double>(t.tv_sec) + t.tv_nsec / 1e9;
+    };
+    std::int64_t seen_deadline[kSlots] = {};
+    double cpu_at_deadline[kSlots] = {};
+    bool pipe_open = true, exited = false;
+    int status = 0, deadline_slot = -1;
+    rusage usage{};
+    char chunk[65536];
+    while (!exited || pipe_open) {
+        pollfd watched[2] = {{fds[0], static_cast<short>(pipe_open ? POLLIN : 0), 0},
+                             {pidfd, static_cast<short>(exited ? 0 : POLLIN), 0}};
+        ::poll(watched, pidfd >= 0 ? 2 : 1, exited ? -1 : kPollMilliseconds);
+        if (pipe_open && (watched[0].revents & (POLLIN | POLLHUP | POLLERR))) {
+            const ssize_t n = ::read(fds[0], chunk, sizeof chunk);
+            if (n > 0) frames.take(chunk, static_cast<std::size_t>(n), handle);
+            else if (n == 0 || errno != EINTR) pipe_open = false;
+        }
+        if (exited) continue;
+        if (pidfd < 0 || (watched[1].revents & POLLIN)) {
+            if (wait4(pid, &status, WNOHANG, &usage) == pid) {
+                exited = true;
+                continue;
+            }
+        }
+        if (deadline_slot < 0) {
+            const std::int64_t now = now_ns();
+            for (int s = 0; s < kSlots; ++s) {
+                const std::int64_t d = page->slots[s].deadline_ns.load(std::memory_order_relaxed);
+                if (d == 0 || now <= d) continue;
+                if (seen_deadline[s] != d) {
+                    seen_deadline[s] = d;
+                    cpu_at_deadline[s] = worker_cpu();
+                }
+                if (page->slots[s].trusted.load() || worker_cpu() - cpu_at_deadline[s] >= kCpuPastDeadline ||
+                    now - d > kMaxWaitNs) {
+                    deadline_slot = s;
+                    kill(pid, SIGKILL);
+                    break;
+                }
+            }
+        }
+    }
+    if (pidfd >= 0) close(pidfd);
+    close(fds[0]);
+    if (!failure.empty()) throw std::runtime_error(failure);
+    if (WIFEXITED(status) && deadline_slot < 0) return WEXITSTATUS(status);
+    const double cpu = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+                       (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+    throw WorkerDied(death_message(limits, *page, status, deadline_slot, cpu));
+}
+
+void send(const std::string& topic, const std::string& payload) {
+    if (g_pipe < 0) return;
+    std::string frame(8, '\0');
+    const auto topic_size = static_cast<std::uint32_t>(topic.size());
+    const auto payload_size = static_cast<std::uint32_t>(payload.size());
+    std::memcpy(frame.data(), &topic_size, 4);
+    std::memcpy(frame.data() + 4, &payload_size, 4);
+    frame += topic;
+    frame += payload;
+    write_all(g_pipe, frame.data(), frame.size());
+}
+
+void write_file(const std::filesystem::path& path, const std::string& content) {
+    if (in_worker()) send("file", path.string() + '\0' + content);
+    else write_output(path, content);
+}
+
+int claim_slot() {
+    if (!g_page) return -1;
+    for (int s = 0; s < kSlots; ++s) {
+        int expected = 0;
+        if (g_page->slots[s].claimed.compare_exchange_strong(expected, 1)) return s;
+    }
+    return -1;
+}
+
+void release_slot(int slot) {
+    if (!g_page || slot < 0) return;
+    g_page->slots[slot].deadline_ns.store(0);
+    g_page->slots[slot].claimed.store(0);
+}
+
+void arm_slot(int slot, std::int64_t deadline_ns, double seconds, bool trusted) {
+    if (!g_page || slot < 0) return;
+    Slot& s = g_page->slots[slot];
+    s.seconds_ms.store(static_cast<std::int64_t>(std::llround(seconds * 1000)));
+    s.trusted.store(trusted ? 1 : 0);
+    s.deadline_ns.store(deadline_ns);
+}
+
+void disarm_slot(int slot) {
+    if (g_page && slot >= 0) g_page->slots[slot].deadline_ns.store(0);
+}
+
+void note_where(const char* where) {
+    if (g_page) std::snprintf(g_page->where, sizeof g_page->where, "%s", where);
+}
+
+void note_out_of_memory() {
+    if (g_page) g_page->out_of_memory.store(1);
+}
+
+const std::vector<std::string>& denied_syscalls() {
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> v;
+        for (const auto& d : kDenied) v.emplace_back(d.name);
+        for (const char* more : {"open/openat for writing or creating", "openat2", "clone3",
+                                 "clone of a process", "kill/tgkill of another process", "tkill",
+                                 "prlimit64 setting a limit"})
+            v.emplace_back(more);
+        return v;
+    }();
+    return names;
+}
+
+}  // namespace umpire::isolation

@@ -1,0 +1,69 @@
+// Process isolation, the last line of the sandbox (docs/sandbox.md, "Out of process").
+//
+// The in-process limits (count hook, sticky stop, C-call depth, memory cap) stop rule code that
+// runs Lua; they cannot stop a C function that never returns (a pattern bomb), a compiled trace,
+// C++ memory outside the counted objects, or a native crash. So a command that runs untrusted
+// rules runs its body in a worker process: forked from the command before it has made any thread
+// or Lua state, with kernel limits on the worker (RLIMIT_AS, RLIMIT_CPU) and a seccomp filter
+// installed before any rule code runs. The parent only waits: it reads the worker's messages,
+// kills it when a call it armed passes its deadline (the out-of-process watchdog: Watchdog.hpp
+// writes each call's deadline into a page shared with the parent), and turns a death into an
+// error that names the limit and, when known, the rules' file:line. The parent holds no rules and
+// no Lua state, so a dead worker leaves it exactly as it was.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace umpire::isolation {
+
+struct Limits {
+    std::size_t address_space = std::size_t{2048} << 20;  // RLIMIT_AS in bytes; 0 = none
+    double cpu_seconds = 600;                              // RLIMIT_CPU of the worker; 0 = none
+};
+
+// The worker died (a signal, a kill at a deadline, a limit): what() is the message for the user.
+struct WorkerDied : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// Runs body in a worker process and returns its exit code. on_message receives what the worker
+// sends (send()), as it arrives; `outputs` are the files the worker may ask the parent to write
+// (write_file()). Throws WorkerDied if the worker did not exit on its own.
+// Call it only while the process runs no other thread (fork copies only the calling thread).
+int run(const Limits& limits, const std::function<int()>& body,
+        const std::vector<std::filesystem::path>& outputs = {},
+        const std::function<void(const std::string& topic, const std::string& payload)>& on_message = {});
+
+// True inside a worker made by run().
+bool in_worker();
+
+// Hands a message to the parent's on_message (in a worker); does nothing outside one.
+void send(const std::string& topic, const std::string& payload);
+
+// Writes a command's output file: in a worker (which may not open files for writing) the parent
+// writes it, if it is one of run()'s `outputs`; outside a worker it is written here.
+void write_file(const std::filesystem::path& path, const std::string& content);
+
+// ---- the out-of-process watchdog (used by host/Watchdog) -------------------------------------
+// A slot of the page shared with the parent: one per Watchdog of the worker (one per LuaHost).
+// -1 when there is no worker or no free slot (the Watchdog then runs its own thread).
+int claim_slot();
+void release_slot(int slot);
+// The parent kills the worker once steady_clock passes `deadline` while the slot is armed.
+// `seconds` and `trusted` are for its message.
+void arm_slot(int slot, std::int64_t deadline_ns, double seconds, bool trusted);
+void disarm_slot(int slot);
+// Where the rules last were ("file:line: in string.find:"), for the parent's message.
+void note_where(const char* where);
+// The worker's memory ran out (operator new or the Lua allocator failed under RLIMIT_AS).
+void note_out_of_memory();
+
+// The syscalls the worker's filter refuses, for docs and tests.
+const std::vector<std::string>& denied_syscalls();
+
+}  // namespace umpire::isolation

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Process isolation through the command (docs/sandbox.md, "Out of process"): the attacks that
+# only the worker process stops, each with its exit status and message, and the command (the
+# parent) alive afterwards: a pattern bomb killed at the wall clock with its file and line, C++
+# memory beyond the Lua cap stopped by the address-space limit, the outputs (--journal,
+# --save-state, --svg) written by the parent, and `watch` going on after its worker was killed
+# mid-run, with the game state of the last finished run.
+# Usage: isolation_test.sh UMPIRE SOURCE_DIR [asan]   (asan: the build sets no RLIMIT_AS)
+set -uo pipefail
+umpire="$1"; src="$2"; asan="${3:-}"
+work=$(mktemp -d)
+watcher=""
+trap '[ -n "$watcher" ] && kill "$watcher" 2>/dev/null; rm -rf "$work"' EXIT
+fail=0
+
+. "$(dirname "$0")/lib.sh"  # expect, wait_for
+
+bomb='local found = ("a"):rep(3000):find(".-.-.-.-.-b") return found'  # not a tail call: it keeps its line
+expect 1 "(command line):1: in string.find: script stopped: killed at the wall-clock limit of 1 s (--timeout)" \
+  run --timeout 1 -e "$bomb"
+printf '%s\n' "$bomb" > "$work/bomb.lua"
+expect 1 "bomb.lua:1: in string.find: script stopped: killed at the wall-clock limit of 1 s" odds --timeout 1 "$work/bomb.lua"
+# Without the worker, the in-process watchdog ends the whole process (the old backstop).
+expect 1 "script stopped: ran longer than 1s inside a C function that cannot be interrupted" \
+  run --no-isolate --timeout 1 -e "$bomb"
+# A loop the count hook reaches is still stopped in the worker, with its line, before the kill.
+expect 1 "(command line):1: script stopped: ran longer than 1s (runaway loop?)" run --timeout 1 -e 'while true do end'
+
+if [ "$asan" != asan ]; then
+  # The exact distribution of d1000000 is C++ (GMP) memory outside any Lua cap (1.85 GB).
+  expect 1 "the rules ran out of address space (limit 256 MiB, --memory)" odds --memory 256 d1000000
+fi
+
+# The outputs are written by the parent (the worker may not open a file for writing), and
+# replay, isolated too, finds the journal identical.
+"$umpire" run --ruleset "$src/rulesets/asl" -e 'umpire.state.shots = 3 print(umpire.dice.dr().total)' \
+  --journal "$work/game.json" --save-state "$work/state.json" > /dev/null 2> "$work/err" || { echo "FAIL: run with outputs"; cat "$work/err"; fail=1; }
+grep -q '"shots":3' "$work/state.json" || { echo "FAIL: --save-state not written"; fail=1; }
+"$umpire" replay "$work/game.json" 2>/dev/null | grep -q "^replay identical" || { echo "FAIL: replay of the isolated run"; fail=1; }
+"$umpire" odds --ruleset "$src/rulesets/asl" "$src/scripts/asl/odds_mmg_fire_group.lua" --svg "$work/mmg.svg" > /dev/null 2>&1 \
+  || { echo "FAIL: odds --svg"; fail=1; }
+grep -q "<svg" "$work/mmg.svg" || { echo "FAIL: --svg not written"; fail=1; }
+
+# watch: the worker is killed mid-run; the watch goes on with the state of the last finished run.
+counter='umpire.state.n = (umpire.state.n or 0) + 1 print("run " .. umpire.state.n)'
+printf '%s\n' "$counter" > "$work/try.lua"
+"$umpire" watch --timeout 1 "$work/try.lua" > "$work/wout" 2> "$work/werr" &
+watcher=$!
+watch_out="$work/wout"; watch_err="$work/werr"
+wait_for "$work/wout" "^run 1$" 1 "the first run"
+wait_for "$work/werr" "^-- watching" 1 "the watch prompt"
+printf '%s\n%s\n' "$counter" "$bomb" > "$work/try.lua"
+wait_for "$work/wout" "^run 2$" 1 "the run that is killed"
+wait_for "$work/werr" "killed at the wall-clock limit of 1 s" 1 "the kill"
+wait_for "$work/werr" "the watch goes on" 1 "the watch going on"
+wait_for "$work/werr" "^-- watching" 2 "the new worker's prompt"
+printf '%s\n' "$counter" > "$work/try.lua"
+# The killed run never finished, so its n = 2 is not kept: the next run counts 2 again.
+wait_for "$work/wout" "^run 2$" 2 "the run after the fix, from the last finished run's state"
+kill -0 "$watcher" || { echo "FAIL: watch is gone"; fail=1; }
+
+[ $fail = 0 ] && echo "ok: the worker process stops what the in-process limits cannot, and the command goes on"
+exit $fail

@@ -1,0 +1,25 @@
+# Helpers shared by the command's shell tests (sourced, not run).
+
+# expect CODE PATTERN ARGS...: runs "$umpire" ARGS with stdout and stderr in "$work/out" and
+# "$work/err", and checks the exit status and that stderr holds PATTERN (fixed text); on a
+# mismatch prints why and sets fail=1.
+expect() {
+  local code="$1" pattern="$2"; shift 2
+  "$umpire" "$@" > "$work/out" 2> "$work/err"
+  local rc=$?
+  if [ "$rc" != "$code" ] || ! grep -qF -- "$pattern" "$work/err"; then
+    echo "FAIL: umpire $* -> rc $rc (want $code), stderr:"; cat "$work/err"; fail=1
+  fi
+}
+
+# wait_for FILE PATTERN N WHAT: waits (up to 30 s) until FILE has a line matching PATTERN at least
+# N times, while the process "$watcher" (writing "$watch_out" and "$watch_err") runs; exits 1 if
+# it ends or the time runs out.
+wait_for() {
+  for _ in $(seq 300); do
+    [ "$(grep -c -- "$2" "$1" || true)" -ge "$3" ] && return 0
+    kill -0 "$watcher" 2>/dev/null || { echo "FAIL: watch exited while waiting for $4"; cat "$watch_err"; exit 1; }
+    sleep 0.1
+  done
+  echo "FAIL: timed out waiting for $4"; echo "-- stdout:"; cat "$watch_out"; echo "-- stderr:"; cat "$watch_err"; exit 1
+}

@@ -1,0 +1,292 @@
+// The attacks only process isolation stops (host/Isolation.hpp): each runs in a worker made by
+// isolation::run, and the test (the parent) checks the refusal, the error text, and that it is
+// itself alive and its own hosts work afterwards. Also the worker's seccomp filter, one refused
+// system call at a time, and what stays allowed (reads, threads).
+#include <catch2/catch.hpp>
+
+#include <fcntl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "host/Isolation.hpp"
+#include "tests/support/helpers.hpp"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define UMPIRE_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UMPIRE_TEST_ASAN 1
+#endif
+#endif
+
+using test_helpers::TestHost;
+namespace fs = std::filesystem;
+namespace isolation = umpire::isolation;
+
+namespace {
+
+isolation::Limits test_limits() {
+    isolation::Limits limits;
+    limits.address_space = std::size_t{1024} << 20;
+    limits.cpu_seconds = 20;
+    return limits;
+}
+
+// Runs body in a worker; returns WorkerDied's message ("" if the worker exited) and sets rc.
+std::string died(const std::function<int()>& body, int* rc = nullptr,
+                 const isolation::Limits& limits = test_limits()) {
+    try {
+        const int code = isolation::run(limits, body);
+        if (rc) *rc = code;
+        return "";
+    } catch (const std::exception& e) {  // WorkerDied, or an output the parent refused
+        return e.what();
+    }
+}
+
+// The parent is alive and its own Lua hosts still work.
+void check_parent_alive() {
+    TestHost t;
+    CHECK(t.eval("1 + 1") == "2");
+    CHECK_FALSE(isolation::in_worker());
+}
+
+double since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+TEST_CASE("isolation: a worker's exit code comes back, and its messages", "[isolation]") {
+    std::vector<std::string> got;
+    const int rc = isolation::run(test_limits(), [] {
+        CHECK(isolation::in_worker());
+        isolation::send("state", std::string(200000, 's'));  // more than a pipe's buffer
+        isolation::send("note", "two");
+        return 7;
+    }, {}, [&](const std::string& topic, const std::string& payload) { got.push_back(topic + ":" + std::to_string(payload.size())); });
+    CHECK(rc == 7);
+    CHECK(got == std::vector<std::string>{"state:200000", "note:3"});
+    check_parent_alive();
+}
+
+TEST_CASE("isolation attacks: a native crash in the worker is an error, not the end of the parent", "[isolation][attacks]") {
+    for (const int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) {
+        INFO(sig);
+        int rc = -1;
+        const std::string message = died([sig] {
+            isolation::note_where("crash.lua:3:");
+            std::raise(sig);  // what a bug in native code does to the process
+            return 0;
+        }, &rc);
+        CHECK_THAT(message, Catch::Contains("the rules' worker process crashed (SIG"));
+        CHECK_THAT(message, Catch::Contains("last known position: crash.lua:3:"));
+    }
+#ifndef UMPIRE_TEST_ASAN
+    // A real invalid write, not a raised signal (under the sanitizers, UBSan reports the null
+    // store and exits before the write happens: covered by the raised signals above).
+    const std::string message = died([] {
+        volatile int* nowhere = nullptr;
+        *nowhere = 1;
+        return 0;
+    });
+    CHECK_THAT(message, Catch::Contains("SIGSEGV, a segmentation fault"));
+#endif
+    check_parent_alive();
+}
+
+TEST_CASE("isolation attacks: a pattern bomb is killed at the wall-clock limit with its file and line", "[isolation][attacks]") {
+    const auto start = std::chrono::steady_clock::now();
+    const std::string message = died([] {
+        umpire::HostOptions o;
+        o.time_limit = 0.3;
+        umpire::LuaHost host(o);
+        host.run_string("local s = ('a'):rep(3000)\nlocal found = s:find('.-.-.-.-.-b')\nreturn found", "@bomb.lua");
+        return 42;  // not reached: the matcher runs for hours
+    });
+    const double seconds = since(start);
+    CHECK_THAT(message, Catch::Contains("bomb.lua:2: in string.find: script stopped: killed at the wall-clock limit of 0.3 s (--timeout)"));
+    CHECK_THAT(message, Catch::Contains("pattern-matching bomb"));
+    CHECK(seconds >= 0.3);
+    CHECK(seconds < 3.0);  // the limit + 0.1 s grace + start-up, with room for a loaded machine
+    check_parent_alive();
+}
+
+TEST_CASE("isolation attacks: a compiled loop (JIT on) is killed at the wall-clock limit", "[isolation][attacks][jit]") {
+    const std::string message = died([] {
+        umpire::HostOptions o;
+        o.trusted = true;  // JIT on, no hook: only the out-of-process watchdog can stop it
+        o.time_limit = 0.3;
+        umpire::LuaHost host(o);
+        host.run_string("local n = 0 while true do n = n + 1 end", "@loop.lua");
+        return 42;
+    });
+    CHECK_THAT(message, Catch::Contains("killed at the wall-clock limit of 0.3 s (--timeout): compiled code cannot be interrupted"));
+    check_parent_alive();
+}
+
+TEST_CASE("isolation attacks: a loop the hook stops is still an ordinary error in the worker", "[isolation][attacks]") {
+    // The worker's out-of-process watchdog waits the grace period: the hook's in-process stop,
+    // with file and line, comes first and the worker lives on to report it.
+    int rc = -1;
+    const std::string message = died([] {
+        umpire::HostOptions o;
+        o.time_limit = 0.2;
+        umpire::LuaHost host(o);
+        try {
+            host.run_string("while true do end", "@loop.lua");
+        } catch (const umpire::ScriptError& e) {
+            return std::string(e.what()).find("loop.lua:1: script stopped: ran longer than 0.2s") != std::string::npos ? 5 : 6;
+        }
+        return 7;
+    }, &rc);
+    CHECK(message.empty());
+    CHECK(rc == 5);
+}
+
+TEST_CASE("isolation attacks: C++ memory beyond the Lua cap ends at the address-space limit", "[isolation][attacks][memory]") {
+#ifdef UMPIRE_TEST_ASAN
+    // ASan reserves terabytes of shadow memory, so the worker sets no RLIMIT_AS under ASan
+    // (host/Isolation.cpp); the other limits are tested as usual.
+    SUCCEED("RLIMIT_AS is not set under AddressSanitizer");
+#else
+    isolation::Limits limits = test_limits();
+    limits.address_space = std::size_t{512} << 20;
+    // C++ memory (the transient memory of a distribution, yaml-cpp's tree: nothing the Lua cap
+    // counts) is refused at the limit with std::bad_alloc, which code can report
+    // (`umpire odds --memory 256 d1000000` in tests/cli/isolation_test.sh).
+    int rc = -1;
+    const std::string refused = died([] {
+        try {
+            std::vector<std::vector<char>> blocks;
+            for (;;) blocks.emplace_back(std::size_t{64} << 20, 'x');
+        } catch (const std::bad_alloc&) {
+            return 3;
+        }
+        return 0;
+    }, &rc, limits);
+    CHECK(refused.empty());
+    CHECK(rc == 3);
+    // Where nothing can catch it (here a noexcept frame; in the field a LuaJIT frame or a
+    // destructor), the worker dies, and the parent names the limit.
+    const std::string message = died([]() noexcept {
+        std::vector<std::vector<char>> blocks;
+        for (;;) blocks.emplace_back(std::size_t{64} << 20, 'x');
+        return 0;
+    }, nullptr, limits);
+    CHECK_THAT(message, Catch::Contains("the rules ran out of address space (limit 512 MiB, --memory); the worker ended with SIGABRT"));
+#endif
+    check_parent_alive();
+}
+
+TEST_CASE("isolation attacks: CPU time beyond the limit ends the worker", "[isolation][attacks]") {
+    isolation::Limits limits = test_limits();
+    limits.cpu_seconds = 1;
+    const std::string message = died([] {
+        volatile unsigned long n = 0;
+        for (;;) n = n + 1;  // no Lua, no hook, no deadline armed: only RLIMIT_CPU stops it
+        return 0;
+    }, nullptr, limits);
+    CHECK_THAT(message, Catch::Contains("the rules ran out of CPU time (limit 1 s of CPU, --cpu)"));
+    check_parent_alive();
+}
+
+TEST_CASE("isolation: the worker's filter refuses writes, processes, programs, the network", "[isolation][seccomp]") {
+    const fs::path dir = test_helpers::scratch_root() / "seccomp";
+    fs::create_directories(dir);
+    const fs::path readable = dir / "readable.txt";
+    {
+        std::ofstream(readable) << "rules";
+    }
+    const fs::path written = dir / "written.txt";
+    std::string failures_reported;
+    std::string message;
+    try {
+      isolation::run(test_limits(), [&] {
+        int failures = 0;
+        const auto refused = [&](const char* what, bool denied) {
+            if (!denied) {
+                std::fprintf(stderr, "not refused: %s\n", what);
+                ++failures;
+            }
+        };
+        const auto eperm = [](long result) { return result == -1 && errno == EPERM; };
+        refused("open for writing", eperm(::open(written.c_str(), O_WRONLY | O_CREAT, 0600)));
+        refused("openat read-write", eperm(::openat(AT_FDCWD, readable.c_str(), O_RDWR)));
+        refused("open to truncate", eperm(::open(readable.c_str(), O_RDONLY | O_TRUNC)));
+        refused("open to append", eperm(::open(readable.c_str(), O_WRONLY | O_APPEND)));
+        refused("creat", eperm(::creat(written.c_str(), 0600)));
+        refused("unlink", eperm(::unlink(readable.c_str())));
+        refused("rename", eperm(::rename(readable.c_str(), written.c_str())));
+        refused("mkdir", eperm(::mkdir((dir / "new").c_str(), 0700)));
+        refused("fork", eperm(::fork()));
+        refused("socket", eperm(::socket(AF_INET, SOCK_STREAM, 0)));
+        refused("kill the parent", eperm(::kill(getppid(), SIGKILL)));
+        char* const argv[] = {const_cast<char*>("/bin/true"), nullptr};
+        refused("execve", eperm(::execve("/bin/true", argv, environ)));
+        // Reads and threads stay: rulesets load after the filter, and Monte Carlo uses threads.
+        const int fd = ::open(readable.c_str(), O_RDONLY);
+        refused("(a read-only open works)", fd >= 0);
+        if (fd >= 0) ::close(fd);
+        bool ran = false;
+        std::thread([&ran] { ran = true; }).join();
+        refused("(a thread runs)", ran);
+        // The host's own writes fail with a clear error: save_state opens a file for writing.
+        try {
+            TestHost t;
+            t.host.save_state(written);
+            refused("save_state", false);
+        } catch (const std::exception& e) {
+            refused("save_state's error", std::string(e.what()).find("cannot write game state to") != std::string::npos);
+        }
+        isolation::send("failures", std::to_string(failures));
+        // A file the parent was not asked to write is refused by the parent.
+        isolation::write_file(dir / "not-an-output.txt", "x");
+        return 0;
+      }, {}, [&](const std::string&, const std::string& payload) { failures_reported = payload; });
+    } catch (const std::exception& e) {
+        message = e.what();
+    }
+    CHECK(failures_reported == "0");
+    CHECK_THAT(message, Catch::Contains("not-an-output.txt, which is not an output of this command: refused"));
+    CHECK(fs::exists(readable));
+    CHECK_FALSE(fs::exists(written));
+    CHECK_FALSE(fs::exists(dir / "not-an-output.txt"));
+    check_parent_alive();
+}
+
+TEST_CASE("isolation: the parent writes the worker's declared outputs", "[isolation]") {
+    const fs::path out = test_helpers::scratch_root() / "isolation-output.txt";
+    const int rc = isolation::run(test_limits(), [&] {
+        isolation::write_file(out, "journal");
+        return 0;
+    }, {out});
+    CHECK(rc == 0);
+    CHECK(umpire::LuaHost::read_file(out) == "journal");
+}
+
+TEST_CASE("isolation: Monte Carlo threads work in a worker", "[isolation]") {
+    int rc = -1;
+    const std::string message = died([] {
+        std::vector<std::thread> threads;
+        std::vector<int> results(4, 0);
+        for (int i = 0; i < 4; ++i)
+            threads.emplace_back([&results, i] {
+                TestHost t;  // one Lua state per thread, as the Monte Carlo workers have
+                results[i] = std::stoi(t.eval(std::to_string(i) + " * 10"));
+            });
+        for (auto& t : threads) t.join();
+        return results == std::vector<int>{0, 10, 20, 30} ? 0 : 1;
+    }, &rc);
+    CHECK(message.empty());
+    CHECK(rc == 0);
+}
