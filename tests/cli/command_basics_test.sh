@@ -24,7 +24,7 @@ tr -d ' \n' < "$work/run.json" | grep -q '"returned":\[{"hits":3}\]' || fail "--
 # umpire.dice.pool is journaled like every die
 "$umpire" run -e 'umpire.dice.pool(4, 6)' --explain > "$work/pool.txt"
 grep -q '4d6 pool: 4d6 → ' "$work/pool.txt" || fail "pool not in the rule log: $(cat "$work/pool.txt")"
-"$umpire" run -e 'umpire.dice.pool(4, 6)' --json | grep -q '"kind": "roll"' || fail "pool not in the --json journal"
+grep -q '"kind": "roll"' <<<"$("$umpire" run -e 'umpire.dice.pool(4, 6)' --json)" || fail "pool not in the --json journal"
 
 # A house rule in the current folder: --ruleset . and ./ find its parent beside it.
 mkdir -p "$work/rules/parent" "$work/rules/child/data"

@@ -40,10 +40,13 @@ expected=$(for t in 1 2 3 4 5 6; do for u in 1 2 3 4 5 6; do printf '%s ' "$t$u"
 [ "$faces " = "$expected" ] || fail "d66 is not tens and units: $faces"
 
 # The explosion depth left implicit is stated in the output.
-"$umpire" odds 'd6!' | grep -qF 'd6!{10}' || fail "odds 'd6!' does not state the depth 10"
+out=$("$umpire" odds 'd6!')
+grep -qF 'd6!{10}' <<<"$out" || fail "odds 'd6!' does not state the depth 10"
 
 help=$("$umpire" roll --help)
 grep -q 'docs/dice.md' <<<"$help" || fail "roll --help does not link docs/dice.md"
 grep -q 'tens and units' <<<"$help" || fail "roll --help does not say what d66 means"
-"$umpire" odds --help | grep -q 'docs/dice.md' || fail "odds --help does not link docs/dice.md"
+# Captured first: with pipefail, `umpire ... | grep -q` fails when grep stops reading early.
+help=$("$umpire" odds --help)
+grep -q 'docs/dice.md' <<<"$help" || fail "odds --help does not link docs/dice.md"
 echo "dice_cli: exit codes, carets, forms and help agree"

@@ -36,7 +36,7 @@ fi
 "$umpire" run --ruleset "$src/rulesets/asl" -e 'umpire.state.shots = 3 print(umpire.dice.dr().total)' \
   --journal "$work/game.json" --save-state "$work/state.json" > /dev/null 2> "$work/err" || { echo "FAIL: run with outputs"; cat "$work/err"; fail=1; }
 grep -q '"shots":3' "$work/state.json" || { echo "FAIL: --save-state not written"; fail=1; }
-"$umpire" replay "$work/game.json" 2>/dev/null | grep -q "^replay identical" || { echo "FAIL: replay of the isolated run"; fail=1; }
+grep -q "^replay identical" <<<"$("$umpire" replay "$work/game.json" 2>/dev/null)" || { echo "FAIL: replay of the isolated run"; fail=1; }
 "$umpire" odds --ruleset "$src/rulesets/asl" "$src/scripts/asl/odds_mmg_fire_group.lua" --svg "$work/mmg.svg" > /dev/null 2>&1 \
   || { echo "FAIL: odds --svg"; fail=1; }
 grep -q "<svg" "$work/mmg.svg" || { echo "FAIL: --svg not written"; fail=1; }

@@ -23,7 +23,7 @@ grep -q 'at least 100.00%, at most' "$work/compare.svg" || fail "no at least/at 
 # tests/core/odds/ReportStats_test.cpp).
 grep -q '^original: mean 2/3, sd 0.7454 (variance 5/9)' "$work/compare.txt" || fail "text: no exact mean"
 # Text is built without the SVG and the SVG without text: a plain run with --svg prints the table.
-"$umpire" odds 2d6 --svg "$work/plain.svg" | grep -q 'mean 7, sd 2.4152' || fail "2d6: no mean in the text"
+grep -q 'mean 7, sd 2.4152' <<<"$("$umpire" odds 2d6 --svg "$work/plain.svg")" || fail "2d6: no mean in the text"
 grep -q '>2d6 — exact, 0 paths (mean 7, sd 2.415)<' "$work/plain.svg" || fail "2d6: no mean in the chart title"
 
 browser=$(command -v chromium || command -v chromium-browser || true)
