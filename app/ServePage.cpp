@@ -68,6 +68,7 @@ nlohmann::json game_of(const PageRequest& request) {
     LuaHost host(options);
     nlohmann::json inputs = {{"rulesets", request.rulesets},
                              {"script", request.script.string()},
+                             {"args", request.set},
                              {"code", LuaHost::read_file(request.script)},
                              {"state", nullptr}};
     const nlohmann::json returned = replay::play(host, request.host.seed, request.rulesets, std::move(inputs));

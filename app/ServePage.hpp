@@ -23,6 +23,8 @@ struct PageRequest {
     std::string compare;                // --compare: the odds again under this ruleset ("" none)
     std::filesystem::path script;       // the rule script: its odds, and one game of it
     std::string scenario;               // the map: a file or name ("" the one the script names)
+    std::vector<std::string> set;       // --set name=value as typed (host.args holds them parsed):
+                                        //   the game's journal records them for `umpire replay`
     odds::OddsOptions odds;             // budget and Monte Carlo options, as for `umpire odds`
 };
 

@@ -31,6 +31,7 @@ int cmd_serve(const Common& common, const ServeInputs& in) {
         request.compare = in.compare;
         request.script = in.script;
         request.scenario = in.scenario;
+        request.set = common.set;
         request.odds.budget = in.budget;
         request.odds.monte_carlo_only = in.monte_carlo;
         request.odds.monte_carlo.samples = in.samples;

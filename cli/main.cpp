@@ -224,6 +224,7 @@ int main(int argc, char** argv) {
     serve->add_option("--budget", serve_inputs.budget, "Exact paths allowed before switching to Monte Carlo");
     serve->add_flag("--monte-carlo", serve_inputs.monte_carlo, "Sample instead of enumerating");
     serve->add_option("--samples", serve_inputs.samples, "Monte Carlo samples (default 1000000)");
+    add_set_option(serve, common);
     add_common(serve, common);
 
     auto* replay = app.add_subcommand("replay", "Replay a saved journal and check it comes out the same.\n"

@@ -55,4 +55,27 @@ others=$(hostname -I 2>/dev/null | tr ' ' '\n' | grep -Ev '^(127\.|$)' | grep -v
 for address in $others; do
   if curl -s -o /dev/null --max-time 3 "http://$address:$port/"; then fail "reachable at $address:$port"; fi
 done
+# --set reaches the script as umpire.args, as in `umpire odds`, and the game's journal records it
+# (its replay gets the same arguments).
+kill "$server"; wait "$server" 2>/dev/null || true
+"$umpire" serve --ruleset asl scripts/asl/sweep_mmg.lua --set range=13 --set cover=2 --port 0 > "$work/out" 2>&1 &
+server=$!
+for _ in $(seq 100); do grep -q 'http://127.0.0.1:' "$work/out" && break; sleep 0.1; done
+port=$(sed -n 's|.*http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$work/out" | head -1)
+[ -n "$port" ] || fail "serve --set printed no address"
+for _ in $(seq 100); do
+  curl -s "http://127.0.0.1:$port/api/page" > "$work/page.json"
+  grep -q '"status": *"ok"' "$work/page.json" && break; sleep 0.1
+done
+"$umpire" odds --json --ruleset asl scripts/asl/sweep_mmg.lua --set range=13 --set cover=2 > "$work/odds.json"
+python3 - "$work/page.json" "$work/odds.json" <<'PY' || fail "serve --set: the page's odds differ from umpire odds --set"
+import json, sys
+page, odds = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+exact = lambda r: sorted((o["key"], [s.get("exact") for s in o["sides"]]) for o in r["outcomes"])
+sys.exit(0 if exact(page["page"]["odds"]) == exact(odds) else 1)
+PY
+curl -s "http://127.0.0.1:$port/journal.json" > "$work/game.json"
+grep -q '"range=13"' "$work/game.json" || fail "serve --set: the journal does not record the arguments"
+grep -q "replay identical" <<<"$("$umpire" replay "$work/game.json" 2>&1)" || fail "serve --set: the journal does not replay"
+
 echo "ok: loopback only (checked ${others:-no other address}), GET/HEAD only, foreign Host and Origin refused"
