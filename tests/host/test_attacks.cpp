@@ -10,7 +10,11 @@
 
 #include <fcntl.h>
 #include <sys/wait.h>
+#include <signal.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
 
 #include <chrono>
 #include <filesystem>
@@ -53,11 +57,26 @@ constexpr const char* kCStack = "C stack overflow";
 constexpr const char* kStopped = "script stopped: ran longer than 0.25s";
 constexpr const char* kMemory = "memory limit";
 
+// Scratch folders of test processes that are gone: a process ended by the watchdog (an attack
+// that was not stopped in time is a test failure, and the watchdog ends the process) cannot run
+// destructors, so the next run removes what it left.
+void remove_stale_scratch() {
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(fs::temp_directory_path(), ec)) {
+        const std::string name = entry.path().filename().string();
+        if (!name.starts_with("umpire-attack-")) continue;
+        const auto dash = name.rfind('-');
+        const long pid = std::strtol(name.c_str() + dash + 1, nullptr, 10);
+        if (pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) fs::remove_all(entry.path(), ec);
+    }
+}
+
 // A scratch folder of rulesets, removed when the test ends (tests leave nothing in /tmp).
 struct Scratch {
     fs::path dir;
     explicit Scratch(const std::string& tag)
         : dir(fs::temp_directory_path() / ("umpire-attack-" + tag + "-" + std::to_string(::getpid()))) {
+        remove_stale_scratch();
         fs::remove_all(dir);
         fs::create_directories(dir);
     }
