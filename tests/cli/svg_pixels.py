@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Checks colours in a chromium screenshot of an `umpire draw` SVG.
 
-usage: svg_pixels.py FILE.svg FILE.png "TITLE=#rrggbb" ... | "bar:AFTER|PREFIX=#rrggbb" ...
+usage: svg_pixels.py FILE.svg FILE.png "TITLE=#rrggbb" ... | "bar:AFTER|PREFIX=#rrggbb" ... | cells
 Each TITLE is the <title> of a hex polygon ("BB5: woods"); the pixel a third of the way from the
 hex's centre towards its bottom edge (clear of the name label and the counters) must have the
 colour, within a tolerance. A "bar:" spec (an `umpire odds` chart) names the first
 <rect class="bar"> after the text AFTER whose <title> starts with PREFIX; its centre pixel must
-have the colour. The PNG is decoded here (zlib only) so no imaging library is needed.
+have the colour. "cells" (an `umpire sweep` heat map) checks every <rect class="cell">: a pixel
+just inside its top-left corner (clear of the value printed at its centre) must have the cell's
+own fill, so each cell is drawn where the SVG puts it, in its colour. The PNG is decoded here (zlib only) so no imaging library is needed.
 """
 import re
 import struct
@@ -55,6 +57,22 @@ def main():
     width, height, bpp, rows = read_png(png)
     failed = 0
     for spec in sys.argv[3:]:
+        if spec == "cells":
+            cells = re.findall(r'<rect class="cell" x="([^"]+)" y="([^"]+)" width="[^"]+" height="[^"]+" '
+                               r'fill="(#[0-9a-f]{6})"><title>([^<]*)', svg)
+            if not cells:
+                print("FAIL: no heat-map cells in the SVG")
+                failed += 1
+            for cx, cy, fill, title in cells:
+                x, y = int(float(cx)) + 4, int(float(cy)) + 4
+                got = tuple(rows[y][x * bpp:x * bpp + 3]) if 0 <= x < width and 0 <= y < height else None
+                want = tuple(int(fill[i:i + 2], 16) for i in (1, 3, 5))
+                ok = got is not None and all(abs(g - w) <= 16 for g, w in zip(got, want))
+                if not ok:
+                    print("FAIL cell %s at (%d, %d): got %s, want %s" % (title, x, y, got, fill))
+                failed += not ok
+            print("%s %d heat-map cells in their colours" % ("ok  " if cells and not failed else "FAIL", len(cells)))
+            continue
         title, colour = spec.rsplit("=", 1)
         if title.startswith("bar:"):
             after, prefix = title[4:].split("|", 1)

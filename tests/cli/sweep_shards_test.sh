@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `umpire sweep`: a grid (range x cover x two rulesets) of a shipped odds script run whole, and in
 # 4 shards through GNU parallel then merged: the merge's JSON Lines, CSV and heat map are byte for
-# byte those of the whole run (cmp). Each cell's report is `umpire odds --set ... --json` of that
+# byte those of the whole run (cmp), and chromium renders the heat map as drawn. Each cell's report is `umpire odds --set ... --json` of that
 # cell (the same engine). Bad grids and shards exit 2; missing or doubled shards are refused.
 # Without GNU parallel the test is skipped (exit 77) with a message, unless UMPIRE_REQUIRE_TOOLS=1.
 # Usage: sweep_shards_test.sh UMPIRE SOURCE_DIR
@@ -16,6 +16,18 @@ heat=(--heat kill=true --x range --y cover)
 "$umpire" sweep "${grid[@]}" --jsonl "$work/all.jsonl" --csv "$work/all.csv" --svg "$work/all.svg" "${heat[@]}"
 [ "$(wc -l < "$work/all.jsonl")" = 12 ] || fail "expected 12 cells (3 ranges x 2 covers x 2 rulesets)"
 [ "$(grep -c '<rect class="cell"' "$work/all.svg")" = 18 ] || fail "expected 3 panels of 6 cells (asl, house, difference)"
+
+# Headless chromium draws every cell of the heat map where the SVG puts it, in its colour.
+browser=$(command -v chromium || command -v chromium-browser || true)
+if [ -n "$browser" ]; then
+  size=$(sed -n 's/^<svg [^>]*width="\([0-9]*\)" height="\([0-9]*\)".*/\1,\2/p' "$work/all.svg")
+  "$src/tests/cli/chromium_screenshot.sh" "$browser" "$work/all.svg" "$work/all.png" "$size" || exit 1
+  python3 "$src/tests/cli/svg_pixels.py" "$work/all.svg" "$work/all.png" cells || fail "the heat map does not render as drawn"
+elif [ "${UMPIRE_REQUIRE_TOOLS:-0}" = 1 ]; then
+  fail "chromium is not installed (apt-get install chromium)"
+else
+  echo "note: chromium is not installed; the heat map's pixels were not checked"
+fi
 
 # One cell against `umpire odds` with the same parameters: cell 7 is range=5 cover=2 ruleset=asl-house-mg.
 sed -n 8p "$work/all.jsonl" | python3 -c 'import json,sys; print(json.dumps(json.load(sys.stdin)["report"]["outcomes"], sort_keys=True))' > "$work/cell.json"
