@@ -235,6 +235,8 @@ function umpire.dice.pool(n, sides) end
 ---The forms of docs/dice.md are all accepted: "d6!", "d6r1", "10d6>=5", "4dF", "d66", ...
 ---@return integer[] faces the kept dice, in the order rolled
 ---@return string shown every die rolled in order, re-rolled or dropped ones in parentheses
+---Under `umpire odds` a roll is one branch per total: its faces and shown string are then not
+---known, and using them is an error that says so (use umpire.dice.pool to branch on faces).
 function umpire.dice.roll(expr) end
 
 ---The sum of n dice (n >= 0; sum(0, ...) is 0). `die` is a number of sides or a die table:

@@ -50,9 +50,9 @@ std::string exact(const umpire::odds::Result& r, const umpire::odds::Outcome& o)
 TEST_CASE("exact odds of 2d6, d20 and D3+1 from scripts", "[odds]") {
     const auto two_d6 = run("return umpire.dice.roll('2d6')");
     CHECK(two_d6.is_exact());
-    // umpire.dice.roll rolls 2d6 as a pool, which the engine enumerates as the 21 multisets of
-    // two faces (weighted 1 or 2), not the 36 ordered sequences.
-    CHECK(two_d6.paths == 21);
+    // umpire.dice.roll under odds folds to one branch per total: the 11 totals of 2d6, not the 21
+    // multisets of two faces or the 36 ordered sequences.
+    CHECK(two_d6.paths == 11);
     CHECK(exact(two_d6, 7) == "1/6");
     CHECK(exact(two_d6, 2) == "1/36");
     CHECK(exact(two_d6, 11) == "1/18");

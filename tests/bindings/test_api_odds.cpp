@@ -2,6 +2,8 @@
 // fractions as the unfolded loop enumerated path by path (random small configurations).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <map>
 #include <memory>
 #include <random>
 
@@ -256,3 +258,52 @@ TEST_CASE("re-roll 1s to hit, then wound: one branch per count, the fractions of
         CHECK(r.paths <= static_cast<std::uint64_t>((shots + 1) * (shots + 1)));
     }
 }
+
+// umpire.dice.roll under the odds engine folds to one branch per total. The reference counts every
+// face sequence in the test itself (nested loops over the dice, straight from the expression's
+// meaning), for random small pools of three forms: a success count, keep highest, a sum plus a
+// constant.
+TEST_CASE("umpire.dice.roll under odds: one branch per total, the fractions of a brute force", "[api][odds][roll]") {
+    TestHost t;
+    std::mt19937 rng(1944);
+    for (int trial = 0; trial < 12; ++trial) {
+        const int n = 1 + static_cast<int>(rng() % 4), sides = 2 + static_cast<int>(rng() % 5);
+        const int target = 1 + static_cast<int>(rng() % sides), keep = 1 + static_cast<int>(rng() % n);
+        const int plus = static_cast<int>(rng() % 5);
+        const int form = trial % 3;
+        const std::string expr = form == 0   ? std::to_string(n) + "d" + std::to_string(sides) + ">=" + std::to_string(target)
+                                 : form == 1 ? std::to_string(n) + "d" + std::to_string(sides) + "kh" + std::to_string(keep)
+                                             : std::to_string(n) + "d" + std::to_string(sides) + "+" + std::to_string(plus);
+        INFO(expr);
+        std::map<long, long> counts;
+        long sequences = 1;
+        for (int i = 0; i < n; ++i) sequences *= sides;
+        for (long code = 0; code < sequences; ++code) {
+            std::vector<int> faces;
+            for (long c = code, i = 0; i < n; ++i, c /= sides) faces.push_back(static_cast<int>(c % sides) + 1);
+            long value = 0;
+            if (form == 0) {
+                for (int f : faces) value += f >= target;
+            } else if (form == 1) {
+                std::sort(faces.rbegin(), faces.rend());
+                for (int i = 0; i < keep; ++i) value += faces[static_cast<std::size_t>(i)];
+            } else {
+                for (int f : faces) value += f;
+                value += plus;
+            }
+            ++counts[value];
+        }
+        const auto r = lua_odds(t, "return (umpire.dice.roll('" + expr + "'))");
+        std::map<std::string, mpq_class> expected;
+        for (const auto& [value, count] : counts) expected[odds::Outcome(std::to_string(value)).key()] = mpq_class(count, sequences);
+        for (auto& [k, q] : expected) q.canonicalize();
+        CHECK(fractions(r) == expected);
+        CHECK(r.paths == counts.size());  // folded: a path per total, not per face sequence
+    }
+    // The faces of a folded roll are not known: using them is an error that says why.
+    CHECK_THROWS_WITH(lua_odds(t, "local _, faces = umpire.dice.roll('3d6') return #faces"),
+                      Catch::Contains("only its total is enumerated"));
+    CHECK_THROWS_WITH(lua_odds(t, "local _, _, shown = umpire.dice.roll('3d6') return 'x' .. shown"),
+                      Catch::Contains("umpire.dice.roll(\"3d6\")"));
+}
+
