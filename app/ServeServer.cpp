@@ -122,8 +122,17 @@ struct Server::Impl {
         http.Get("/journal.json", [this](const httplib::Request&, httplib::Response& res) {
             const auto page = session.page();
             if (page.is_null()) {
-                res.status = 404;
-                res.set_content("no game has been played yet (the first computation failed)\n", "text/plain");
+                // The address is printed before the first game is played (it runs in the
+                // session's thread): "not yet" and "failed" are different answers.
+                if (session.document()["status"] == "computing") {
+                    res.status = 503;
+                    res.set_header("Retry-After", "1");
+                    res.set_content("the first game is still being played; try again in a moment\n", "text/plain");
+                } else {
+                    res.status = 404;
+                    res.set_content("no game has been played yet (the first computation failed: see the page)\n",
+                                    "text/plain");
+                }
                 return;
             }
             res.set_content(page["game"]["journal"].dump() + "\n", "application/json");

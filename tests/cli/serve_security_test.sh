@@ -39,8 +39,13 @@ done
 [ "$(status -H "Origin: null" "$base/journal.json")" = 403 ] || fail "Origin: null was served"
 curl -s -H "Origin: http://evil.example" "$base/api/page" | grep -q "may not read" || fail "no reason given for a foreign Origin"
 
-# The game the page shows is kept as a journal that `umpire replay` plays again, identically.
-curl -s "$base/journal.json" > "$work/game.json"
+# The game the page shows is kept as a journal that `umpire replay` plays again, identically. The
+# first game is played after the address is printed: until then /journal.json answers 503.
+for _ in $(seq 300); do
+  code=$(curl -s -o "$work/game.json" -w '%{http_code}' "$base/journal.json")
+  [ "$code" = 503 ] || break; sleep 0.1
+done
+[ "$code" = 200 ] || fail "/journal.json answered $code: $(cat "$work/game.json")"
 "$umpire" replay "$work/game.json" > "$work/replay" 2>&1 || { cat "$work/replay"; fail "/journal.json does not replay"; }
 grep -q "replay identical" "$work/replay" || fail "/journal.json: $(cat "$work/replay")"
 
@@ -63,7 +68,7 @@ server=$!
 for _ in $(seq 100); do grep -q 'http://127.0.0.1:' "$work/out" && break; sleep 0.1; done
 port=$(sed -n 's|.*http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$work/out" | head -1)
 [ -n "$port" ] || fail "serve --set printed no address"
-for _ in $(seq 100); do
+for _ in $(seq 300); do
   curl -s "http://127.0.0.1:$port/api/page" > "$work/page.json"
   grep -q '"status": *"ok"' "$work/page.json" && break; sleep 0.1
 done
