@@ -3,59 +3,19 @@
 // one game of it as the rule log with every citation linked, and the scenario's map. Saving the
 // script or a file of a ruleset updates the page by itself; a broken edit shows its file:line and
 // keeps the last good results, marked stale. Listens on 127.0.0.1 only; the scripts run in the
-// same sandbox as on the command line, and each page in a worker process with the same kernel
-// limits (host/Isolation.hpp) unless --no-isolate or --trusted.
+// same sandbox as on the command line.
 #include <algorithm>
 #include <iostream>
 
 #include "app/ServePage.hpp"
 #include "app/ServeServer.hpp"
 #include "app/ServeSession.hpp"
-#include "bindings/LuaError.hpp"
 #include "cli/Common.hpp"
-#include "host/Isolation.hpp"
 #include "ruleset/Load.hpp"
 #include "ruleset/Ruleset.hpp"
 
 namespace umpire::cli {
 namespace fs = std::filesystem;
-
-namespace {
-
-// Each page computed in a worker process, as `odds` and `run` run their scripts: a crash, a
-// runaway C call or a memory blow-up in a stranger's rules ends that worker, and the page shows
-// why (WorkerDied names the limit) while the server and the last good results stay. The worker
-// hands back the page, or the error with its file:line, as JSON over the worker's pipe; the
-// session thread is the only one that forks, and the worker touches nothing the server's threads
-// hold.
-serve::Session::Compute isolated_compute(const serve::PageRequest& request, const isolation::Limits& limits) {
-    return [request, limits] {
-        nlohmann::json page, error;
-        isolation::run(
-            limits,
-            [&] {
-                try {
-                    isolation::send("page", serve::compute_page(request).dump());
-                    return kOk;
-                } catch (const std::exception& e) {
-                    isolation::send("error", serve::error_json(e).dump());
-                    return kScriptError;
-                }
-            },
-            {},
-            [&](const std::string& topic, const std::string& payload) {
-                (topic == "page" ? page : error) = nlohmann::json::parse(payload);
-            });
-        if (!error.is_null())
-            throw ScriptError(error.value("message", std::string("the page's computation failed")),
-                              error["file"].is_string() ? error["file"].get<std::string>() : std::string(),
-                              error["line"].is_number() ? error["line"].get<int>() : 0);
-        if (page.is_null()) throw Error("the page's worker process ended without a page");
-        return page;
-    };
-}
-
-}  // namespace
 
 int cmd_serve(const Common& common, const ServeInputs& in) {
     if (int rc = refuse_output_flags(common, "serve", false)) return rc;
@@ -91,9 +51,7 @@ int cmd_serve(const Common& common, const ServeInputs& in) {
         for (const auto& t : in.rules_texts)
             if (!fs::is_regular_file(t)) throw Error("no rules text file '" + t + "'");
 
-        serve::Session session(isolates(common) ? isolated_compute(request, isolation_limits(common))
-                                                : serve::Session::Compute([request] { return serve::compute_page(request); }),
-                               files, trees);
+        serve::Session session([request] { return serve::compute_page(request); }, files, trees);
         serve::ServerOptions options;
         options.ruleset_dirs = trees;
         options.rules_texts.assign(in.rules_texts.begin(), in.rules_texts.end());
