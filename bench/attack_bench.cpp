@@ -8,22 +8,20 @@
 //    threads, wall time: the 2-thread speed-up is the "per-sample cost across threads".
 #include <benchmark/benchmark.h>
 
-#include <fstream>
-#include <sstream>
+#include <filesystem>
 #include <string>
 
 #include "app/OddsRunner.hpp"
+#include "host/LuaHost.hpp"
 #include "core/dice/Generator.hpp"
 #include "core/dice/GeneratorSource.hpp"
 #include "core/odds/MonteCarlo.hpp"
 
 namespace {
 
+// A file of the source tree (a shipped script); LuaHost::read_file names the file if it is missing.
 std::string read(const std::string& file) {
-    std::ifstream in(std::string(UMPIRE_SOURCE_DIR) + "/" + file);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
+    return umpire::LuaHost::read_file(std::filesystem::path(UMPIRE_SOURCE_DIR) / file);
 }
 
 umpire::odds_runner::Request request(const std::vector<std::string>& rulesets, const std::string& code,

@@ -10,20 +10,18 @@
 //  - a squad running along the A9.222 EX's Fire Lane, 1..4 Locations (scripts/asl/odds_fire_lane_run.lua).
 #include <benchmark/benchmark.h>
 
-#include <fstream>
-#include <sstream>
+#include <filesystem>
 #include <string>
 
 #include "app/OddsRunner.hpp"
+#include "host/LuaHost.hpp"
 #include "core/odds/Exact.hpp"
 
 namespace {
 
+// A file of the source tree (a shipped script); LuaHost::read_file names the file if it is missing.
 std::string read(const std::string& file) {
-    std::ifstream in(std::string(UMPIRE_SOURCE_DIR) + "/" + file);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
+    return umpire::LuaHost::read_file(std::filesystem::path(UMPIRE_SOURCE_DIR) / file);
 }
 
 void exact(benchmark::State& state, const std::vector<std::string>& rulesets, const std::string& code) {

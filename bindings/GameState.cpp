@@ -128,6 +128,19 @@ void empty_table(lua_State* L, int index) {
     }
 }
 
+// Makes the table at `index` hold exactly the fields of the table on top of the stack, which is
+// popped: the table at `index` keeps its identity (scripts hold references to umpire.state).
+void replace_contents(lua_State* L, int index) {
+    empty_table(L, index);
+    lua_pushnil(L);
+    while (lua_next(L, -2) != 0) {
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_rawset(L, index);
+    }
+    lua_pop(L, 1);
+}
+
 void push_json(lua_State* L, const Json& j) {
     switch (j.type()) {
     case Json::value_t::null: lua_pushnil(L); break;
@@ -460,14 +473,7 @@ void replace_from_json(lua_State* L, int index, const std::string& json) {
     if (start != std::string::npos && (json[start] == '{' || json.compare(start, 2, "[]") == 0)) {
         try {
             Reader{L, json.data(), json.data() + json.size()}.document();
-            empty_table(L, index);
-            lua_pushnil(L);
-            while (lua_next(L, -2) != 0) {
-                lua_pushvalue(L, -2);
-                lua_insert(L, -2);
-                lua_rawset(L, index);
-            }
-            lua_pop(L, 1);
+            replace_contents(L, index);
             return;
         } catch (const NeedsDom&) {
             // nlohmann reads it, or names what is wrong with it
@@ -481,15 +487,8 @@ void replace_from_json(lua_State* L, int index, const std::string& json) {
     }
     if (!j.is_object() && !(j.is_array() && j.empty()))
         throw Error("game state file: the top level must be a JSON object");
-    empty_table(L, index);
     push_json(L, j);
-    lua_pushnil(L);
-    while (lua_next(L, -2) != 0) {
-        lua_pushvalue(L, -2);
-        lua_insert(L, -2);
-        lua_rawset(L, index);
-    }
-    lua_pop(L, 1);
+    replace_contents(L, index);
 }
 
 void push_from_json(lua_State* L, const std::string& json) {
