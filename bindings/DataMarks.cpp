@@ -57,6 +57,42 @@ void set_table(lua_State* L, int table, const std::string& where, bool sequence)
     }
 }
 
+Writer::Writer(lua_State* L) : L_(L) {
+    push_weak(L, kKeyMarks);
+    key_marks_ = lua_gettop(L);
+    push_weak(L, kSelfMarks);
+    self_marks_ = lua_gettop(L);
+    push_weak(L, kSequences);
+    sequences_ = lua_gettop(L);
+}
+
+void Writer::set_table(int table, const std::string& where, bool sequence) {
+    lua_pushvalue(L_, table);
+    lua_pushlstring(L_, where.data(), where.size());
+    lua_rawset(L_, self_marks_);
+    if (sequence) {
+        lua_pushvalue(L_, table);
+        lua_pushboolean(L_, 1);
+        lua_rawset(L_, sequences_);
+    }
+}
+
+void Writer::set_key(int table, int key, const std::string& where) {
+    lua_pushvalue(L_, table);
+    lua_rawget(L_, key_marks_);
+    if (lua_isnil(L_, -1)) {  // the table's first key: its key-mark table, made when first needed
+        lua_pop(L_, 1);
+        lua_newtable(L_);
+        lua_pushvalue(L_, table);
+        lua_pushvalue(L_, -2);
+        lua_rawset(L_, key_marks_);
+    }
+    lua_pushvalue(L_, key);
+    lua_pushlstring(L_, where.data(), where.size());
+    lua_rawset(L_, -3);
+    lua_pop(L_, 1);
+}
+
 void push_where(lua_State* L, int table_index, int key_index) {
     if (table_index < 0) table_index = lua_gettop(L) + table_index + 1;
     if (key_index < 0) key_index = lua_gettop(L) + key_index + 1;

@@ -16,6 +16,20 @@ void set_key(lua_State* L, int table, int key, const std::string& where);
 // Records `where` for the table itself, and whether it was written as a sequence.
 void set_table(lua_State* L, int table, const std::string& where, bool sequence);
 
+// set_table and set_key for the many tables of one data file: pushes the three side tables once
+// (they stay on the stack, above what was there; the caller pops them), so each mark costs two
+// raw sets instead of registry look-ups.
+class Writer {
+public:
+    explicit Writer(lua_State* L);
+    void set_table(int table, const std::string& where, bool sequence);
+    void set_key(int table, int key, const std::string& where);
+
+private:
+    lua_State* L_;
+    int key_marks_, self_marks_, sequences_;
+};
+
 // Pushes "file:line:col" of table[key] (the key at key_index; nil key: the table itself), or nil.
 void push_where(lua_State* L, int table_index, int key_index);
 
