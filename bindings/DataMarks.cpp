@@ -25,38 +25,6 @@ void push_weak(lua_State* L, const char* name) {
 
 }  // namespace
 
-void set_key(lua_State* L, int table, int key, const std::string& where) {
-    push_weak(L, kKeyMarks);
-    lua_pushvalue(L, table);
-    lua_rawget(L, -2);
-    if (lua_isnil(L, -1)) {
-        lua_pop(L, 1);
-        lua_newtable(L);
-        lua_pushvalue(L, table);
-        lua_pushvalue(L, -2);
-        lua_rawset(L, -4);
-    }
-    lua_pushvalue(L, key);
-    lua_pushstring(L, where.c_str());
-    lua_rawset(L, -3);
-    lua_pop(L, 2);
-}
-
-void set_table(lua_State* L, int table, const std::string& where, bool sequence) {
-    push_weak(L, kSelfMarks);
-    lua_pushvalue(L, table);
-    lua_pushstring(L, where.c_str());
-    lua_rawset(L, -3);
-    lua_pop(L, 1);
-    if (sequence) {
-        push_weak(L, kSequences);
-        lua_pushvalue(L, table);
-        lua_pushboolean(L, 1);
-        lua_rawset(L, -3);
-        lua_pop(L, 1);
-    }
-}
-
 Writer::Writer(lua_State* L) : L_(L) {
     push_weak(L, kKeyMarks);
     key_marks_ = lua_gettop(L);
