@@ -326,6 +326,22 @@ void write_output(const std::filesystem::path& path, const std::string& content)
     if (!out) throw std::runtime_error("cannot write " + path.string());
 }
 
+// Forks, after flushing what this process has buffered (else the child would write it again).
+// `fds`: the channel to the child, both ends closed if the fork fails.
+pid_t fork_flushed(const int fds[2]) {
+    std::cout.flush();
+    std::cerr.flush();
+    std::fflush(nullptr);
+    const pid_t pid = fork();
+    if (pid < 0) {
+        const int error = errno;
+        close(fds[0]);
+        close(fds[1]);
+        throw std::runtime_error(std::string("fork: ") + std::strerror(error));
+    }
+    return pid;
+}
+
 }  // namespace
 
 bool in_worker() { return g_page != nullptr; }
@@ -343,16 +359,8 @@ int run(const Limits& limits, const std::function<int()>& body,
     } unmap{memory};
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
-    std::cout.flush();
-    std::cerr.flush();
-    std::fflush(nullptr);
     const pid_t parent = getpid();
-    const pid_t pid = fork();
-    if (pid < 0) {
-        close(fds[0]);
-        close(fds[1]);
-        throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
-    }
+    const pid_t pid = fork_flushed(fds);
     if (pid == 0) {
         close(fds[0]);
         g_page = page;
@@ -483,16 +491,8 @@ ForkServer::ForkServer(const Limits& limits, std::function<int(const std::string
     int fds[2];
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
         throw std::runtime_error(std::string("socketpair: ") + std::strerror(errno));
-    std::cout.flush();
-    std::cerr.flush();
-    std::fflush(nullptr);
     const pid_t owner = getpid();
-    const pid_t pid = fork();
-    if (pid < 0) {
-        close(fds[0]);
-        close(fds[1]);
-        throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
-    }
+    const pid_t pid = fork_flushed(fds);
     if (pid == 0) {
         close(fds[0]);
         fork_server_main(fds[1], owner, limits, body);

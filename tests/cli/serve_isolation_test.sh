@@ -10,12 +10,10 @@
 set -euo pipefail
 umpire="$1"; src="$2"
 command -v curl >/dev/null || { echo "FAIL: curl is needed"; exit 1; }
+. "$(dirname "$0")/lib.sh"  # serve_start, serve_stop
 work=$(mktemp -d)
 server=""
-cleanup() {
-  if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
-  rm -rf "$work"
-}
+cleanup() { serve_stop; rm -rf "$work"; }
 trap cleanup EXIT
 fail() { echo "FAIL: $*" >&2; [ -f "$work/out" ] && cat "$work/out" >&2; exit 1; }
 cd "$src"
@@ -45,12 +43,7 @@ over two lines.
 9.223 the next section
 TEXT
 
-"$umpire" serve --ruleset asl --timeout 1 "$work/script.lua" --rules-text "$work/rules.txt" --port 0 > "$work/out" 2>&1 &
-server=$!
-for _ in $(seq 100); do grep -q 'http://127.0.0.1:' "$work/out" && break; sleep 0.1; done
-port=$(sed -n 's|.*http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$work/out" | head -1)
-[ -n "$port" ] || fail "serve printed no address"
-base="http://127.0.0.1:$port"
+serve_start --ruleset asl --timeout 1 "$work/script.lua" --rules-text "$work/rules.txt"
 
 wait_page -1 ok
 [ "$(field "$work/page.json" "len(d['page']['odds']['outcomes'])")" = 3 ] || fail "2 dice: not 3 outcomes"
