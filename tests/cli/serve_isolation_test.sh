@@ -4,7 +4,7 @@
 # a pattern bomb saved into the served script (a C call the count hook cannot stop; in-process it
 # would end the whole server) is killed at --timeout, the page names the limit and keeps the last
 # good results, marked stale, the server lives on, and the next good save is shown. A runaway
-# Lua loop is stopped with its line. And --rules-text: /rules/<section> shows the section's
+# Lua loop is stopped with its line; one without a wall-clock limit ends at --cpu. And --rules-text: /rules/<section> shows the section's
 # paragraph of a made-up rules text (escaped), beside the rules lines that cite it.
 # Usage: serve_isolation_test.sh UMPIRE SOURCE_DIR
 set -euo pipefail
@@ -94,4 +94,14 @@ grep -Eq 'fire_lane\.lua:[0-9]+' "$work/rules.html" || fail "/rules/A9.22 lists 
 curl -s "$base/rules/A7.5" > "$work/none.html"
 grep -q 'No rules text for A7.5 in the --rules-text files' "$work/none.html" || fail "/rules/A7.5: $(cat "$work/none.html")"
 
-echo "ok: pages in a worker (a pattern bomb killed at --timeout, the server lives, the next save shown; a loop stopped with its line); --rules-text shown"
+# 5. The CPU limit: with no wall-clock limit, a loop runs until the worker's RLIMIT_CPU (--cpu 1)
+# ends it; the page names that limit, and the server lives on.
+serve_stop
+printf '%s\n' 'local n = 0' 'while true do n = n + 1 end' > "$work/script.lua"
+serve_start --timeout 0 --cpu 1 "$work/script.lua"
+wait_page -1 error
+grep -q 'ran out of CPU time (limit 1 s of CPU, --cpu)' <<<"$(field "$work/page.json" "d['error']['message']")" ||
+  fail "the CPU limit is not named: $(field "$work/page.json" "d['error']")"
+[ "$(curl -s -o /dev/null -w '%{http_code}' "$base/")" = 200 ] || fail "the server does not answer after the CPU limit"
+
+echo "ok: pages in a worker (a pattern bomb killed at --timeout, the server lives, the next save shown; a loop stopped with its line, --cpu named); --rules-text shown"
