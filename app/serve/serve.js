@@ -193,6 +193,8 @@ function renderGames(page) {
   $('games').classList.toggle('compare', compare);
   document.body.classList.toggle('compare', compare);
   $('compare-game').hidden = !compare;
+  $('game-heading').hidden = !compare;  // one game: its journal link stays in the section's title
+  $('journal-link').hidden = compare;
   const sides = readOdds(page.odds).sides;
   $('game-label').textContent = compare ? sides[0] : '';
   renderLog(page.game, $('log'), $('returned'));
