@@ -222,6 +222,14 @@ async function waitFor(what, test, seconds) {
       shownLogs.push(shownLines.join('\n'));
     }
     if (shownLogs[0] === shownLogs[1]) fail('compare: the two games are the same (the house rule gives 5 shots, not 4)');
+    // A citation's page lists the lines of both games that cite it, under each side's heading.
+    const firstCite = await cmp.$eval('#compare-log a.cite', (a) => a.getAttribute('href'));
+    const citePage = await (await cmp.request.get(new URL(firstCite, compareUrl).href)).text();
+    for (const game of ['game', 'compare_game']) {
+      const list = citePage.split(`data-game="${game}">`)[1];
+      if (!list || !/^<li>[^<]/.test(list)) fail(`${firstCite}: no log line of ${game} listed`);
+    }
+    if (!citePage.includes('In the game under bolt-action-mg42')) fail(`${firstCite}: no heading for the house rule's game`);
     await cmp.screenshot({path: path.join(artifacts, 'serve-compare.png'), fullPage: true});
     console.log('ok: serve page in chromium (odds, log, map hover, live update, broken module, phone, compare odds and both games)');
   } finally {
