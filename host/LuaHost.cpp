@@ -9,6 +9,19 @@
 #include <iostream>
 #include <sstream>
 
+#if defined(__SANITIZE_ADDRESS__)
+#define UMPIRE_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UMPIRE_ASAN 1
+#endif
+#endif
+#ifdef UMPIRE_ASAN
+#include <sanitizer/asan_interface.h>
+// The size malloc gave a block (sanitizer/allocator_interface.h, which GCC does not ship).
+extern "C" std::size_t __sanitizer_get_allocated_size(const volatile void* block);
+#endif
+
 #include "bindings/GameState.hpp"
 #include "host/Isolation.hpp"
 #include "host/Sandbox.hpp"
@@ -31,6 +44,12 @@ namespace fs = std::filesystem;
 // of the sample. The lists belong to this host (one Lua state, one thread at a time), so they
 // need no lock, and they hold at most the state's peak of small blocks. The cap counts the sizes
 // Lua asked for, as before; a block resting in a list is not in use.
+//
+// Under AddressSanitizer the lists would hide what ASan checks for malloc's blocks, so the
+// allocator tells it about them: the bytes of a block past the size Lua asked for are poisoned
+// (a write past a string, table or buffer is reported at the exact size, not at the class's
+// end), a block resting in a list is poisoned whole (a use after free is reported), and a block
+// given back while already poisoned whole is a double free (reported and aborted).
 struct LuaHost::Allocator {
     static constexpr std::size_t kGrain = 16;  // malloc's alignment on x86_64, so every class keeps it
     static constexpr std::size_t kSmallMax = 256;
@@ -44,36 +63,100 @@ struct LuaHost::Allocator {
     Allocator(const Allocator&) = delete;
     Allocator& operator=(const Allocator&) = delete;
     ~Allocator() {
-        for (void*& head : free_blocks)
-            while (head) {
-                void* block = head;
-                head = *static_cast<void**>(block);
+        for (std::size_t c = 0; c < kClasses; ++c)
+            while (void* block = free_blocks[c]) {
+                reveal(block, (c + 1) * kGrain);
+                free_blocks[c] = *static_cast<void**>(block);
                 std::free(block);
             }
     }
 
     static bool small(std::size_t size) { return size <= kSmallMax; }
     static std::size_t size_class(std::size_t size) { return (size + kGrain - 1) / kGrain - 1; }
+    static std::size_t class_bytes(std::size_t size) { return (size_class(size) + 1) * kGrain; }
+
+    // ASan annotations (no code without ASan): `reveal` makes bytes addressable, `hide` poisons them.
+    static void reveal(void* block, std::size_t bytes) {
+#ifdef UMPIRE_ASAN
+        ASAN_UNPOISON_MEMORY_REGION(block, bytes);
+#else
+        (void)block, (void)bytes;
+#endif
+    }
+    static void hide(void* block, std::size_t bytes) {
+#ifdef UMPIRE_ASAN
+        ASAN_POISON_MEMORY_REGION(block, bytes);
+#else
+        (void)block, (void)bytes;
+#endif
+    }
+    // A small block in use: its first `size` bytes addressable, the rest of its class poisoned.
+    // Under ASan, a block smaller than that (a size class computed wrong) stops the process here:
+    // revealing bytes past it would hide malloc's red zone from ASan.
+    static void fit(void* block, std::size_t size) {
+#ifdef UMPIRE_ASAN
+        if (__sanitizer_get_allocated_size(block) < size) {
+            std::fprintf(stderr, "LuaHost::Allocator: block %p of %zu bytes handed out for %zu\n", block,
+                         __sanitizer_get_allocated_size(block), size);
+            __sanitizer_print_stack_trace();
+            std::abort();
+        }
+#endif
+        reveal(block, size);
+        hide(static_cast<char*>(block) + size, class_bytes(size) - size);
+    }
 
     void* take(std::size_t size) {
         const std::size_t c = size_class(size);
-        if (void* block = free_blocks[c]) {
+        void* block = free_blocks[c];
+        if (block) {
+            reveal(block, sizeof(void*));
             free_blocks[c] = *static_cast<void**>(block);
-            return block;
+        } else {
+            block = std::malloc((c + 1) * kGrain);
+            if (!block) return nullptr;
         }
-        return std::malloc((c + 1) * kGrain);
+        fit(block, size);
+        return block;
     }
     void give(void* block, std::size_t size) {
         const std::size_t c = size_class(size);
+        reveal(block, (c + 1) * kGrain);
         *static_cast<void**>(block) = free_blocks[c];
         free_blocks[c] = block;
+        hide(block, (c + 1) * kGrain);
+    }
+
+    // Under ASan, checks Lua's side of the contract before a block is freed or resized: the block
+    // is one malloc gave (to this allocator: a small block has its class's size, a large one the
+    // size Lua asked for) and it is not resting in a list. A wrong old_size would put a block in
+    // the wrong list (a later taker writes past it) and a double free would hand it out twice.
+    static void check_in_use(void* block, std::size_t old_size) {
+#ifdef UMPIRE_ASAN
+        const std::size_t expected = small(old_size) ? class_bytes(old_size) : old_size;
+        const std::size_t actual = __sanitizer_get_allocated_size(block);
+        const char* problem = actual != expected ? "freed or resized with a wrong old size"
+                              : __asan_region_is_poisoned(block, 1) ? "freed twice (it is in a free list)"
+                                                                    : nullptr;
+        if (!problem) return;
+        std::fprintf(stderr, "LuaHost::Allocator: block %p (old size %zu, malloc size %zu) %s\n", block,
+                     old_size, actual, problem);
+        __sanitizer_print_stack_trace();
+        std::abort();
+#else
+        (void)block, (void)old_size;
+#endif
     }
 
     // Lua's allocator contract: old_size is the block's size when ptr is not NULL.
     void* resize(void* ptr, std::size_t old_size, std::size_t new_size) {
         if (!ptr) return small(new_size) ? take(new_size) : std::malloc(new_size);
+        check_in_use(ptr, old_size);
         if (!small(old_size) && !small(new_size)) return std::realloc(ptr, new_size);
-        if (small(old_size) && small(new_size) && size_class(old_size) == size_class(new_size)) return ptr;
+        if (small(old_size) && small(new_size) && size_class(old_size) == size_class(new_size)) {
+            fit(ptr, new_size);
+            return ptr;
+        }
         void* block = small(new_size) ? take(new_size) : std::malloc(new_size);
         if (!block) return nullptr;  // the old block stays valid, as realloc leaves it
         std::memcpy(block, ptr, std::min(old_size, new_size));
@@ -86,6 +169,7 @@ struct LuaHost::Allocator {
         auto* self = static_cast<LuaHost*>(static_cast<Game*>(ud))->alloc_.get();
         if (new_size == 0) {
             if (ptr) {
+                check_in_use(ptr, old_size);
                 if (small(old_size)) self->give(ptr, old_size);
                 else std::free(ptr);
                 self->used -= old_size;
