@@ -80,6 +80,23 @@ public:
     // objects), and the binding refuses. The object's __gc releases what it charged.
     virtual bool charge_memory(std::size_t bytes) { (void)bytes; return true; }
     virtual void release_memory(std::size_t bytes) { (void)bytes; }
+    // C++ memory that grows with what rule code does but has no userdata to hang a charge on:
+    // the journal (cite, note, result, rolls, events). Its owner points this at its byte count;
+    // charge_growth() charges or releases the change since the last call and returns false when
+    // the growth would pass the cap. The host calls it from its count hook (one comparison when
+    // nothing grew) and the journal's bindings after each entry.
+    const std::size_t* growing_bytes = nullptr;
+    bool charge_growth() {
+        if (!growing_bytes || *growing_bytes == growth_charged_) return true;
+        const std::size_t now = *growing_bytes;
+        if (now < growth_charged_) {
+            release_memory(growth_charged_ - now);
+        } else if (!charge_memory(now - growth_charged_)) {
+            return false;
+        }
+        growth_charged_ = now;
+        return true;
+    }
 
     // ---- registrations staged per load generation ---------------------------------------------
     Registry& registry() { return registry_; }
@@ -102,6 +119,7 @@ protected:
 private:
     dice::GeneratorSource generator_;
     int c_calls_ = 0;
+    std::size_t growth_charged_ = 0;
     std::shared_ptr<dice::DieSource> source_;
     Registry registry_;
     bool folding_ = true;

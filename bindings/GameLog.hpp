@@ -20,8 +20,12 @@ public:
     explicit GameLog(Game& game) : game_(game) {
         game_.registry().add_listener(this);
         bus.attach_journal(&journal);
+        game_.growing_bytes = journal.bytes_counter();  // the same member when the journal is replaced
     }
-    ~GameLog() override { game_.registry().remove_listener(this); }
+    ~GameLog() override {
+        game_.growing_bytes = nullptr;
+        game_.registry().remove_listener(this);
+    }
 
     bus::Journal journal;
     bus::EventBus bus;

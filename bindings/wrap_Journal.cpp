@@ -9,6 +9,13 @@
 namespace umpire {
 namespace {
 
+// After an entry: the journal's growth counts against the Lua memory cap (Game::charge_growth).
+void charge_journal(lua_State* L, const GameLog& log) {
+    if (!Game::of(L).charge_growth())
+        throw Error("memory limit: the journal would hold ~" + std::to_string(log.journal.bytes() >> 20) +
+                    " MiB of entries (umpire.cite, note, result), past the Lua memory cap (the journal counts against it)");
+}
+
 /// @lua umpire.cite(rule, text, ...)
 /// ---Adds a citation line to the journal: the rule behind a modifier or a result, as
 /// ---`--explain` prints it: "[A9.7] Original DR 11 ≥ B# 11: the MMG malfunctions".
@@ -39,6 +46,7 @@ int l_cite(lua_State* L) {
         const std::string rule = lua_tostring(L, 1);
         const std::string text = lua_isnoneornil(L, 2) ? "" : lua_tostring(L, 2);
         log->journal.cite(rule, text);
+        charge_journal(L, *log);
         return 0;
     });
 }
@@ -51,6 +59,7 @@ int l_note(lua_State* L) {
         lua::StackCheck check(L, 0);
         auto& log = GameLog::of(L);
         if (log.journaling) log.journal.note(luaL_checkstring(L, 1));
+        charge_journal(L, log);
         return 0;
     });
 }
@@ -69,6 +78,7 @@ int l_result(lua_State* L) {
         const std::string rule = luaL_optstring(L, 3, "");
         auto& log = GameLog::of(L);
         if (log.journaling) log.journal.result(text, std::move(data), rule);
+        charge_journal(L, log);
         return 0;
     });
 }

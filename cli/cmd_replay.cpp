@@ -79,7 +79,7 @@ int cmd_replay(const Common& common, const std::string& journal_file) {
                       << replayed.hash_hex() << "\n";
         }
         return divergence ? kScriptError : kOk;
-    });
+    }, {}, {journal_file});
 }
 
 }  // namespace umpire::cli

@@ -141,7 +141,12 @@ void LuaHost::count_hook(lua_State* L, lua_Debug* ar) {
     }
     // A plain buffer: lua_error below must not skip the destructor of a C++ object.
     char problem[160] = "";
-    if (host.options_.instruction_limit && limits.instructions > host.options_.instruction_limit) {
+    if (!host.charge_growth()) {
+        std::snprintf(problem, sizeof problem,
+                      "memory limit: the journal grew past the Lua memory cap of %zu MiB (the journal counts "
+                      "against it; rolls, events and citations in a loop?)",
+                      host.alloc_->limit >> 20);
+    } else if (host.options_.instruction_limit && limits.instructions > host.options_.instruction_limit) {
         std::snprintf(problem, sizeof problem,
                       "script stopped: ran more than %llu instructions (runaway loop?)",
                       static_cast<unsigned long long>(host.options_.instruction_limit));
@@ -261,9 +266,15 @@ void LuaHost::call(int nargs, int nresults) {
         lua_pop(L_, 1);
         lua_gc(L_, LUA_GCCOLLECT, 0);  // give the heap back so the host stays usable
         const std::string file = limits_->memory_file;
+        // The journal's C++ memory counts against the cap (Game::charge_growth): when it is what
+        // filled the cap, say so, or the author looks for a growing table that is not there.
+        const std::size_t journal = growing_bytes ? *growing_bytes : 0;
+        const std::string why = journal > options_.memory_limit / 4
+            ? " (the journal holds ~" + std::to_string(journal >> 20) + " MiB of it: entries made in a loop?)"
+            : " (a table or string growing without end?)";
         throw ScriptError((file.empty() ? std::string() : file + ":" + std::to_string(limits_->memory_line) + ": ") +
                               "memory limit: the rules used more than " + std::to_string(options_.memory_limit >> 20) +
-                              " MiB of Lua memory (a table or string growing without end?)",
+                              " MiB of Lua memory" + why,
                           file, file.empty() ? 0 : limits_->memory_line);
     }
     throw lua::to_script_error(L_, status, options_.traceback ? last_traceback_ : std::string());

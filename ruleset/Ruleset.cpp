@@ -96,7 +96,7 @@ Manifest read_manifest(const fs::path& dir) {
     const std::string display = LuaHost::display_path(file);
     YAML::Node root;
     try {
-        root = YAML::Load(LuaHost::read_file(file));
+        root = yaml::read_tree(file, display);  // bounded: a manifest is untrusted too
     } catch (const YAML::Exception& e) {
         fail(display, e.mark, e.msg);
     }

@@ -1,6 +1,7 @@
 #include "ruleset/YamlLoader.hpp"
 
 #include <yaml-cpp/depthguard.h>
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <cerrno>
@@ -9,9 +10,11 @@
 #include <cstdlib>
 #include <map>
 #include <regex>
+#include <sstream>
 #include <utility>
 
 #include "bindings/DataMarks.hpp"
+#include "bindings/Game.hpp"
 #include "bindings/LuaError.hpp"
 #include "host/LuaHost.hpp"
 
@@ -25,6 +28,11 @@ namespace {
 constexpr std::size_t kMaxBytes = std::size_t{16} << 20;
 constexpr std::size_t kMaxValues = 250'000;
 constexpr int kMaxDepth = 64;
+// yaml-cpp's tree takes about 470 bytes of C++ heap per node (measured with mallinfo2 over lists,
+// maps and nested lists of 200 000 nodes), outside the Lua allocator: 16 MiB of "- 1" lines built
+// a 1.9 GB tree before the value count above was ever looked at. The tree of a file is charged
+// against the Lua memory cap at this rate while it exists (docs/sandbox.md, "Memory").
+constexpr std::size_t kTreeBytesPerNode = 512;
 
 // The first byte of text that is not well-formed UTF-8 (overlong forms, surrogates and code
 // points past U+10FFFF included), or npos.
@@ -66,6 +74,75 @@ std::string mark_text(const std::string& display, const YAML::Mark& m) {
     std::string file = display;
     throw ScriptError(mark_text(display, m) + ": " + what, file, m.line + 1);
 }
+
+[[noreturn]] void too_many_values(const std::string& display, const YAML::Mark& m) {
+    fail(display, m, "more than " + std::to_string(kMaxValues) + " values in one file (aliases expanding without end?)");
+}
+
+// Counts the nodes of the first document from the parser's events, which build no tree, so that a
+// file of too many nodes is refused before yaml-cpp builds its tree on the C++ heap. An alias
+// counts one node here (its expansion is counted by the Converter).
+struct NodeCounter : YAML::EventHandler {
+    std::string display;
+    std::size_t nodes = 0;
+    explicit NodeCounter(std::string file) : display(std::move(file)) {}
+    void count(const YAML::Mark& m) {
+        if (++nodes > kMaxValues) too_many_values(display, m);
+    }
+    void OnDocumentStart(const YAML::Mark&) override {}
+    void OnDocumentEnd() override {}
+    void OnNull(const YAML::Mark& m, YAML::anchor_t) override { count(m); }
+    void OnAlias(const YAML::Mark& m, YAML::anchor_t) override { count(m); }
+    void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t, const std::string&) override { count(m); }
+    void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+        count(m);
+    }
+    void OnSequenceEnd() override {}
+    void OnMapStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+        count(m);
+    }
+    void OnMapEnd() override {}
+};
+
+// The node count of text's first document; past kMaxValues a ScriptError at that node.
+std::size_t count_nodes(const std::string& text, const std::string& display) {
+    NodeCounter counter(display);
+    std::istringstream stream(text);
+    YAML::Parser parser(stream);
+    parser.HandleNextDocument(counter);
+    return counter.nodes;
+}
+
+// A file over kMaxBytes is refused before it is read.
+void check_file_size(const std::filesystem::path& file, const std::string& display) {
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(file, ec);
+    if (!ec && size > kMaxBytes)
+        throw ScriptError(display + ":1:1: " + std::to_string((size + (std::size_t{1} << 20) - 1) >> 20) + " MiB; a data file may hold at most " +
+                              std::to_string(kMaxBytes >> 20) + " MiB",
+                          display, 1);
+}
+
+// The C++ memory of parsing one file (its tree and its text), charged against the Lua memory cap
+// for as long as the tree lives, as distributions are (bindings/Game.hpp: charge_memory).
+class ParseCharge {
+public:
+    ParseCharge(lua_State* L, std::size_t nodes, std::size_t text_bytes, const std::string& display)
+        : game_(Game::of(L)), bytes_(nodes * kTreeBytesPerNode + text_bytes) {
+        if (!game_.charge_memory(bytes_))
+            throw ScriptError(display + ":1:1: memory limit: parsing this file takes ~" + std::to_string(bytes_ >> 20) +
+                                  " MiB of C++ memory (" + std::to_string(nodes) +
+                                  " YAML nodes), which would pass the Lua memory cap (parsed YAML counts against it)",
+                              display, 1);
+    }
+    ~ParseCharge() { game_.release_memory(bytes_); }
+    ParseCharge(const ParseCharge&) = delete;
+    ParseCharge& operator=(const ParseCharge&) = delete;
+
+private:
+    Game& game_;
+    std::size_t bytes_;
+};
 
 struct Converter {
     lua_State* L;
@@ -120,9 +197,7 @@ struct Converter {
 
     // Pushes the node's value; returns false (pushing nothing) for null.
     bool push(const YAML::Node& node) {
-        if (++values > kMaxValues)
-            fail(display, node.Mark(), "more than " + std::to_string(kMaxValues) +
-                                           " values in one file (aliases expanding without end?)");
+        if (++values > kMaxValues) too_many_values(display, node.Mark());
         if (node.IsSequence() || node.IsMap()) {
             if (depth >= kMaxDepth)
                 fail(display, node.Mark(), "nested deeper than " + std::to_string(kMaxDepth) + " levels");
@@ -204,7 +279,7 @@ void push_root(lua_State* L, const YAML::Node& root, const std::string& display)
 void push_string(lua_State* L, const std::string& text, const std::string& display) {
     const int top = lua_gettop(L);
     if (text.size() > kMaxBytes)
-        throw ScriptError(display + ":1:1: " + std::to_string(text.size() >> 20) + " MiB; a data file may hold at most " +
+        throw ScriptError(display + ":1:1: " + std::to_string((text.size() + (std::size_t{1} << 20) - 1) >> 20) + " MiB; a data file may hold at most " +
                               std::to_string(kMaxBytes >> 20) + " MiB",
                           display, 1);
     if (const std::size_t bad = bad_utf8(text); bad != std::string::npos) {
@@ -218,6 +293,7 @@ void push_string(lua_State* L, const std::string& text, const std::string& displ
                           display, line);
     }
     try {
+        const ParseCharge charge(L, count_nodes(text, display), text.size(), display);
         YAML::Node root = YAML::Load(text);
         push_root(L, root, display);
     } catch (const YAML::DeepRecursion& e) {  // yaml-cpp's own guard ("bad file" otherwise)
@@ -234,13 +310,15 @@ void push_string(lua_State* L, const std::string& text, const std::string& displ
 }
 
 void push_file(lua_State* L, const std::filesystem::path& file, const std::string& display) {
-    std::error_code ec;
-    const auto size = std::filesystem::file_size(file, ec);
-    if (!ec && size > kMaxBytes)  // refused before it is read
-        throw ScriptError(display + ":1:1: " + std::to_string(size >> 20) + " MiB; a data file may hold at most " +
-                              std::to_string(kMaxBytes >> 20) + " MiB",
-                          display, 1);
+    check_file_size(file, display);
     push_string(L, LuaHost::read_file(file), display);
+}
+
+YAML::Node read_tree(const std::filesystem::path& file, const std::string& display) {
+    check_file_size(file, display);
+    const std::string text = LuaHost::read_file(file);
+    count_nodes(text, display);  // YAML::Exception passes through, as from YAML::Load
+    return YAML::Load(text);
 }
 
 

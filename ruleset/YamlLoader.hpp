@@ -10,6 +10,7 @@
 // Marks: each loaded table remembers "file:line:col" for each of its keys (and for itself), so a
 // validation message can point into the YAML later (bindings/DataMarks.hpp: marks::push_where).
 #pragma once
+#include <yaml-cpp/yaml.h>
 #include <lua.hpp>
 
 #include <filesystem>
@@ -20,5 +21,11 @@ namespace umpire::yaml {
 // Parses `file` and pushes its value. `display` is the file name used in messages.
 void push_file(lua_State* L, const std::filesystem::path& file, const std::string& display);
 void push_string(lua_State* L, const std::string& text, const std::string& display);
+
+// The YAML tree of `file` for C++ readers (the manifest, `check`, scenario drawings), under the
+// same bounds as push_file: a file over 16 MiB or of more than 250 000 nodes is a ScriptError
+// ("file:line:col: ...") before yaml-cpp builds its tree (~500 bytes of C++ heap per node).
+// yaml-cpp's own errors are thrown as YAML::Exception.
+YAML::Node read_tree(const std::filesystem::path& file, const std::string& display);
 
 }  // namespace umpire::yaml
