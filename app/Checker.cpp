@@ -55,7 +55,7 @@ bool validate_file(const fs::path& file, const fs::path& schema_file, bool parti
 
 fs::path schema_for(const fs::path& yaml_file, const std::string& kind, const std::vector<fs::path>& dirs,
                     const std::vector<std::string>& names) {
-    const std::string modeline = schema::modeline_schema(LuaHost::read_file(yaml_file));
+    const std::string modeline = schema::modeline_schema(LuaHost::read_file(yaml_file, LuaHost::kMaxCodeBytes, "a data file"));
     if (!modeline.empty()) return (yaml_file.parent_path() / modeline).lexically_normal();
     for (std::size_t i = dirs.size(); i-- > 0;) {
         for (const fs::path& candidate : {dirs[i] / "schemas" / (kind + ".schema.json"),

@@ -363,7 +363,7 @@ void LuaHost::commit_env(int env_index) {
 }
 
 void LuaHost::run_file(const fs::path& file) {
-    const std::string code = read_file(file);
+    const std::string code = read_file(file, kMaxCodeBytes, "a script");
     const int top = lua_gettop(L_);
     try {
         push_script_env();
@@ -508,6 +508,18 @@ std::string LuaHost::display_path(const fs::path& file) {
     const fs::path relative = absolute.lexically_relative(cwd);
     if (!relative.empty() && *relative.begin() != "..") return relative.generic_string();
     return absolute.generic_string();
+}
+
+std::string LuaHost::read_file(const fs::path& file, std::size_t max_bytes, const char* what) {
+    std::error_code ec;
+    const auto size = fs::file_size(file, ec);
+    if (!ec && size > max_bytes) {
+        const auto mib = [](std::uintmax_t bytes) { return std::to_string((bytes + (1u << 20) - 1) >> 20); };
+        throw ScriptError(display_path(file) + ":1:1: " + mib(size) + " MiB; " + what + " may hold at most " +
+                              mib(max_bytes) + " MiB",
+                          display_path(file), 1);
+    }
+    return read_file(file);
 }
 
 std::string LuaHost::read_file(const fs::path& file) {

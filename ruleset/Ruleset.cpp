@@ -233,7 +233,7 @@ void load_module(LuaHost& host, int env, int rules, int bases, int layers, const
     lua::StackCheck check(L, 0);
     const std::string display = LuaHost::display_path(file);
     const std::string name = file.stem().string();
-    host.load_chunk(LuaHost::read_file(file), "@" + display, env);
+    host.load_chunk(LuaHost::read_file(file, LuaHost::kMaxCodeBytes, "a rules module"), "@" + display, env);
     lua_pushstring(L, name.c_str());
     lua_getfield(L, rules, name.c_str());
     const bool has_parent = lua_istable(L, -1);

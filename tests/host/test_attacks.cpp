@@ -466,6 +466,11 @@ TEST_CASE("attacks: C++ memory made for rule code counts against the Lua cap, is
         check_load_refused(r, "ruleset.yaml:1:1: 17 MiB; a data file may hold at most 16 MiB");
     }
 
+    // Rule code is read whole into C++ memory before it becomes a Lua string: capped like data.
+    check_load_refused(s.ruleset("module-big", "modules: [big]\n",
+                                 {{"rules/big.lua", "return {}\n--" + std::string((std::size_t{16} << 20) + 16, 'x') + "\n"}}),
+                       "big.lua:1:1: 17 MiB; a rules module may hold at most 16 MiB");
+
     // Distributions: refused before they are computed when the result could not be kept.
     umpire::HostOptions o = attack_options();
     o.time_limit = 30;
