@@ -14,6 +14,7 @@
 #include <lua.hpp>
 
 #include <filesystem>
+#include <memory>
 #include <string>
 
 namespace umpire::yaml {
@@ -22,10 +23,33 @@ namespace umpire::yaml {
 void push_file(lua_State* L, const std::filesystem::path& file, const std::string& display);
 void push_string(lua_State* L, const std::string& text, const std::string& display);
 
-// The YAML tree of `file` for C++ readers (the manifest, `check`, scenario drawings), under the
-// same bounds as push_file: a file over 16 MiB or of more than 250 000 nodes is a ScriptError
-// ("file:line:col: ...") before yaml-cpp builds its tree (~500 bytes of C++ heap per node).
-// yaml-cpp's own errors are thrown as YAML::Exception.
+// The two halves of push_string, for a loader that keeps what it parsed (ruleset/LoadCache.hpp):
+// parse() does every check above (size, UTF-8, syntax, duplicate keys, limits) and keeps the
+// values, keys and marks in C++; push() turns them into fresh Lua tables, the same tables
+// push_string makes, as many times as asked, without yaml-cpp.
+struct Document;
+// With `charge_to`, the yaml-cpp tree's C++ memory is charged against that Lua state's memory cap
+// while it exists (docs/sandbox.md, "Memory"); a cached parse (no state) has only the node cap.
+std::shared_ptr<const Document> parse(const std::string& text, const std::string& display,
+                                      lua_State* charge_to = nullptr);
+void push(lua_State* L, const Document& document);
+
+// The bytes of a data file, refused before they are read when the file is over the size limit.
+std::string read_data_file(const std::filesystem::path& file, const std::string& display);
+
+// The YAML tree of text for C++ readers (the manifest, `check`, scenario drawings), under the
+// same bounds as parse(): over 16 MiB, or more than 250 000 nodes (counted from the parser's
+// events, before yaml-cpp builds its tree of ~500 bytes of C++ heap per node), is a ScriptError
+// ("file:line:col: ..."). yaml-cpp's own errors are thrown as YAML::Exception.
+YAML::Node parse_tree(const std::string& text, const std::string& display);
+// parse_tree of a file, refused before it is read when it is over the size limit.
 YAML::Node read_tree(const std::filesystem::path& file, const std::string& display);
+
+// Does a plain scalar read as a number in base 10, i.e. match
+// [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)? (YAML 1.2 core schema, integers included)?
+// Hex is 0x[0-9a-fA-F]+, octal 0o[0-7]+. Exposed for a test against std::regex.
+bool is_decimal(const std::string& text);
+bool is_hex(const std::string& text);
+bool is_octal(const std::string& text);
 
 }  // namespace umpire::yaml

@@ -463,7 +463,7 @@ TEST_CASE("attacks: C++ memory made for rule code counts against the Lua cap, is
     {
         const fs::path r = s.ruleset("manifest-big", "");
         std::ofstream(r / "ruleset.yaml", std::ios::app) << "description: \"" << std::string((std::size_t{16} << 20) + 16, 'x') << "\"\n";
-        check_load_refused(r, "ruleset.yaml:1:1: 17 MiB; a data file may hold at most 16 MiB");
+        check_load_refused(r, "ruleset.yaml:1:1: 16 MiB; a data file may hold at most 16 MiB");
     }
 
     // Rule code is read whole into C++ memory before it becomes a Lua string: capped like data.
