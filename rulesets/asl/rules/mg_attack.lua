@@ -2,7 +2,10 @@
 -- usage (A9.11-.12), ROF and the per-MF limit (A9.2), field of fire (A9.21), Sustained Fire (A9.3),
 -- Mandatory Fire Direction (A9.4), the IFT (A7), malfunction (A9.7/A9.71), and the IFT result.
 local atk = {}
-local function R() return umpire.rules end
+-- umpire.cite and umpire.rules are fixed for the load generation that loads this module: kept in a local, since every
+-- look-up through the read-only `umpire` view costs an attack time (issue 18).
+local cite, rules = umpire.cite, umpire.rules
+local function R() return rules end
 
 --- spec = {label, phase, side, crew = {units firing the MG(s)}, units = {units adding Inherent FP},
 --   mgs = {MG tables: name, fp, range, rof, B/X, ...}, range, target = {units, location, hex, mf},
@@ -45,7 +48,7 @@ function atk.fire(spec)
     -- Fire counter: A9.3, A8.4)
     if mg.fire_lane and phase ~= "DFPh" then error("A9.22: " .. mg.name .. " has established a Fire Lane and may not fire again until the DFPh (EXC: TPBF, A9.223)") end
     if mg.fire_lane and phase == "DFPh" then
-      umpire.cite("A9.22", mg.name .. " established a Fire Lane this Player Turn; in the DFPh it may fire again")
+      cite("A9.22", "%s established a Fire Lane this Player Turn; in the DFPh it may fire again", mg.name)
       mg.fire_lane = nil
     end
     local sus = R().sustained_fire.applies(mg, ctx)
@@ -53,7 +56,7 @@ function atk.fire(spec)
     -- MG may keep using FPF (A8.31) while marked with it
     local fpf_again = spec.fpf and mg.fire_counter == "Final Fire" and phase == "MPh"
     if fpf_again then
-      umpire.cite("A9.3", mg.name .. " is marked with a Final Fire counter but may fire again as FPF (EXC: FPF, A8.31)")
+      cite("A9.3", "%s is marked with a Final Fire counter but may fire again as FPF (EXC: FPF, A8.31)", mg.name)
     end
     if (mg.fire_counter == "Prep Fire" or mg.fire_counter == "Final Fire") and not fpf_again then
       error("A9.2: " .. mg.name .. " is marked with a " .. mg.fire_counter .. " counter and may not fire again this Player Turn")
@@ -65,7 +68,7 @@ function atk.fire(spec)
       error("A9.2: " .. mg.name .. " has lost its Multiple ROF (First Fire counter): only Subsequent First Fire/FPF or Final Fire (Sustained Fire)")
     end
     if mg.fire_counter == "First Fire" and phase == "DFPh" and (spec.range or 99) > 1 then
-      umpire.cite("A8.4", mg.name .. " is marked with a First Fire counter: Final Fire only vs an ADJACENT/same-Location unit")
+      cite("A8.4", mg.name .. " is marked with a First Fire counter: Final Fire only vs an ADJACENT/same-Location unit")
       error("A8.4: " .. mg.name .. " (First Fire counter) gets no Final Fire vs a non-adjacent target")
     end
     if tgt.hex then R().mg_field_of_fire.check_target(mg, tgt.hex) end
