@@ -59,19 +59,19 @@ nlohmann::json citations_of(const nlohmann::json& journal) {
     return out;
 }
 
-// One game of the script with the host's seed, as `umpire run --seed N` plays and records it
-// (replay::play), so the journal the page offers replays with `umpire replay`.
-nlohmann::json game_of(const PageRequest& request) {
+// One game of the script under `rulesets` with the host's seed, as `umpire run --seed N` plays and
+// records it (replay::play), so the journal the page offers replays with `umpire replay`.
+nlohmann::json game_of(const PageRequest& request, const std::vector<std::string>& rulesets) {
     std::vector<std::string> output;
     HostOptions options = request.host;
     options.print = [&output](const std::string& line) { output.push_back(line); };
     LuaHost host(options);
-    nlohmann::json inputs = {{"rulesets", request.rulesets},
+    nlohmann::json inputs = {{"rulesets", rulesets},
                              {"script", request.script.string()},
                              {"args", request.set},
                              {"code", LuaHost::read_file(request.script)},
                              {"state", nullptr}};
-    const nlohmann::json returned = replay::play(host, request.host.seed, request.rulesets, std::move(inputs));
+    const nlohmann::json returned = replay::play(host, request.host.seed, rulesets, std::move(inputs));
     const auto& journal = host.extension<GameLog>().journal;
     nlohmann::json game = {{"returned", returned},
                            {"output", output},
@@ -114,7 +114,10 @@ nlohmann::json compute_page(const PageRequest& request) {
                            {"compare", request.compare},
                            {"seed", request.host.seed}};
     page["odds"] = odds_of(request);
-    page["game"] = game_of(request);
+    page["game"] = game_of(request, request.rulesets);
+    // Under --compare the house rule's game too, with the same seed, so the two logs can be read
+    // side by side (the same dice wherever the rules ask for the same rolls).
+    page["compare_game"] = request.compare.empty() ? nlohmann::json(nullptr) : game_of(request, {request.compare});
     page["map"] = map_of(request);
     return page;
 }

@@ -34,6 +34,7 @@ struct PageRequest {
 //    "game": {"returned", "output", "journal", "journal_hash", "lines", "citations"} (one game played with
 //            host.seed, as `umpire run --seed N --json` plays it; "citations": every section the
 //            log cites, in order of first appearance; "lines": each entry's --explain line),
+//    "compare_game": the same under the --compare ruleset, with the same seed (null without --compare),
 //    "map": {"scenario", "svg", "kind": "hex"|"table"} or null (the script names no scenario)}.
 // Throws ScriptError (file and line) or Error, as the command line would.
 nlohmann::json compute_page(const PageRequest& request);

@@ -28,11 +28,12 @@ namespace {
 // characters; &apos; is HTML5).
 std::string html_escape(const std::string& text) { return draw::Svg::escape(text); }
 
-// The log entries of a page's game that cite `section` (themselves or a modifier step).
-std::vector<std::string> log_lines_citing(const nlohmann::json& page, const std::string& section) {
+// The log entries of one of a page's games ("game", or "compare_game" under --compare) that cite
+// `section` (themselves or a modifier step).
+std::vector<std::string> log_lines_citing(const nlohmann::json& page, const char* game, const std::string& section) {
     std::vector<std::string> lines;
-    if (page.is_null()) return lines;
-    for (const auto& e : page["game"]["journal"]["entries"]) {
+    if (page.is_null() || !page.contains(game) || page[game].is_null()) return lines;
+    for (const auto& e : page[game]["journal"]["entries"]) {
         bool cites = e["citation"] == section;
         if (e["data"].contains("steps"))
             for (const auto& s : e["data"]["steps"]) cites = cites || (s.contains("citation") && s["citation"] == section);
@@ -81,11 +82,21 @@ struct Server::Impl {
             body += "<li><code>" + html_escape(c["file"].get<std::string>()) + ":" + std::to_string(c["line"].get<int>()) +
                     "</code> <code class=\"lua\">" + html_escape(c["text"].get<std::string>()) + "</code></li>";
         if (citing.empty()) body += "<li class=\"muted\">no rules module names it in quotes</li>";
-        body += "</ul></section><section><h2>In the game shown</h2><ul class=\"log-citing\">";
-        const auto lines = log_lines_citing(session.page(), section);
-        for (const auto& l : lines) body += "<li>" + html_escape(l) + "</li>";
-        if (lines.empty()) body += "<li class=\"muted\">the game shown does not cite it</li>";
-        return body + "</ul></section></body></html>\n";
+        body += "</ul></section>";
+        const auto page = session.page();
+        const bool compare = !page.is_null() && page.contains("compare_game") && !page["compare_game"].is_null();
+        for (const char* game : {"game", "compare_game"}) {
+            if (std::string(game) == "compare_game" && !compare) continue;
+            const std::string title = !compare ? "In the game shown"
+                                    : std::string(game) == "game" ? "In the original's game"
+                                                                  : "In the game under " + page["compare"].get<std::string>();
+            body += "<section><h2>" + html_escape(title) + "</h2><ul class=\"log-citing\" data-game=\"" + game + "\">";
+            const auto lines = log_lines_citing(page, game, section);
+            for (const auto& l : lines) body += "<li>" + html_escape(l) + "</li>";
+            if (lines.empty()) body += "<li class=\"muted\">this game does not cite it</li>";
+            body += "</ul></section>";
+        }
+        return body + "</body></html>\n";
     }
 
     void routes() {
@@ -119,8 +130,10 @@ struct Server::Impl {
         http.Get("/api/page", [this](const httplib::Request&, httplib::Response& res) {
             res.set_content(session.document().dump(), "application/json");
         });
-        http.Get("/journal.json", [this](const httplib::Request&, httplib::Response& res) {
+        // ?game=compare: the --compare ruleset's game.
+        http.Get("/journal.json", [this](const httplib::Request& req, httplib::Response& res) {
             const auto page = session.page();
+            const bool compare = req.get_param_value("game") == "compare";
             if (page.is_null()) {
                 // The address is printed before the first game is played (it runs in the
                 // session's thread): "not yet" and "failed" are different answers.
@@ -135,7 +148,13 @@ struct Server::Impl {
                 }
                 return;
             }
-            res.set_content(page["game"]["journal"].dump() + "\n", "application/json");
+            const auto& game = page[compare ? "compare_game" : "game"];
+            if (game.is_null()) {
+                res.status = 404;
+                res.set_content("no --compare game: umpire serve was started without --compare\n", "text/plain");
+                return;
+            }
+            res.set_content(game["journal"].dump() + "\n", "application/json");
         });
         // A citation is any text a rule gave umpire.cite ("A9.22", "BA core p. 45"); the path
         // arrives decoded, and everything of it shown is escaped.

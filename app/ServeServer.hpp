@@ -4,7 +4,8 @@
 //   /                       the page (app/serve/index.html), /serve.css, /serve.js
 //   /api/page               Session::document(): the data the page shows, as JSON
 //   /api/events             server-sent events: "version" each time the document changes
-//   /journal.json           the last good game's journal (for `umpire replay`)
+//   /journal.json           the last good game's journal (for `umpire replay`); ?game=compare:
+//                           the --compare ruleset's game
 //   /rules/<section>        a rule section: its text (from --rules-text files) and where the
 //                           rulesets' rules cite it, with the log entries that cite it
 // A browser tab on any other site can reach 127.0.0.1 too (and a DNS name can be re-bound to it),

@@ -3,19 +3,63 @@
 // one game of it as the rule log with every citation linked, and the scenario's map. Saving the
 // script or a file of a ruleset updates the page by itself; a broken edit shows its file:line and
 // keeps the last good results, marked stale. Listens on 127.0.0.1 only; the scripts run in the
-// same sandbox as on the command line.
+// same sandbox as on the command line, and each page in a worker process with the same kernel
+// limits (host/Isolation.hpp) unless --no-isolate or --trusted.
 #include <algorithm>
 #include <iostream>
+#include <memory>
+#include <new>
 
 #include "app/ServePage.hpp"
 #include "app/ServeServer.hpp"
 #include "app/ServeSession.hpp"
+#include "bindings/LuaError.hpp"
 #include "cli/Common.hpp"
+#include "host/Isolation.hpp"
 #include "ruleset/Load.hpp"
 #include "ruleset/Ruleset.hpp"
 
 namespace umpire::cli {
 namespace fs = std::filesystem;
+
+namespace {
+
+// What each worker of the fork server runs: one whole page, sent back as JSON ("page"), or the
+// error with its file:line ("error"), as serve::Session expects of a computation.
+int page_in_worker(const serve::PageRequest& request, std::size_t memory_mib) {
+    try {
+        isolation::send("page", serve::compute_page(request).dump());
+        return kOk;
+    } catch (const std::bad_alloc&) {
+        // Under RLIMIT_AS a failed allocation is the limit, as `guarded` words it for odds and run.
+        isolation::send("error", nlohmann::json{{"message", "the rules ran out of address space (limit " +
+                                                                std::to_string(memory_mib) + " MiB, --memory)"},
+                                                {"file", nullptr}, {"line", nullptr}}.dump());
+    } catch (const std::exception& e) {
+        isolation::send("error", serve::error_json(e).dump());
+    }
+    return kScriptError;
+}
+
+// The session's computation through the fork server: a fresh worker per page. A worker that dies
+// (killed at --timeout, a crash, --memory, --cpu) throws WorkerDied, whose message names the
+// limit; the session shows it and keeps the last good page, and the next save gets a new worker.
+serve::Session::Compute isolated_compute(isolation::ForkServer& workers) {
+    return [&workers] {
+        nlohmann::json page, error;
+        workers.call("page", [&](const std::string& topic, const std::string& payload) {
+            (topic == "page" ? page : error) = nlohmann::json::parse(payload);
+        });
+        if (!error.is_null())
+            throw ScriptError(error.value("message", std::string("the page's computation failed")),
+                              error["file"].is_string() ? error["file"].get<std::string>() : std::string(),
+                              error["line"].is_number() ? error["line"].get<int>() : 0);
+        if (page.is_null()) throw Error("the page's worker process ended without a page");
+        return page;
+    };
+}
+
+}  // namespace
 
 int cmd_serve(const Common& common, const ServeInputs& in) {
     if (int rc = refuse_output_flags(common, "serve", false)) return rc;
@@ -37,6 +81,15 @@ int cmd_serve(const Common& common, const ServeInputs& in) {
         request.odds.monte_carlo.samples = in.samples;
         request.odds.monte_carlo.seed = common.seed;
 
+        // The fork server first, while this process has no thread yet: everything below (the
+        // LuaHost's watchdog, the file watcher, the web server, the session) makes threads, and
+        // a fork after that is what hung under ASan (host/Isolation.hpp, ForkServer).
+        std::unique_ptr<isolation::ForkServer> workers;
+        if (isolates(common))
+            workers = std::make_unique<isolation::ForkServer>(
+                isolation_limits(common),
+                [request, memory = common.memory_mib](const std::string&) { return page_in_worker(request, memory); });
+
         // What to watch: the script, and the folder of every ruleset loaded or compared (with
         // their extends chains), as `watch` does; the same folders answer /rules/<section>.
         const LuaHost paths(request.host);
@@ -51,7 +104,9 @@ int cmd_serve(const Common& common, const ServeInputs& in) {
         for (const auto& t : in.rules_texts)
             if (!fs::is_regular_file(t)) throw Error("no rules text file '" + t + "'");
 
-        serve::Session session([request] { return serve::compute_page(request); }, files, trees);
+        serve::Session session(workers ? isolated_compute(*workers)
+                                       : serve::Session::Compute([request] { return serve::compute_page(request); }),
+                               files, trees);
         serve::ServerOptions options;
         options.ruleset_dirs = trees;
         options.rules_texts.assign(in.rules_texts.begin(), in.rules_texts.end());

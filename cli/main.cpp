@@ -201,10 +201,14 @@ int main(int argc, char** argv) {
         "serve",
         "A live page beside your editor: the script's odds (one chart per field, mean and at-least\n"
         "columns; beside the house rule's with --compare), one game of it played with --seed as the\n"
-        "rule log (every citation links to its section), and the scenario's map (hover a hex for its\n"
-        "name and terrain). Save the script or any file of a ruleset and the page updates by itself;\n"
-        "a broken edit shows its file:line and keeps the last good results, marked stale.\n"
-        "Listens on 127.0.0.1 only, read-only; scripts run in the same sandbox as `odds` and `run`.\n"
+        "rule log (beside the house rule's game, same seed, with --compare; every citation links to\n"
+        "its section: the lines of the rules that cite it, and its paragraph from --rules-text), and\n"
+        "the scenario's map (hover a hex for its name and terrain). Save the script or any file of a\n"
+        "ruleset and the page updates by itself; a broken edit shows its file:line and keeps the last\n"
+        "good results, marked stale.\n"
+        "Listens on 127.0.0.1 only, read-only; scripts run in the same sandbox as `odds` and `run`, each\n"
+        "page in a fresh worker process with the same limits (--timeout, --memory, --cpu, the filter;\n"
+        "--no-isolate): a page whose rules pass a limit shows the error naming it, and the server goes on.\n"
         "Examples:\n"
         "  umpire serve --ruleset asl scripts/tour/a9_222_first_fire_odds.lua\n"
         "      then open http://127.0.0.1:8765/ and edit rulesets/asl/data/sw_mg.yaml\n"
@@ -217,8 +221,9 @@ int main(int argc, char** argv) {
                       "Scenario to draw (file or name; default: the one the script loads with "
                       "umpire.data.scenario)");
     serve->add_option("--rules-text", serve_inputs.rules_texts,
-                      "A rules text file; a citation's page (/rules/A9.22) shows its section (the "
-                      "line starting \"9.22 \"). Repeatable")
+                      "Your own copy of a rules text (plain text; none ships with umpire); a citation's "
+                      "page (/rules/A9.22) shows its section: from the line starting \"9.22 \" to the "
+                      "next numbered one. Repeatable")
         ->allow_extra_args(false)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     serve->add_option("--budget", serve_inputs.budget, "Exact paths allowed before switching to Monte Carlo");

@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -218,16 +219,36 @@ void set_limit(int resource, rlim_t soft, rlim_t hard) {
     _exit(rc);
 }
 
-void write_all(int fd, const char* data, std::size_t size) {
+// False if the other end is gone. On a socket (the fork server's) with MSG_NOSIGNAL, so a fork
+// server that died is an error for the caller rather than a SIGPIPE that ends the whole server.
+bool write_all(int fd, const char* data, std::size_t size) {
+    bool socket = true;
     while (size > 0) {
-        const ssize_t n = ::write(fd, data, size);
+        ssize_t n = socket ? ::send(fd, data, size, MSG_NOSIGNAL) : ::write(fd, data, size);
+        if (n < 0 && socket && errno == ENOTSOCK) {
+            socket = false;
+            continue;
+        }
         if (n < 0) {
             if (errno == EINTR) continue;
-            return;  // the parent is gone; nothing to tell it
+            return false;
         }
         data += n;
         size -= static_cast<std::size_t>(n);
     }
+    return true;
+}
+
+// One frame: [topic length][payload length][topic][payload], lengths as 4-byte host-order integers.
+bool write_frame(int fd, const std::string& topic, const std::string& payload) {
+    std::string frame(8, '\0');
+    const auto topic_size = static_cast<std::uint32_t>(topic.size());
+    const auto payload_size = static_cast<std::uint32_t>(payload.size());
+    std::memcpy(frame.data(), &topic_size, 4);
+    std::memcpy(frame.data() + 4, &payload_size, 4);
+    frame += topic;
+    frame += payload;
+    return write_all(fd, frame.data(), frame.size());
 }
 
 std::string signal_name(int sig) {
@@ -305,6 +326,22 @@ void write_output(const std::filesystem::path& path, const std::string& content)
     if (!out) throw std::runtime_error("cannot write " + path.string());
 }
 
+// Forks, after flushing what this process has buffered (else the child would write it again).
+// `fds`: the channel to the child, both ends closed if the fork fails.
+pid_t fork_flushed(const int fds[2]) {
+    std::cout.flush();
+    std::cerr.flush();
+    std::fflush(nullptr);
+    const pid_t pid = fork();
+    if (pid < 0) {
+        const int error = errno;
+        close(fds[0]);
+        close(fds[1]);
+        throw std::runtime_error(std::string("fork: ") + std::strerror(error));
+    }
+    return pid;
+}
+
 }  // namespace
 
 bool in_worker() { return g_page != nullptr; }
@@ -322,16 +359,8 @@ int run(const Limits& limits, const std::function<int()>& body,
     } unmap{memory};
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
-    std::cout.flush();
-    std::cerr.flush();
-    std::fflush(nullptr);
     const pid_t parent = getpid();
-    const pid_t pid = fork();
-    if (pid < 0) {
-        close(fds[0]);
-        close(fds[1]);
-        throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
-    }
+    const pid_t pid = fork_flushed(fds);
     if (pid == 0) {
         close(fds[0]);
         g_page = page;
@@ -420,15 +449,96 @@ int run(const Limits& limits, const std::function<int()>& body,
 }
 
 void send(const std::string& topic, const std::string& payload) {
-    if (g_pipe < 0) return;
-    std::string frame(8, '\0');
-    const auto topic_size = static_cast<std::uint32_t>(topic.size());
-    const auto payload_size = static_cast<std::uint32_t>(payload.size());
-    std::memcpy(frame.data(), &topic_size, 4);
-    std::memcpy(frame.data() + 4, &payload_size, 4);
-    frame += topic;
-    frame += payload;
-    write_all(g_pipe, frame.data(), frame.size());
+    if (g_pipe >= 0) write_frame(g_pipe, topic, payload);  // false: the parent is gone, nobody to tell
+}
+
+// ---- the fork server ---------------------------------------------------------------------------
+namespace {
+
+// The fork server's life: read "call" frames, run each in a fresh worker, report; end when the
+// socket closes (the owner is gone or done). It holds no thread, so its forks are safe.
+[[noreturn]] void fork_server_main(int socket, pid_t owner, const Limits& limits,
+                                   const std::function<int(const std::string&)>& body) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != owner) _exit(0);
+    FrameReader frames;
+    const auto handle = [&](const std::string& topic, const std::string& request) {
+        if (topic != "call") return;
+        const auto forward = [&](const std::string& t, const std::string& p) { write_frame(socket, t, p); };
+        try {
+            const int rc = run(limits, [&] { return body(request); }, {}, forward);
+            write_frame(socket, "exit", std::to_string(rc));
+        } catch (const WorkerDied& e) {
+            write_frame(socket, "died", e.what());
+        } catch (const std::exception& e) {
+            write_frame(socket, "failed", e.what());
+        }
+    };
+    char chunk[65536];
+    for (;;) {
+        const ssize_t n = ::read(socket, chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        frames.take(chunk, static_cast<std::size_t>(n), handle);
+    }
+    // _exit: the owner's static objects and atexit handlers belong to the owner.
+    _exit(0);
+}
+
+}  // namespace
+
+ForkServer::ForkServer(const Limits& limits, std::function<int(const std::string& request)> body) {
+    int fds[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
+        throw std::runtime_error(std::string("socketpair: ") + std::strerror(errno));
+    const pid_t owner = getpid();
+    const pid_t pid = fork_flushed(fds);
+    if (pid == 0) {
+        close(fds[0]);
+        fork_server_main(fds[1], owner, limits, body);
+    }
+    close(fds[1]);
+    socket_ = fds[0];
+    pid_ = pid;
+}
+
+ForkServer::~ForkServer() {
+    // Closing the socket ends an idle fork server; one waiting on a worker is killed (its
+    // worker follows through PR_SET_PDEATHSIG).
+    close(socket_);
+    kill(pid_, SIGKILL);
+    int status = 0;
+    while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+    }
+}
+
+int ForkServer::call(const std::string& request,
+                     const std::function<void(const std::string&, const std::string&)>& on_message) {
+    std::lock_guard lock(mutex_);
+    const std::string gone = "umpire's fork server (the process that makes the rules' workers) has ended";
+    if (!write_frame(socket_, "call", request)) throw std::runtime_error(gone);
+    FrameReader frames;
+    enum class End { none, exit, died, failed } end = End::none;
+    std::string last;
+    const auto handle = [&](const std::string& topic, const std::string& payload) {
+        if (end != End::none) return;
+        if (topic == "exit" || topic == "died" || topic == "failed") {
+            end = topic == "exit" ? End::exit : topic == "died" ? End::died : End::failed;
+            last = payload;
+        } else if (on_message) {
+            on_message(topic, payload);
+        }
+    };
+    char chunk[65536];
+    while (end == End::none) {
+        const ssize_t n = ::read(socket_, chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) throw std::runtime_error(gone);
+        frames.take(chunk, static_cast<std::size_t>(n), handle);
+    }
+    if (end == End::died) throw WorkerDied(last);
+    if (end == End::failed) throw std::runtime_error(last);
+    return std::stoi(last);
 }
 
 void write_file(const std::filesystem::path& path, const std::string& content) {

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -38,6 +39,36 @@ struct WorkerDied : std::runtime_error {
 int run(const Limits& limits, const std::function<int()>& body,
         const std::vector<std::filesystem::path>& outputs = {},
         const std::function<void(const std::string& topic, const std::string& payload)>& on_message = {});
+
+// A fork server: a small process forked when this object is made, which forks a fresh worker
+// (run(), with `limits`) for each call() and passes its messages back. It is how a process that
+// has threads (`serve`: the web server, the file watcher, the in-process watchdog) still computes
+// in a worker without ever forking itself: fork copies only the calling thread, and a lock that
+// another thread held at that moment (the allocator's, a sanitizer's) stays locked for ever in
+// the child -- the first attempt at isolating serve forked from its session thread and hung under
+// ASan. So make it while the process runs no other thread; the fork server itself stays
+// single-threaded (it only forks, reads and waits), so its forks are safe for as long as it lives.
+// Protocol: the frames of send() both ways over one socket pair -- "call" (request) to the fork
+// server; the worker's own frames back as they arrive, then "exit" (its exit code), "died"
+// (WorkerDied's message) or "failed" (the fork server could not run it).
+class ForkServer {
+public:
+    // body(request) is run in each worker; its send()s reach call()'s on_message.
+    ForkServer(const Limits& limits, std::function<int(const std::string& request)> body);
+    ~ForkServer();  // ends the fork server (and a worker it runs)
+    ForkServer(const ForkServer&) = delete;
+    ForkServer& operator=(const ForkServer&) = delete;
+
+    // Runs body(request) in a fresh worker and returns its exit code; throws WorkerDied as run()
+    // does, or std::runtime_error if the fork server is gone. One call at a time (serialised).
+    int call(const std::string& request,
+             const std::function<void(const std::string& topic, const std::string& payload)>& on_message);
+
+private:
+    int socket_ = -1;
+    int pid_ = -1;
+    std::mutex mutex_;
+};
 
 // True inside a worker made by run().
 bool in_worker();

@@ -151,7 +151,8 @@ function citeLink(citation) {
 
 // The rule log: one line per journal entry as `umpire run --explain` writes it (the server sends
 // each entry's line), its citation linked; a modifier pipeline lists its steps with theirs.
-function renderLog(game) {
+// `log` and `returned` are the elements of one game (the original's, or the --compare side's).
+function renderLog(game, log, returned) {
   const entries = game.journal.entries;
   const items = entries.map((entry, i) => {
     const li = el('li', {class: 'entry ' + entry.kind, 'data-kind': entry.kind});
@@ -177,11 +178,30 @@ function renderLog(game) {
     }
     return li;
   });
-  document.getElementById('log').replaceChildren(...items);
-  document.getElementById('seed').textContent = String(game.seed);
-  document.getElementById('returned').textContent =
+  log.replaceChildren(...items);
+  returned.textContent =
     'returned ' + game.returned.map((v) => JSON.stringify(v)).join(', ') +
     (game.output.length ? ' · printed ' + game.output.join(' / ') : '');
+}
+
+// The game, and under --compare the house rule's game with the same seed beside it, each
+// labelled with its side's name as the odds are.
+function renderGames(page) {
+  const $ = (id) => document.getElementById(id);
+  const compare = !!page.compare_game;
+  $('seed').textContent = String(page.seed);
+  $('games').classList.toggle('compare', compare);
+  document.body.classList.toggle('compare', compare);
+  $('compare-game').hidden = !compare;
+  $('game-heading').hidden = !compare;  // one game: its journal link stays in the section's title
+  $('journal-link').hidden = compare;
+  const sides = readOdds(page.odds).sides;
+  $('game-label').textContent = compare ? sides[0] : '';
+  renderLog(page.game, $('log'), $('returned'));
+  if (compare) {
+    $('compare-label').textContent = sides[1] || page.compare;
+    renderLog(page.compare_game, $('compare-log'), $('compare-returned'));
+  }
 }
 
 // The map: `umpire draw`'s SVG; every hex carries data-hex (ASL name), data-terrain, data-level.
@@ -237,7 +257,7 @@ function render(doc) {
     document.getElementById('script').textContent =
       `${page.script} · ${page.rulesets.join(', ')}${page.compare ? ' vs ' + page.compare : ''}`;
     renderOdds(page.odds);
-    renderLog({...page.game, seed: page.seed});
+    renderGames(page);
     renderMap(page.map);
     render.shown = page;
   }

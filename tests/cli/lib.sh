@@ -23,3 +23,21 @@ wait_for() {
   done
   echo "FAIL: timed out waiting for $4"; echo "-- stdout:"; cat "$watch_out"; echo "-- stderr:"; cat "$watch_err"; exit 1
 }
+
+# serve_start ARGS...: starts `umpire serve ARGS --port 0` in the background, its output in
+# "$work/out" and its pid in $server (serve_stop ends it; call that from the test's cleanup too),
+# waits for the address it prints and sets $port and $base; exits 1 if none comes within 10 s.
+serve_start() {
+  "$umpire" serve "$@" --port 0 > "$work/out" 2>&1 &
+  server=$!
+  for _ in $(seq 100); do grep -q 'http://127.0.0.1:' "$work/out" && break; sleep 0.1; done
+  port=$(sed -n 's|.*http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$work/out" | head -1)
+  [ -n "$port" ] || { echo "FAIL: umpire serve $* printed no address:"; cat "$work/out"; exit 1; }
+  base="http://127.0.0.1:$port"
+}
+
+# serve_stop: ends the server serve_start started, if it runs.
+serve_stop() {
+  if [ -n "${server:-}" ]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
+  server=""
+}

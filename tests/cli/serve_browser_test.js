@@ -2,7 +2,7 @@
 // the odds `umpire odds --json` computes, the game `umpire run --json` plays, and the map with
 // hex names on hover; a saved data file changes the odds on the page without a reload; a broken
 // module shows its file:line while the last good charts stay, marked stale; --compare shows both
-// sides with their means and at-least columns. Screenshots go to ARTIFACTS (the build folder).
+// sides with their means and at-least columns, and both games with the same seed. Screenshots go to ARTIFACTS (the build folder).
 // Run by serve_browser_test.sh, which starts the servers and cleans up:
 //   node serve_browser_test.js MODULES UMPIRE WORK URL COMPARE_URL ARTIFACTS SRC
 'use strict';
@@ -200,8 +200,38 @@ async function waitFor(what, test, seconds) {
       if (Math.abs(shownMean[0] - mean[0]) > 1e-9 || Math.abs(shownMean[1] - mean[1]) > 1e-9)
         fail(`compare ${field} mean ${shownMean}, expected ${mean}`);
     }
-    await cmp.screenshot({path: path.join(artifacts, 'serve-compare.png')});
-    console.log('ok: serve page in chromium (odds, log, map hover, live update, broken module, phone, compare)');
+    // 8. --compare: both games, each line for line as `umpire run --seed 1 --json` plays it under its
+    // ruleset, every citation linked, and each side's journal at /journal.json(?game=compare).
+    const compareScript = path.join(src, 'scripts/bolt-action/compare_mg42.lua');
+    const shownLogs = [];
+    for (const [ruleset, list, query] of [['bolt-action', '#log', ''], ['bolt-action-mg42', '#compare-log', '?game=compare']]) {
+      const played = JSON.parse(execFileSync(umpire, ['run', '--ruleset', ruleset, compareScript, '--seed', '1', '--json'], {cwd: src}));
+      const shownLines = await cmp.$$eval(`${list} > li`, (l) => l.map((x) => x.textContent));
+      if (!(await cmp.isVisible(list))) fail(`compare: the ${ruleset} log is hidden`);
+      if (shownLines.length !== played.journal.entries.length)
+        fail(`compare: ${shownLines.length} lines in ${list} for ${played.journal.entries.length} entries of ${ruleset}'s game`);
+      played.journal.entries.forEach((e, i) => {
+        if (e.kind === 'roll' && !shownLines[i].includes(String(e.data.total))) fail(`compare ${list} line ${i}: '${shownLines[i]}' lacks ${e.data.total}`);
+      });
+      const citedHere = new Set(played.journal.entries.filter((e) => e.citation).map((e) => e.citation));
+      const linked = new Set(await cmp.$$eval(`${list} a.cite`, (a) => a.map((x) => x.textContent)));
+      for (const c of citedHere) if (!linked.has(c)) fail(`compare ${list}: citation ${c} not linked`);
+      const journal = await (await cmp.request.get(new URL('/journal.json' + query, compareUrl).href)).json();
+      if (journal.entries.length !== played.journal.entries.length || JSON.stringify(journal.header.inputs.rulesets) !== JSON.stringify([ruleset]))
+        fail(`compare: /journal.json${query} is not ${ruleset}'s game`);
+      shownLogs.push(shownLines.join('\n'));
+    }
+    if (shownLogs[0] === shownLogs[1]) fail('compare: the two games are the same (the house rule gives 5 shots, not 4)');
+    // A citation's page lists the lines of both games that cite it, under each side's heading.
+    const firstCite = await cmp.$eval('#compare-log a.cite', (a) => a.getAttribute('href'));
+    const citePage = await (await cmp.request.get(new URL(firstCite, compareUrl).href)).text();
+    for (const game of ['game', 'compare_game']) {
+      const list = citePage.split(`data-game="${game}">`)[1];
+      if (!list || !/^<li>[^<]/.test(list)) fail(`${firstCite}: no log line of ${game} listed`);
+    }
+    if (!citePage.includes('In the game under bolt-action-mg42')) fail(`${firstCite}: no heading for the house rule's game`);
+    await cmp.screenshot({path: path.join(artifacts, 'serve-compare.png'), fullPage: true});
+    console.log('ok: serve page in chromium (odds, log, map hover, live update, broken module, phone, compare odds and both games)');
   } finally {
     await browser.close();
   }

@@ -8,22 +8,15 @@
 set -euo pipefail
 umpire="$1"; src="$2"
 command -v curl >/dev/null || { echo "FAIL: curl is needed"; exit 1; }
+. "$(dirname "$0")/lib.sh"  # serve_start, serve_stop
 work=$(mktemp -d)
 server=""
-cleanup() {
-  if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
-  rm -rf "$work"
-}
+cleanup() { serve_stop; rm -rf "$work"; }
 trap cleanup EXIT
 fail() { echo "FAIL: $*" >&2; [ -f "$work/out" ] && cat "$work/out" >&2; exit 1; }
 cd "$src"
 
-"$umpire" serve --ruleset asl scripts/tour/a9_222_first_fire_odds.lua --port 0 > "$work/out" 2>&1 &
-server=$!
-for _ in $(seq 100); do grep -q 'http://127.0.0.1:' "$work/out" && break; sleep 0.1; done
-port=$(sed -n 's|.*http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$work/out" | head -1)
-[ -n "$port" ] || fail "serve printed no address"
-base="http://127.0.0.1:$port"
+serve_start --ruleset asl scripts/tour/a9_222_first_fire_odds.lua
 
 status() { curl -s -o /dev/null -w '%{http_code}' "$@"; }
 [ "$(status "$base/")" = 200 ] || fail "GET / is not 200"
@@ -62,12 +55,8 @@ for address in $others; do
 done
 # --set reaches the script as umpire.args, as in `umpire odds`, and the game's journal records it
 # (its replay gets the same arguments).
-kill "$server"; wait "$server" 2>/dev/null || true
-"$umpire" serve --ruleset asl scripts/asl/sweep_mmg.lua --set range=13 --set cover=2 --port 0 > "$work/out" 2>&1 &
-server=$!
-for _ in $(seq 100); do grep -q 'http://127.0.0.1:' "$work/out" && break; sleep 0.1; done
-port=$(sed -n 's|.*http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$work/out" | head -1)
-[ -n "$port" ] || fail "serve --set printed no address"
+serve_stop
+serve_start --ruleset asl scripts/asl/sweep_mmg.lua --set range=13 --set cover=2
 for _ in $(seq 300); do
   curl -s "http://127.0.0.1:$port/api/page" > "$work/page.json"
   grep -q '"status": *"ok"' "$work/page.json" && break; sleep 0.1

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -289,4 +290,64 @@ TEST_CASE("isolation: Monte Carlo threads work in a worker", "[isolation]") {
     }, &rc);
     CHECK(message.empty());
     CHECK(rc == 0);
+}
+
+TEST_CASE("isolation: a fork server runs each call in a fresh worker while the caller runs threads", "[isolation][fork-server]") {
+    // Made while this process has no other thread, as `serve` makes it before its web server.
+    isolation::ForkServer workers(test_limits(), [](const std::string& request) {
+        if (request == "crash") std::raise(SIGSEGV);
+        if (request == "bomb") {
+            umpire::HostOptions o;
+            o.time_limit = 0.3;
+            umpire::LuaHost host(o);
+            host.run_string("local s = ('a'):rep(3000)\nlocal found = s:find('.-.-.-.-.-b')\nreturn found", "@bomb.lua");
+        }
+        isolation::send("pid", std::to_string(getpid()));
+        isolation::send("echo", request + std::string(100000, 'x'));  // more than a socket's buffer
+        return static_cast<int>(request.size());
+    });
+    // Now threads that allocate all the time (a lock of the allocator held at a fork is what hangs
+    // a child forked from a threaded process), and the calls from yet another thread, as serve's
+    // session thread makes them: nothing of this process forks any more.
+    std::atomic<bool> stop{false};
+    std::vector<std::thread> busy;
+    for (int i = 0; i < 2; ++i)
+        busy.emplace_back([&stop] {
+            while (!stop) std::vector<std::string> v(64, std::string(100, 'b'));
+        });
+    struct Result {
+        int rc = -1;
+        std::vector<std::string> pids;
+        std::size_t echoed = 0;
+        std::string died;
+    };
+    std::vector<Result> results;
+    std::thread caller([&] {
+        for (const std::string request : {"abc", "crash", "bomb", "again"}) {
+            Result r;
+            try {
+                r.rc = workers.call(request, [&](const std::string& topic, const std::string& payload) {
+                    if (topic == "pid") r.pids.push_back(payload);
+                    if (topic == "echo") r.echoed = payload.size();
+                });
+            } catch (const isolation::WorkerDied& e) {
+                r.died = e.what();
+            }
+            results.push_back(r);
+        }
+    });
+    caller.join();
+    stop = true;
+    for (auto& t : busy) t.join();
+    REQUIRE(results.size() == 4);
+    CHECK(results[0].rc == 3);
+    CHECK(results[0].echoed == 100003);
+    CHECK_THAT(results[1].died, Catch::Contains("the rules' worker process crashed (SIGSEGV"));
+    CHECK_THAT(results[2].died, Catch::Contains("bomb.lua:2: in string.find: script stopped: killed at the wall-clock limit of 0.3 s"));
+    CHECK(results[3].rc == 5);  // a new worker after the deaths
+    REQUIRE(results[0].pids.size() == 1);
+    REQUIRE(results[3].pids.size() == 1);
+    CHECK(results[0].pids[0] != results[3].pids[0]);  // a fresh worker per call
+    CHECK(results[0].pids[0] != std::to_string(getpid()));
+    check_parent_alive();
 }
