@@ -7,6 +7,9 @@ local ift = {}
 -- umpire.cite, umpire.data and umpire.rules are fixed for the load generation that loads this module: kept in a local, since every
 -- look-up through the read-only `umpire` view costs an attack time (issue 18).
 local cite, data, rules = umpire.cite, umpire.data, umpire.rules
+-- What a missing list reads as: one shared empty table, never written (a fresh `{}` per loop cost an
+-- allocation each time an attack ran).
+local NONE = {}
 
 local function D() return data end
 local function R() return rules end
@@ -94,7 +97,7 @@ end
 --- Sum a list of DRM entries through the engine's modifier pipeline (every step journaled with its citation).
 function ift.drm(list, name)
   local m = umpire.bus.modifiers(name or "IFT DRM")
-  for _, e in ipairs(list or {}) do
+  for _, e in ipairs(list or NONE) do
     if e.value ~= 0 then m:add(e.value, e.source, e.rule) end
   end
   return m:total(), m
@@ -123,11 +126,11 @@ function ift.firer_fp(firer, ctx)
       cite("A7.21", "%s PBF (adjacent): FP doubled to %s", firer.name or "firer", fp)
     end
   end
-  for _, reason in ipairs(firer.area or {}) do
+  for _, reason in ipairs(firer.area or NONE) do
     fp = fp / 2
     cite(reason.rule or "A7.23", "%s: Area Fire (%s), FP halved to %s", firer.name or "firer", reason.why, fp)
   end
-  for _, reason in ipairs(ctx.area or {}) do
+  for _, reason in ipairs(ctx.area or NONE) do
     fp = fp / 2
     cite(reason.rule or "A7.23", "%s: Area Fire (%s), FP halved to %s", firer.name or "firer", reason.why, fp)
   end
@@ -179,8 +182,8 @@ function ift.residual(firers, spec, attack)
   local res = ift.column_left(col)
   local shift = 0
   local kinds = {}
-  for _, k in ipairs(D().options.residual_shift_kinds or {}) do kinds[k] = true end
-  for _, e in ipairs(spec.drm or {}) do
+  for _, k in ipairs(D().options.residual_shift_kinds or NONE) do kinds[k] = true end
+  for _, e in ipairs(spec.drm or NONE) do
     if kinds[e.kind] and e.value > 0 then shift = shift + e.value end
   end
   if shift > 0 then res = ift.column_left(res, shift) end
@@ -300,7 +303,7 @@ function ift.apply(attack, units, opts)
       -- A7.301 (KIA) and A7.302 (K/#) are the standard ASL IFT-result sections; the seeds do not quote
       -- them (they mention only "Final KIA result", A9.74). Kept, flagged as not seed-supported.
       cite("A7.301", "%s: %s eliminated", attack.result, u.name)
-      for _, sw in ipairs(u.sw or {}) do R().sw_malfunction.random_destruction(sw, attack.column, opts) end
+      for _, sw in ipairs(u.sw or NONE) do R().sw_malfunction.random_destruction(sw, attack.column, opts) end
     end
   elseif e.kind == "K" then
     local hit = ift.random_selection(units, "K/" .. e.n)[1]

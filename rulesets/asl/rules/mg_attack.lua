@@ -5,6 +5,9 @@ local atk = {}
 -- umpire.cite and umpire.rules are fixed for the load generation that loads this module: kept in a local, since every
 -- look-up through the read-only `umpire` view costs an attack time (issue 18).
 local cite, rules = umpire.cite, umpire.rules
+-- What a missing list reads as: one shared empty table, never written (a fresh `{}` per loop cost an
+-- allocation each time an attack ran).
+local NONE = {}
 local function R() return rules end
 
 --- spec = {label, phase, side, crew = {units firing the MG(s)}, units = {units adding Inherent FP},
@@ -22,20 +25,20 @@ function atk.fire(spec)
   local use = {area_fire = false, inherent_forfeit = false, forfeit = {}, user_of = {}}
   if spec.crew and #mgs > 0 then use = R().mg_usage.check(spec.crew, mgs) end
   local forfeits = {}
-  for _, u in ipairs(use.forfeit or {}) do forfeits[u] = true end
+  for _, u in ipairs(use.forfeit or NONE) do forfeits[u] = true end
   local firers = {}
-  for _, u in ipairs(spec.units or {}) do
+  for _, u in ipairs(spec.units or NONE) do
     if not forfeits[u] and not u.inherent_forfeit then
       firers[#firers + 1] = {name = u.name, fp = u.fp, range = u.range}
     end
   end
-  for _, u in ipairs(use.forfeit or {}) do u.inherent_forfeit = true end
+  for _, u in ipairs(use.forfeit or NONE) do u.inherent_forfeit = true end
   -- the breakdown rows of this attack (001 table) for one MG: what the attack carries, plus its crew
   local function breakdown_ctx(mg, sus)
     local c = {}
-    for k, v in pairs(spec.breakdown or {}) do c[k] = v end
+    for k, v in pairs(spec.breakdown or NONE) do c[k] = v end
     c.sustained = sus
-    c.user = use.user_of[mg] or (spec.crew or {})[1]
+    c.user = use.user_of[mg] or (spec.crew or NONE)[1]
     return c
   end
   local sustained = {}
@@ -73,7 +76,7 @@ function atk.fire(spec)
     end
     if tgt.hex then R().mg_field_of_fire.check_target(mg, tgt.hex) end
     if phase == "MPh" and spec.side == "DEFENDER" then
-      for _, u in ipairs(tgt.units or {}) do
+      for _, u in ipairs(tgt.units or NONE) do
         if not R().mg_rof.may_fire_at(mg, u, tgt.location, tgt.mf, ctx) then
           error(string.format("A9.2: %s may not fire at %s in %s again", mg.name, u.name, tostring(tgt.location)))
         end
@@ -121,7 +124,7 @@ function atk.fire(spec)
         keep = R().mg_rof.after_attack(mg, a.colored, {phase = phase, sustained = sustained[mg]})
       end
       a.mg[mg.name] = {malfunctioned = r.malfunctioned, removed = r.removed, keeps_rof = keep, counter = mg.fire_counter}
-      for _, u in ipairs(tgt.units or {}) do R().mg_rof.record_shot(mg, u, tgt.location) end
+      for _, u in ipairs(tgt.units or NONE) do R().mg_rof.record_shot(mg, u, tgt.location) end
       if tgt.hex then R().mg_field_of_fire.after_shot(mg, tgt.hex, spec.facing) end
     end
   end
