@@ -5,7 +5,11 @@
 // shows it has no trace aborts).
 #include <benchmark/benchmark.h>
 
+#include <unistd.h>
+
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "bindings/GameLog.hpp"
@@ -31,12 +35,51 @@ void BM_ColdStart(benchmark::State& state) {
 }
 BENCHMARK(BM_ColdStart)->Unit(benchmark::kMillisecond);
 
+void BM_ColdStartAsl(benchmark::State& state) {
+    for (auto _ : state) {
+        umpire::LuaHost host(quiet(false));
+        umpire::ruleset::load(host, {"asl"});
+        benchmark::DoNotOptimize(host.memory_used());
+    }
+}
+BENCHMARK(BM_ColdStartAsl)->Unit(benchmark::kMillisecond);
+
+// Reload with nothing changed on disk: every file read again and compared, every module body and
+// validate(data) run again in a fresh env (ruleset/LoadCache.hpp).
 void BM_ReloadAsl(benchmark::State& state) {
     umpire::LuaHost host(quiet(false));
     umpire::ruleset::load(host, {"asl"});
     for (auto _ : state) umpire::ruleset::reload(host);
 }
-BENCHMARK(BM_ReloadAsl)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ReloadAsl)->Unit(benchmark::kMicrosecond);
+
+// Reload after an author saved a file: a scratch copy of asl in which each iteration changes the
+// largest data file (sw_mg.yaml) and one rules module (mg_attack.lua) by a trailing comment, so both
+// are parsed and compiled again.
+void BM_ReloadAslEdited(benchmark::State& state) {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("umpire-reload-bench-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    fs::copy(fs::path(UMPIRE_SOURCE_DIR) / "rulesets/asl", dir / "asl", fs::copy_options::recursive);
+    const fs::path data = dir / "asl/data/sw_mg.yaml", rules = dir / "asl/rules/mg_attack.lua";
+    const std::string data_text = umpire::LuaHost::read_file(data), rules_text = umpire::LuaHost::read_file(rules);
+    {
+        umpire::LuaHost host(quiet(false));
+        umpire::ruleset::load(host, {(dir / "asl").string()});
+        long edit = 0;
+        for (auto _ : state) {
+            state.PauseTiming();
+            ++edit;
+            std::ofstream(data, std::ios::binary) << data_text << "# edit " << edit << "\n";
+            std::ofstream(rules, std::ios::binary) << rules_text << "-- edit " << edit << "\n";
+            state.ResumeTiming();
+            umpire::ruleset::reload(host);
+        }
+    }
+    fs::remove_all(dir);
+}
+BENCHMARK(BM_ReloadAslEdited)->Unit(benchmark::kMicrosecond);
 
 // One loop of `n` calls, timed per call.
 void run_loop(benchmark::State& state, const std::string& call, bool trusted) {

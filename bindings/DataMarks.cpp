@@ -25,36 +25,40 @@ void push_weak(lua_State* L, const char* name) {
 
 }  // namespace
 
-void set_key(lua_State* L, int table, int key, const std::string& where) {
+Writer::Writer(lua_State* L) : L_(L) {
     push_weak(L, kKeyMarks);
-    lua_pushvalue(L, table);
-    lua_rawget(L, -2);
-    if (lua_isnil(L, -1)) {
-        lua_pop(L, 1);
-        lua_newtable(L);
-        lua_pushvalue(L, table);
-        lua_pushvalue(L, -2);
-        lua_rawset(L, -4);
-    }
-    lua_pushvalue(L, key);
-    lua_pushstring(L, where.c_str());
-    lua_rawset(L, -3);
-    lua_pop(L, 2);
+    key_marks_ = lua_gettop(L);
+    push_weak(L, kSelfMarks);
+    self_marks_ = lua_gettop(L);
+    push_weak(L, kSequences);
+    sequences_ = lua_gettop(L);
 }
 
-void set_table(lua_State* L, int table, const std::string& where, bool sequence) {
-    push_weak(L, kSelfMarks);
-    lua_pushvalue(L, table);
-    lua_pushstring(L, where.c_str());
-    lua_rawset(L, -3);
-    lua_pop(L, 1);
+void Writer::set_table(int table, const std::string& where, bool sequence) {
+    lua_pushvalue(L_, table);
+    lua_pushlstring(L_, where.data(), where.size());
+    lua_rawset(L_, self_marks_);
     if (sequence) {
-        push_weak(L, kSequences);
-        lua_pushvalue(L, table);
-        lua_pushboolean(L, 1);
-        lua_rawset(L, -3);
-        lua_pop(L, 1);
+        lua_pushvalue(L_, table);
+        lua_pushboolean(L_, 1);
+        lua_rawset(L_, sequences_);
     }
+}
+
+void Writer::set_key(int table, int key, const std::string& where) {
+    lua_pushvalue(L_, table);
+    lua_rawget(L_, key_marks_);
+    if (lua_isnil(L_, -1)) {  // the table's first key: its key-mark table, made when first needed
+        lua_pop(L_, 1);
+        lua_newtable(L_);
+        lua_pushvalue(L_, table);
+        lua_pushvalue(L_, -2);
+        lua_rawset(L_, key_marks_);
+    }
+    lua_pushvalue(L_, key);
+    lua_pushlstring(L_, where.data(), where.size());
+    lua_rawset(L_, -3);
+    lua_pop(L_, 1);
 }
 
 void push_where(lua_State* L, int table_index, int key_index) {

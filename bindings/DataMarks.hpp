@@ -11,10 +11,21 @@
 
 namespace umpire::marks {
 
-// Records `where` for table[key] (the table at `table`, the key at `key`).
-void set_key(lua_State* L, int table, int key, const std::string& where);
-// Records `where` for the table itself, and whether it was written as a sequence.
-void set_table(lua_State* L, int table, const std::string& where, bool sequence);
+// Records marks for the many tables of one data file: pushes the three side tables once (they
+// stay on the stack, above what was there; the caller pops them), so each mark costs a raw set
+// or two instead of registry look-ups.
+class Writer {
+public:
+    explicit Writer(lua_State* L);
+    // Records `where` for the table itself, and whether it was written as a sequence.
+    void set_table(int table, const std::string& where, bool sequence);
+    // Records `where` for table[key] (the table at `table`, the key at `key`; absolute indices).
+    void set_key(int table, int key, const std::string& where);
+
+private:
+    lua_State* L_;
+    int key_marks_, self_marks_, sequences_;
+};
 
 // Pushes "file:line:col" of table[key] (the key at key_index; nil key: the table itself), or nil.
 void push_where(lua_State* L, int table_index, int key_index);

@@ -196,10 +196,43 @@ bool plain_ascii(const char* s, std::size_t length) {
     return true;
 }
 
+// The tables met so far in one write: state must be a tree, so meeting one twice is an error.
+// A state has few tables (tens), so a flat list searched from the end beats a hash set, whose
+// every insert allocates a node; past kFlatLimit tables the set takes over.
+struct SeenTables {
+    static constexpr std::size_t kFlatLimit = 64;
+    std::vector<const void*> flat;
+    std::unordered_set<const void*> many;
+
+    void clear() {
+        flat.clear();
+        many.clear();
+    }
+    // False if `table` was met before.
+    bool insert(const void* table) {
+        if (many.empty()) {
+            if (std::find(flat.begin(), flat.end(), table) != flat.end()) return false;
+            if (flat.size() < kFlatLimit) {
+                flat.push_back(table);
+                return true;
+            }
+            many.insert(flat.begin(), flat.end());
+        }
+        return many.insert(table).second;
+    }
+};
+
 struct Writer {
+    // One field of an object being written: its key, and the stack slot holding its value.
+    struct Field {
+        std::string_view key;
+        int slot;
+    };
+
     lua_State* L;
     std::string& out;
-    std::unordered_set<const void*>& seen;  // every table met so far: state must be a tree
+    SeenTables& seen;
+    std::vector<Field>& fields;  // shared by every table of the walk: each uses a range at the end
     std::size_t max_bytes = std::string::npos;  // try_canonical_json: give up past this
 
     void string(const char* s, std::size_t length) {
@@ -240,17 +273,23 @@ struct Writer {
 
     void table(int index) {
         if (out.size() > max_bytes) throw NeedsDom{};
-        if (!seen.insert(lua_topointer(L, index)).second) throw NeedsDom{};
+        if (!seen.insert(lua_topointer(L, index))) throw NeedsDom{};
         if (lua_getmetatable(L, index)) {
             lua_pop(L, 1);
             throw NeedsDom{};
         }
         if (!lua_checkstack(L, 4)) throw NeedsDom{};
-        const TableShape shape = shape_of(L, index);
-        const std::size_t n = shape.length, count = shape.count;
-        if (shape.is_sequence()) {
+        // A table with a length may be a sequence (then an array); one without is an object
+        // (or {}, which the DOM also writes as an object).
+        if (lua_objlen(L, index) > 0) {
+            const TableShape shape = shape_of(L, index);
+            if (!shape.is_sequence()) {
+                if (!shape.string_keys) throw NeedsDom{};
+                object(index);
+                return;
+            }
             out += '[';
-            for (std::size_t i = 1; i <= n; ++i) {
+            for (std::size_t i = 1; i <= shape.length; ++i) {
                 if (i > 1) out += ',';
                 lua_rawgeti(L, index, static_cast<int>(i));
                 value(lua_gettop(L));
@@ -259,31 +298,39 @@ struct Writer {
             out += ']';
             return;
         }
-        if (!shape.string_keys) throw NeedsDom{};
-        // The keys are strings held by the table itself, so the views stay valid during the walk.
-        std::vector<std::string_view> keys;
-        keys.reserve(count);
+        object(index);
+    }
+
+    // An object in one walk of next(): each value is left on the stack and its key noted (the
+    // keys are strings held by the table itself, so the views stay valid), the keys are sorted,
+    // and each value is written from its slot. Looking every value up again by its key would
+    // intern the key string a second time.
+    void object(int index) {
+        const int top = lua_gettop(L);
+        const std::size_t base = fields.size();
         lua_pushnil(L);
         while (lua_next(L, index) != 0) {
+            if (lua_type(L, -2) != LUA_TSTRING) throw NeedsDom{};  // the caller restores the stack
             std::size_t length = 0;
             const char* k = lua_tolstring(L, -2, &length);
-            keys.emplace_back(k, length);
-            lua_pop(L, 1);
+            lua_insert(L, -2);  // value below the key next() walks on with
+            fields.push_back({{k, length}, lua_gettop(L) - 1});
+            if (!lua_checkstack(L, 4)) throw NeedsDom{};
         }
-        std::sort(keys.begin(), keys.end());
+        std::sort(fields.begin() + static_cast<std::ptrdiff_t>(base), fields.end(),
+                  [](const Field& a, const Field& b) { return a.key < b.key; });
         out += '{';
-        bool first = true;
-        for (const auto key : keys) {
-            if (!first) out += ',';
-            first = false;
-            string(key.data(), key.size());
+        // By index: a nested object appends to `fields` while this one is written.
+        for (std::size_t i = base; i < fields.size(); ++i) {
+            if (i > base) out += ',';
+            const Field field = fields[i];
+            string(field.key.data(), field.key.size());
             out += ':';
-            lua_pushlstring(L, key.data(), key.size());
-            lua_rawget(L, index);
-            value(lua_gettop(L));
-            lua_pop(L, 1);
+            value(field.slot);
         }
         out += '}';
+        fields.resize(base);
+        lua_settop(L, top);
     }
 };
 
@@ -417,12 +464,14 @@ struct Reader {
 std::string to_canonical_json(lua_State* L, int index) {
     if (index < 0) index = lua_gettop(L) + index + 1;
     const int top = lua_gettop(L);
-    thread_local std::unordered_set<const void*> seen;
+    thread_local SeenTables seen;
+    thread_local std::vector<Writer::Field> fields;
     seen.clear();
+    fields.clear();
     std::string out;
     out.reserve(256);
     try {
-        Writer{L, out, seen}.value(index);
+        Writer{L, out, seen, fields}.value(index);
         return out;
     } catch (...) {
         // NeedsDom, or nlohmann refusing a string: the DOM version says why, in its words.
@@ -434,11 +483,13 @@ std::string to_canonical_json(lua_State* L, int index) {
 std::optional<std::string> try_canonical_json(lua_State* L, int index, std::size_t max_bytes) {
     if (index < 0) index = lua_gettop(L) + index + 1;
     const int top = lua_gettop(L);
-    thread_local std::unordered_set<const void*> seen;
+    thread_local SeenTables seen;
+    thread_local std::vector<Writer::Field> fields;
     seen.clear();
+    fields.clear();
     std::string out;
     try {
-        Writer{L, out, seen, max_bytes}.value(index);
+        Writer{L, out, seen, fields, max_bytes}.value(index);
         if (out.size() <= max_bytes) return out;
     } catch (...) {
         lua_settop(L, top);

@@ -7,7 +7,9 @@
 // folds instead: the state goes to canonical JSON (bindings/GameState.hpp), each distinct state's
 // step is enumerated alone, equal states merge, and the distinct end states come back to the
 // script as one weighted choice of the enumeration, so the rest of the script runs once per end
-// state rather than once per path of dice.
+// state rather than once per path of dice. A chain's `first` step (a first shot unlike the later
+// ones) is folded with it (odds::fold_after_first) rather than run by the script before the chain,
+// which would re-run the script once per path of that step times the chain's end states.
 //
 // The script around the chain is still re-run once per path of the outer enumeration, so the fold
 // is cached for the length of one odds run, keyed by what the chain can depend on: the call site,
@@ -130,14 +132,45 @@ void fingerprint(lua_State* L, int index, int depth, std::string& key) {
 
 // The folds of the odds runs of this game, by enumeration (its source id) and fingerprint. A fold
 // nested in a step belongs to the fresh enumeration of that step and does not disturb the outer one.
+// Each end state's chain table is decoded from its JSON once, on the first path that chooses it,
+// and kept in a Lua table of this cache (registry reference `decoded`, slot per end state); every
+// later path gets a copy of it, which costs a fraction of decoding the JSON again. Only the
+// current enumeration's end states are kept: a new enumeration (another source id) starts a new
+// table, so the tables of past runs go to the collector instead of growing the live heap that every
+// collection walks (kept for every run, they made a run of many short enumerations twice as slow).
 struct FoldCache {
     explicit FoldCache(Game&) {}
     static constexpr std::size_t kMaxEntries = 100000;  // then start again (memory, not correctness)
-    std::map<std::string, std::pair<std::vector<std::string>, std::shared_ptr<const odds::EnumeratingSource::Choice>>> folds;
+    struct Entry {
+        std::vector<std::string> states;
+        std::shared_ptr<const odds::EnumeratingSource::Choice> choice;
+        std::vector<int> slots;  // per end state: its slot in `decoded`, 0 until decoded
+        std::uint64_t generation = 0;  // the `decoded` table the slots refer to
+    };
+    std::map<std::string, Entry> folds;
+    int decoded = LUA_NOREF;  // a Lua table (sequence) of decoded end states
+    std::uint64_t decoded_for = 0;  // the enumeration (source id) whose end states `decoded` holds
+    std::uint64_t generation = 1;   // counts the `decoded` tables made
+    int next_slot = 0;
+
+    // Drops the decoded end states (the Lua table that held them goes to the collector).
+    void forget_decoded(lua_State* L) {
+        luaL_unref(L, LUA_REGISTRYINDEX, decoded);
+        decoded = LUA_NOREF;
+        ++generation;
+        next_slot = 0;
+    }
+    // Empties the cache.
+    void clear(lua_State* L) {
+        folds.clear();
+        forget_decoded(L);
+    }
+    // Pushes a fresh copy of end state `index` of `entry`'s chain table.
+    void push_end_state(lua_State* L, Entry& entry, std::size_t index);
 };
 
 struct ChainSpec {
-    int state = 0, step = 0, stop = 0;  // stack indices (stop may be 0: none)
+    int state = 0, step = 0, stop = 0, first = 0;  // stack indices (stop and first may be 0: none)
     std::uint32_t max_steps = 100;
     double epsilon = 0;
 };
@@ -156,6 +189,9 @@ ChainSpec read_spec(lua_State* L) {
     lua_getfield(L, 1, "stop");
     if (lua_isfunction(L, -1)) spec.stop = lua_gettop(L);
     else if (!lua_isnil(L, -1)) throw Error("umpire.odds.chain: 'stop' must be a function(state) -> boolean, or absent");
+    lua_getfield(L, 1, "first");
+    if (lua_isfunction(L, -1)) spec.first = lua_gettop(L);
+    else if (!lua_isnil(L, -1)) throw Error("umpire.odds.chain: 'first' must be a function(state) -> next state, or absent");
     lua_getfield(L, 1, "max_steps");
     if (!lua_isnil(L, -1)) {
         const lua_Number n = lua_tonumber(L, -1);
@@ -183,11 +219,12 @@ bool stopped(Game& game, const ChainSpec& spec) {
     return result;
 }
 
-// Replaces the state table on top of the stack by step(state): the value it returns, or the same
-// table (changed in place) if it returns nothing.
-void run_step(Game& game, const ChainSpec& spec) {
+// Replaces the state table on top of the stack by step(state), `step` being the function at that
+// stack index (the chain's step or its first step): the value it returns, or the same table
+// (changed in place) if it returns nothing.
+void run_step(Game& game, int step) {
     lua_State* L = game.state();
-    lua_pushvalue(L, spec.step);
+    lua_pushvalue(L, step);
     lua_pushvalue(L, -2);
     game.call(1, 1);
     if (lua_isnil(L, -1)) lua_pop(L, 1);
@@ -199,10 +236,11 @@ void run_step(Game& game, const ChainSpec& spec) {
 int play(Game& game, const ChainSpec& spec) {
     lua_State* L = game.state();
     lua_pushvalue(L, spec.state);
+    if (spec.first) run_step(game, spec.first);
     std::uint32_t steps = 0;
     bool done = stopped(game, spec);
     while (!done && steps < spec.max_steps) {
-        run_step(game, spec);
+        run_step(game, spec.step);
         ++steps;
         done = stopped(game, spec);
     }
@@ -224,7 +262,15 @@ std::string game_state_json(Game& game) {
 void push_copy(lua_State* L, int index) {
     if (index < 0) index = lua_gettop(L) + index + 1;
     lua_checkstack(L, 8);
-    lua_createtable(L, static_cast<int>(lua_objlen(L, index)), 0);
+    // Sized up front: a table grown one field at a time is rehashed at every power of two.
+    const int length = static_cast<int>(lua_objlen(L, index));
+    int fields = 0;
+    lua_pushnil(L);
+    while (lua_next(L, index) != 0) {
+        ++fields;
+        lua_pop(L, 1);
+    }
+    lua_createtable(L, length, fields - length > 0 ? fields - length : 0);
     lua_pushnil(L);
     while (lua_next(L, index) != 0) {
         lua_pushvalue(L, -2);  // key
@@ -269,9 +315,15 @@ int fold(Game& game, const ChainSpec& spec, odds::EnumeratingSource& outer) {
     fingerprint(L, spec.step, 0, key);
     key += "|";
     if (spec.stop) fingerprint(L, spec.stop, 0, key);
+    key += "|";
+    if (spec.first) fingerprint(L, spec.first, 0, key);
 
     auto& cache = game.extension<FoldCache>();
-    if (cache.folds.size() >= FoldCache::kMaxEntries) cache.folds.clear();
+    if (cache.folds.size() >= FoldCache::kMaxEntries) cache.clear(L);
+    if (cache.decoded_for != outer.id()) {
+        cache.forget_decoded(L);
+        cache.decoded_for = outer.id();
+    }
     auto it = cache.folds.find(key);
     if (it == cache.folds.end()) {
         const auto source = game.die_source();  // the outer enumeration, put back after each step
@@ -280,6 +332,7 @@ int fold(Game& game, const ChainSpec& spec, odds::EnumeratingSource& outer) {
         options.max_steps = spec.max_steps;
         options.epsilon = mpq_class(spec.epsilon);
         options.name = "the step of umpire.odds.chain at " + where;
+        options.first_name = "the first step of umpire.odds.chain at " + where;
         // Each live state's chain table, decoded once (a registry reference) and copied per path;
         // and what umpire.state holds now, so an unchanged game state is not written again.
         std::map<std::string, int> templates;
@@ -306,12 +359,13 @@ int fold(Game& game, const ChainSpec& spec, odds::EnumeratingSource& outer) {
             push_copy(L, -1);
             lua_remove(L, -2);
         };
-        const odds::FoldStep step = [&](const std::string& state, dice::DieSource& dice) {
+        // One run of the step function at stack index `function` from `state`, with `dice`.
+        const auto run = [&](int function, const std::string& state, dice::DieSource& dice) {
             const int top = lua_gettop(L);
             game.set_die_source(std::shared_ptr<dice::DieSource>(&dice, [](dice::DieSource*) {}));
             try {
                 enter(state);
-                run_step(game, spec);
+                run_step(game, function);
                 std::string next_chain = game_state::to_canonical_json(L, -1);
                 current_game = game_state_json(game);
                 std::string next = next_chain + "\n" + current_game;
@@ -324,6 +378,9 @@ int fold(Game& game, const ChainSpec& spec, odds::EnumeratingSource& outer) {
                 throw;
             }
         };
+        const odds::FoldStep step = [&](const std::string& state, dice::DieSource& dice) {
+            return run(spec.step, state, dice);
+        };
         const odds::FoldStop stop = [&](const std::string& state) {
             const int top = lua_gettop(L);
             enter(state);
@@ -331,7 +388,15 @@ int fold(Game& game, const ChainSpec& spec, odds::EnumeratingSource& outer) {
             lua_settop(L, top);
             return result;
         };
-        const odds::FoldResult result = odds::fold(initial, step, stop, options);
+        odds::FoldResult result;
+        if (spec.first) {
+            const odds::FoldStep first = [&](const std::string& state, dice::DieSource& dice) {
+                return run(spec.first, state, dice);
+            };
+            result = odds::fold_after_first(initial, first, step, stop, options);
+        } else {
+            result = odds::fold(initial, step, stop, options);
+        }
         auto choice = std::make_shared<odds::EnumeratingSource::Choice>();
         choice->what = "the end states of umpire.odds.chain at " + where;
         std::vector<std::string> states;
@@ -340,25 +405,50 @@ int fold(Game& game, const ChainSpec& spec, odds::EnumeratingSource& outer) {
             choice->probabilities.push_back(s.probability);
             choice->truncated.push_back(s.truncated);
         }
-        it = cache.folds.emplace(key, std::make_pair(std::move(states), std::move(choice))).first;
+        std::vector<int> slots(states.size(), 0);
+        it = cache.folds.emplace(key, FoldCache::Entry{std::move(states), std::move(choice), std::move(slots)}).first;
     }
-    const std::size_t index = outer.choose(it->second.second);
-    const auto [chain, game_json] = split(it->second.first[index]);
-    set_game_state(game, game_json);
-    game_state::push_from_json(L, chain);
-    lua_pushboolean(L, it->second.second->truncated[index]);
+    FoldCache::Entry& entry = it->second;
+    const std::size_t index = outer.choose(entry.choice);
+    set_game_state(game, split(entry.states[index]).second);
+    cache.push_end_state(L, entry, index);
+    lua_pushboolean(L, entry.choice->truncated[index]);
     return 2;
+}
+
+void FoldCache::push_end_state(lua_State* L, Entry& entry, std::size_t index) {
+    if (entry.generation != generation) {
+        std::fill(entry.slots.begin(), entry.slots.end(), 0);
+        entry.generation = generation;
+    }
+    if (decoded == LUA_NOREF) {
+        lua_newtable(L);
+        decoded = luaL_ref(L, LUA_REGISTRYINDEX);
+    }
+    lua_rawgeti(L, LUA_REGISTRYINDEX, decoded);
+    if (entry.slots[index] == 0) {
+        game_state::push_from_json(L, split(entry.states[index]).first);
+        entry.slots[index] = ++next_slot;
+        lua_rawseti(L, -2, entry.slots[index]);
+    }
+    lua_rawgeti(L, -1, entry.slots[index]);
+    push_copy(L, -1);
+    lua_replace(L, -3);
+    lua_pop(L, 1);
 }
 
 /// @lua umpire.odds.chain(spec)
 /// ---Runs rule code that advances in steps (a ROF shot, a re-roll, an explosion, a turn) from
-/// ---`spec.state` until `spec.stop(state)` is true or `spec.max_steps` steps have run. In a game
+/// ---`spec.state` until `spec.stop(state)` is true or `spec.max_steps` steps have run. A
+/// ---`spec.first` step, if given, runs once before the chain and is not counted in max_steps or
+/// ---epsilon (a first shot that differs from the later ones): the same as calling it and then the
+/// ---chain with its result, but folded, so the script runs once per end state. In a game
 /// ---it is a plain loop. Under `umpire odds` it folds: each distinct state's step is enumerated
 /// ---once and equal states merge, so a chain of n steps costs n times its distinct states, not
 /// ---the product of every step's dice. The state must be plain data (like umpire.state); the
 /// ---fold tracks umpire.state with it, and a step may read only those, its dice and the rules:
 /// ---see docs/lua-api.md.
-/// ---@param spec {state: table, step: fun(state: table): table?, stop?: fun(state: table): boolean, max_steps?: integer, epsilon?: number}
+/// ---@param spec {state: table, step: fun(state: table): table?, stop?: fun(state: table): boolean, first?: fun(state: table): table?, max_steps?: integer, epsilon?: number}
 /// ---@return table state the end state
 /// ---@return boolean truncated true if max_steps (or, under odds, epsilon) cut the chain short
 int l_chain(lua_State* L) {

@@ -46,6 +46,7 @@ void Watchdog::arm(double seconds, double grace, bool trusted) {
                             seconds, trusted);
         return;
     }
+    bool wake_thread = false;
     {
         std::lock_guard lock(mutex_);
         armed_ = true;
@@ -56,8 +57,11 @@ void Watchdog::arm(double seconds, double grace, bool trusted) {
         deadline_ = std::chrono::steady_clock::now() +
                     std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                         std::chrono::duration<double>(seconds + grace));
+        // A thread asleep until an earlier call's deadline wakes then, finds this later one and
+        // sleeps again: no need to wake it now.
+        wake_thread = deadline_ < wake_;
     }
-    cv_.notify_all();
+    if (wake_thread) cv_.notify_all();
 }
 
 void Watchdog::disarm() {
@@ -65,11 +69,10 @@ void Watchdog::disarm() {
         isolation::disarm_slot(slot_);
         return;
     }
-    {
-        std::lock_guard lock(mutex_);
-        armed_ = false;
-    }
-    cv_.notify_all();
+    // Not woken: at its planned time the thread sees the call has ended (armed_ false, or a later
+    // deadline of the next call).
+    std::lock_guard lock(mutex_);
+    armed_ = false;
 }
 
 void Watchdog::set_where(const char* where) {
@@ -108,10 +111,12 @@ void Watchdog::loop() {
     std::unique_lock lock(mutex_);
     while (!quit_) {
         if (!armed_) {
+            wake_ = std::chrono::steady_clock::time_point::max();
             cv_.wait(lock);
             continue;
         }
-        if (cv_.wait_until(lock, deadline_) == std::cv_status::timeout && armed_ && !quit_ &&
+        wake_ = deadline_;
+        if (cv_.wait_until(lock, wake_) == std::cv_status::timeout && armed_ && !quit_ &&
             std::chrono::steady_clock::now() >= deadline_ && !hook_still_may_stop(lock)) {
             // The Lua state belongs to the other thread, so the position is only what it noted
             // before entering a long C call (set_where).

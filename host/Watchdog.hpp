@@ -40,6 +40,11 @@ private:
     double seconds_ = 0;
     char where_[240] = "";
     std::chrono::steady_clock::time_point deadline_;
+    // When the watchdog thread will next look (max: idle until notified). arm() wakes it only
+    // when the new deadline comes before that, and disarm() never does: a Monte Carlo worker arms
+    // and disarms once per sample, and waking the thread each time cost a context switch per
+    // sample (about 18,000 for 20,000 samples) on a 2-core machine.
+    std::chrono::steady_clock::time_point wake_ = std::chrono::steady_clock::time_point::max();
     clockid_t clock_{};  // CPU clock of the thread that armed (the Lua thread)
     bool has_clock_ = false;
     int slot_ = -1;  // in a worker process: its slot in the page the parent watches (Isolation.hpp)

@@ -1,6 +1,7 @@
 #include "ruleset/Load.hpp"
 
 #include "host/LuaHost.hpp"
+#include "ruleset/LoadCache.hpp"
 #include "ruleset/Ruleset.hpp"
 #include "ruleset/Shared.hpp"
 
@@ -28,7 +29,10 @@ std::vector<fs::path> search_path(const LuaHost& host) {
 void load(LuaHost& host, const std::vector<std::string>& names_or_dirs) {
     std::vector<fs::path> dirs;
     for (const auto& name : names_or_dirs) dirs.push_back(find(name, search_path(host)));
+    auto& cache = host.extension<LoadCache>();
+    cache.begin_load();
     host.load_generation([&](int env_index) { load_into(host, env_index, dirs); });
+    cache.end_load(host.state());  // only after a committed load: a failed one drops nothing
     auto& loaded = host.extension<Loaded>();
     loaded.names = names_or_dirs;
     loaded.dirs = std::move(dirs);

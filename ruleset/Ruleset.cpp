@@ -9,20 +9,30 @@
 #include "host/LuaHost.hpp"
 #include "host/Sandbox.hpp"
 #include "ruleset/Load.hpp"
+#include "ruleset/LoadCache.hpp"
 #include "ruleset/Shared.hpp"
 #include "ruleset/YamlLoader.hpp"
 
 namespace umpire::ruleset {
 namespace fs = std::filesystem;
 
-bool inside(const fs::path& dir, const fs::path& file) {
+namespace {
+
+// inside() with the folder already resolved (a manifest checks all its files against one folder).
+bool inside_resolved(const fs::path& root, const fs::path& file) {
     std::error_code ec;
-    const fs::path root = fs::canonical(dir, ec);
-    if (ec) return false;
     const fs::path real = fs::canonical(file, ec);
     if (ec) return false;
     const auto [r, f] = std::mismatch(root.begin(), root.end(), real.begin(), real.end());
     return r == root.end() && f != real.end();
+}
+
+}  // namespace
+
+bool inside(const fs::path& dir, const fs::path& file) {
+    std::error_code ec;
+    const fs::path root = fs::canonical(dir, ec);
+    return !ec && inside_resolved(root, file);
 }
 
 bool valid_name(const std::string& name) {
@@ -69,7 +79,7 @@ std::vector<std::string> list(const YAML::Node& node, const std::string& display
 // A manifest comes from a stranger, so a file it names must be inside its folder: an absolute
 // path or a ".." is refused as written, and the file found is checked again after following
 // symlinks (a link in rules/ to ~/.config/... resolves outside and is refused).
-fs::path resolve_file(const fs::path& dir, const std::string& entry, const char* subdir,
+fs::path resolve_file(const fs::path& dir, const fs::path& real_dir, const std::string& entry, const char* subdir,
                       const char* ext, const std::string& display, const YAML::Mark& mark) {
     fs::path p(entry);
     const bool climbs = std::any_of(p.begin(), p.end(), [](const fs::path& part) { return part == ".."; });
@@ -79,7 +89,7 @@ fs::path resolve_file(const fs::path& dir, const std::string& entry, const char*
     if (p.extension().empty()) p += ext;
     for (const fs::path& candidate : {dir / p, dir / subdir / p}) {
         if (!fs::is_regular_file(candidate)) continue;
-        if (!inside(dir, candidate))
+        if (real_dir.empty() || !inside_resolved(real_dir, candidate))
             fail(display, mark, "'" + entry + "' resolves outside the ruleset folder (to " +
                                     LuaHost::display_path(fs::canonical(candidate)) + ", through a symlink)");
         return candidate;
@@ -91,20 +101,26 @@ fs::path resolve_file(const fs::path& dir, const std::string& entry, const char*
 
 }  // namespace
 
-Manifest read_manifest(const fs::path& dir) {
+Manifest read_manifest(const fs::path& dir, LoadCache* cache) {
     const fs::path file = dir / "ruleset.yaml";
     const std::string display = LuaHost::display_path(file);
-    YAML::Node root;
-    try {
-        root = YAML::Load(LuaHost::read_file(file));
-    } catch (const YAML::Exception& e) {
-        fail(display, e.mark, e.msg);
-    }
+    const auto parse = [&](const std::string& text) {
+        try {
+            return YAML::Load(text);
+        } catch (const YAML::Exception& e) {
+            fail(display, e.mark, e.msg);
+        }
+    };
+    // const: yaml-cpp's non-const operator[] adds the key it looks up, and a cached tree is read
+    // by every later load.
+    const YAML::Node root = cache ? cache->manifest(file, display, parse) : parse(LuaHost::read_file(file));
     if (!root.IsMap()) fail(display, root.Mark(), "a ruleset manifest must be a map (name: ..., data: [...], ...)");
     static const std::set<std::string> kKnown = {"name", "version", "extends", "turn_sequence",
                                                  "data", "modules", "tests", "description"};
     Manifest m;
     m.dir = clean_dir(dir);
+    std::error_code ec;
+    const fs::path real_dir = fs::canonical(m.dir, ec);  // empty if it cannot be resolved: nothing is inside
     for (const auto& entry : root) {
         const std::string key = entry.first.Scalar();
         if (!kKnown.count(key))
@@ -125,19 +141,19 @@ Manifest read_manifest(const fs::path& dir) {
     if (root["turn_sequence"]) m.turn_sequence_yaml = YAML::Dump(root["turn_sequence"]);
     if (auto data = root["data"]) {
         for (const auto& name : list(data, display, "data"))
-            m.data.push_back(resolve_file(m.dir, name, "data", ".yaml", display, data.Mark()));
+            m.data.push_back(resolve_file(m.dir, real_dir, name, "data", ".yaml", display, data.Mark()));
     }
     if (auto modules = root["modules"]) {
         for (const auto& name : list(modules, display, "modules"))
-            m.modules.push_back(resolve_file(m.dir, name, "rules", ".lua", display, modules.Mark()));
+            m.modules.push_back(resolve_file(m.dir, real_dir, name, "rules", ".lua", display, modules.Mark()));
     }
     if (auto tests = root["tests"]) {
         for (const auto& name : list(tests, display, "tests"))
-            m.tests.push_back(resolve_file(m.dir, name, "tests", ".lua", display, tests.Mark()));
+            m.tests.push_back(resolve_file(m.dir, real_dir, name, "tests", ".lua", display, tests.Mark()));
     } else if (fs::is_directory(m.dir / "tests")) {
         for (const auto& e : fs::directory_iterator(m.dir / "tests"))
             if (e.path().extension() == ".lua") {
-                if (!inside(m.dir, e.path()))
+                if (real_dir.empty() || !inside_resolved(real_dir, e.path()))
                     throw ScriptError(LuaHost::display_path(e.path()) + ": resolves outside the ruleset folder "
                                       "(a symlink?); spec files must be inside it", LuaHost::display_path(e.path()));
                 m.tests.push_back(e.path());
@@ -182,13 +198,13 @@ std::vector<fs::path> all(const std::vector<fs::path>& search_path) {
     return out;
 }
 
-std::vector<Manifest> chain(const fs::path& dir, const std::vector<fs::path>& search_path) {
+std::vector<Manifest> chain(const fs::path& dir, const std::vector<fs::path>& search_path, LoadCache* cache) {
     std::vector<Manifest> out;
     std::set<fs::path> seen;
     fs::path current = dir;
     // The parent is looked up beside the child first, then along the search path.
     for (;;) {
-        Manifest m = read_manifest(current);
+        Manifest m = read_manifest(current, cache);
         if (!seen.insert(m.dir).second)
             throw ScriptError(LuaHost::display_path(m.dir / "ruleset.yaml") + ": 'extends' makes a cycle (" +
                               m.name + " extends itself through its parents)");
@@ -210,7 +226,7 @@ void load_data(LuaHost& host, int data, const fs::path& file) {
     lua_State* L = host.state();
     lua::StackCheck check(L, 0);
     const std::string display = LuaHost::display_path(file);
-    yaml::push_file(L, file, display);
+    yaml::push(L, *host.extension<LoadCache>().data(file, display));
     if (!lua_istable(L, -1)) {
         lua_pop(L, 1);
         throw ScriptError(display + ":1:1: a data file must hold a map or a list", display, 1);
@@ -233,7 +249,7 @@ void load_module(LuaHost& host, int env, int rules, int bases, int layers, const
     lua::StackCheck check(L, 0);
     const std::string display = LuaHost::display_path(file);
     const std::string name = file.stem().string();
-    host.load_chunk(LuaHost::read_file(file), "@" + display, env);
+    host.extension<LoadCache>().push_chunk(host, file, display, env);
     lua_pushstring(L, name.c_str());
     lua_getfield(L, rules, name.c_str());
     const bool has_parent = lua_istable(L, -1);
@@ -336,7 +352,7 @@ void load_into(LuaHost& host, int env, const std::vector<fs::path>& dirs) {
     const auto search = search_path(host);
     std::vector<Manifest> layers_in_order;
     for (const auto& dir : dirs) {
-        for (auto& m : chain(dir, search)) {
+        for (auto& m : chain(dir, search, &host.extension<LoadCache>())) {
             const bool dup = std::any_of(layers_in_order.begin(), layers_in_order.end(),
                                          [&](const Manifest& x) { return x.dir == m.dir; });
             if (!dup) layers_in_order.push_back(std::move(m));

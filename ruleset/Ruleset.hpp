@@ -13,6 +13,8 @@ class LuaHost;
 
 namespace umpire::ruleset {
 
+class LoadCache;
+
 struct Manifest {
     std::filesystem::path dir;
     std::string name, version, extends;
@@ -21,7 +23,9 @@ struct Manifest {
 };
 
 // Reads <dir>/ruleset.yaml; every problem is a ScriptError "ruleset.yaml:line:col: ...".
-Manifest read_manifest(const std::filesystem::path& dir);
+// With a cache (a load of a host), the YAML of an unchanged manifest is not parsed again; the
+// files it names are resolved and checked again every time.
+Manifest read_manifest(const std::filesystem::path& dir, LoadCache* cache = nullptr);
 
 // A ruleset directory from a name (looked up in the search path) or a path to a directory that
 // holds ruleset.yaml.
@@ -41,7 +45,7 @@ std::vector<std::filesystem::path> all(const std::vector<std::filesystem::path>&
 
 // The extends chain of dir, root first; a cycle or a missing parent is an error.
 std::vector<Manifest> chain(const std::filesystem::path& dir,
-                            const std::vector<std::filesystem::path>& search_path);
+                            const std::vector<std::filesystem::path>& search_path, LoadCache* cache = nullptr);
 
 // Loads the rulesets (each with its extends chain, in order; a later one layers over the
 // earlier ones like a child) into the env at env_index: all data first (deep-merged), then the

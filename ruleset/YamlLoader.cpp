@@ -8,7 +8,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
-#include <regex>
+#include <algorithm>
+#include <memory>
+#include <vector>
 #include <utility>
 
 #include "bindings/DataMarks.hpp"
@@ -67,15 +69,86 @@ std::string mark_text(const std::string& display, const YAML::Mark& m) {
     throw ScriptError(mark_text(display, m) + ": " + what, file, m.line + 1);
 }
 
+// A value of a parsed document: a scalar, or a table with its entries in document order. A
+// table keeps the size yaml-cpp reported (null entries included), so the Lua table is created with
+// the same size hint as before the cache existed, and so has the same layout.
+enum class Kind : unsigned char { Boolean, Number, String, Sequence, Map };
+
+struct Entry;
+
+struct Value {
+    Kind kind = Kind::String;
+    bool boolean = false;
+    double number = 0;
+    std::string text;   // a string's bytes; a table's own mark ("file:line:col")
+    int size_hint = 0;  // tables: yaml-cpp's node.size()
+    std::vector<Entry> entries;
+};
+
+// One key of a table that holds a value (a null map value is skipped, as Lua cannot hold it).
+struct Entry {
+    Value key;
+    Value value;
+    std::string key_mark;  // "file:line:col" of the key (of the item, in a sequence)
+};
+
+// YAML 1.2 core-schema scalars, by hand: std::regex took a tenth of a cold start.
+bool digit(char c) { return c >= '0' && c <= '9'; }
+
+}  // namespace
+
+bool is_decimal(const std::string& text) {
+    const std::size_t n = text.size();
+    std::size_t i = 0;
+    if (i < n && (text[i] == '+' || text[i] == '-')) ++i;
+    const std::size_t whole = i;
+    while (i < n && digit(text[i])) ++i;
+    if (i > whole) {
+        if (i < n && text[i] == '.')
+            for (++i; i < n && digit(text[i]); ++i) {}
+    } else {
+        if (i >= n || text[i] != '.') return false;
+        const std::size_t fraction = ++i;
+        while (i < n && digit(text[i])) ++i;
+        if (i == fraction) return false;
+    }
+    if (i < n && (text[i] == 'e' || text[i] == 'E')) {
+        ++i;
+        if (i < n && (text[i] == '+' || text[i] == '-')) ++i;
+        const std::size_t exponent = i;
+        while (i < n && digit(text[i])) ++i;
+        if (i == exponent) return false;
+    }
+    return i == n;
+}
+
+bool is_hex(const std::string& text) {
+    if (text.size() < 3 || text[0] != '0' || text[1] != 'x') return false;
+    return std::all_of(text.begin() + 2, text.end(), [](char c) {
+        return digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+    });
+}
+
+bool is_octal(const std::string& text) {
+    if (text.size() < 3 || text[0] != '0' || text[1] != 'o') return false;
+    return std::all_of(text.begin() + 2, text.end(), [](char c) { return c >= '0' && c <= '7'; });
+}
+
+struct Document {
+    Value root;
+};
+
+namespace {
+
+// YAML nodes -> Values, with every check of the format (see the header).
 struct Converter {
-    lua_State* L;
     std::string display;
     std::size_t values = 0;
     int depth = 0;
 
     // A number, or an error at the node when it does not fit a double (1e999, a 30-digit hex):
     // std::stod would throw std::out_of_range, which said only "stod".
-    void push_number(const YAML::Node& node, const std::string& digits, int base) {
+    Value number(const YAML::Node& node, const std::string& digits, int base) {
         errno = 0;
         char* end = nullptr;
         const double value = base == 10 ? std::strtod(digits.c_str(), &end)
@@ -84,42 +157,52 @@ struct Converter {
             fail(display, node.Mark(), "number out of range: " +
                                            (node.Scalar().size() > 40 ? node.Scalar().substr(0, 40) + "..." : node.Scalar()) +
                                            " (quote it to keep it as text)");
-        lua_pushnumber(L, value);
+        return numeric(value);
+    }
+    static Value numeric(double value) {
+        Value v;
+        v.kind = Kind::Number;
+        v.number = value;
+        return v;
+    }
+    static Value boolean(bool value) {
+        Value v;
+        v.kind = Kind::Boolean;
+        v.boolean = value;
+        return v;
+    }
+    static Value string(const std::string& text) {
+        Value v;
+        v.text = text;
+        return v;
     }
 
-    // Pushes the scalar, or nothing and returns false for null.
-    bool push_scalar(const YAML::Node& node) {
-        static const std::regex kInt(R"([-+]?[0-9]+)");
-        static const std::regex kHex(R"(0x[0-9a-fA-F]+)");
-        static const std::regex kOct(R"(0o[0-7]+)");
-        static const std::regex kFloat(R"([-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?)");
+    // The scalar's value, or false for null.
+    bool scalar(const YAML::Node& node, Value& out) {
         const std::string& text = node.Scalar();
         const std::string& tag = node.Tag();
         if (tag == "!" || tag == "tag:yaml.org,2002:str") {  // quoted, or !!str
-            lua_pushlstring(L, text.data(), text.size());
+            out = string(text);
             return true;
         }
         if (text.empty() || text == "~" || text == "null" || text == "Null" || text == "NULL")
             return false;
-        if (text == "true" || text == "True" || text == "TRUE") { lua_pushboolean(L, 1); return true; }
-        if (text == "false" || text == "False" || text == "FALSE") { lua_pushboolean(L, 0); return true; }
-        if (std::regex_match(text, kInt) || std::regex_match(text, kFloat)) {
-            push_number(node, text, 10);
-            return true;
-        }
-        if (std::regex_match(text, kHex)) { push_number(node, text.substr(2), 16); return true; }
-        if (std::regex_match(text, kOct)) { push_number(node, text.substr(2), 8); return true; }
-        if (text == ".inf" || text == ".Inf" || text == ".INF" || text == "+.inf") { lua_pushnumber(L, HUGE_VAL); return true; }
-        if (text == "-.inf" || text == "-.Inf" || text == "-.INF") { lua_pushnumber(L, -HUGE_VAL); return true; }
-        if (text == ".nan" || text == ".NaN" || text == ".NAN") { lua_pushnumber(L, NAN); return true; }
+        if (text == "true" || text == "True" || text == "TRUE") { out = boolean(true); return true; }
+        if (text == "false" || text == "False" || text == "FALSE") { out = boolean(false); return true; }
+        if (is_decimal(text)) { out = number(node, text, 10); return true; }
+        if (is_hex(text)) { out = number(node, text.substr(2), 16); return true; }
+        if (is_octal(text)) { out = number(node, text.substr(2), 8); return true; }
+        if (text == ".inf" || text == ".Inf" || text == ".INF" || text == "+.inf") { out = numeric(HUGE_VAL); return true; }
+        if (text == "-.inf" || text == "-.Inf" || text == "-.INF") { out = numeric(-HUGE_VAL); return true; }
+        if (text == ".nan" || text == ".NaN" || text == ".NAN") { out = numeric(NAN); return true; }
         if (tag != "?" && tag != "!")
             fail(display, node.Mark(), "unsupported YAML tag '" + tag + "'");
-        lua_pushlstring(L, text.data(), text.size());
+        out = string(text);
         return true;
     }
 
-    // Pushes the node's value; returns false (pushing nothing) for null.
-    bool push(const YAML::Node& node) {
+    // The node's value; false for null.
+    bool convert(const YAML::Node& node, Value& out) {
         if (++values > kMaxValues)
             fail(display, node.Mark(), "more than " + std::to_string(kMaxValues) +
                                            " values in one file (aliases expanding without end?)");
@@ -127,42 +210,44 @@ struct Converter {
             if (depth >= kMaxDepth)
                 fail(display, node.Mark(), "nested deeper than " + std::to_string(kMaxDepth) + " levels");
             ++depth;
-            const bool pushed = push_value(node);
+            const bool converted = convert_value(node, out);
             --depth;
-            return pushed;
+            return converted;
         }
-        return push_value(node);
+        return convert_value(node, out);
     }
 
-    bool push_value(const YAML::Node& node) {
+    bool convert_value(const YAML::Node& node, Value& out) {
         switch (node.Type()) {
         case YAML::NodeType::Null: return false;
         case YAML::NodeType::Undefined: return false;
-        case YAML::NodeType::Scalar: return push_scalar(node);
+        case YAML::NodeType::Scalar: return scalar(node, out);
         case YAML::NodeType::Sequence: {
-            lua_createtable(L, static_cast<int>(node.size()), 0);
-            const int t = lua_gettop(L);
-            marks::set_table(L, t, mark_text(display, node.Mark()), true);
+            out.kind = Kind::Sequence;
+            out.size_hint = static_cast<int>(node.size());
+            out.text = mark_text(display, node.Mark());
+            out.entries.reserve(node.size());
             int i = 0;
             for (const auto& item : node) {
                 ++i;
-                if (!push(item))
+                Entry entry;
+                if (!convert(item, entry.value))
                     fail(display, item.Mark(), "empty item in a list (Lua lists cannot hold nil; "
                                                 "remove it or quote it)");
-                lua_rawseti(L, t, i);
-                lua_pushnumber(L, i);
-                marks::set_key(L, t, lua_gettop(L), mark_text(display, item.Mark()));
-                lua_pop(L, 1);
+                entry.key = numeric(i);
+                entry.key_mark = mark_text(display, item.Mark());
+                out.entries.push_back(std::move(entry));
             }
             return true;
         }
         case YAML::NodeType::Map: {
-            lua_createtable(L, 0, static_cast<int>(node.size()));
-            const int t = lua_gettop(L);
-            marks::set_table(L, t, mark_text(display, node.Mark()), false);
+            out.kind = Kind::Map;
+            out.size_hint = static_cast<int>(node.size());
+            out.text = mark_text(display, node.Mark());
+            out.entries.reserve(node.size());
             std::map<std::string, int> seen;  // key text -> line, to report duplicates
-            for (const auto& entry : node) {
-                const YAML::Node& key = entry.first;
+            for (const auto& item : node) {
+                const YAML::Node& key = item.first;
                 if (!key.IsScalar()) fail(display, key.Mark(), "a map key must be a plain value");
                 if (key.Scalar() == "<<" && key.Tag() == "?")
                     fail(display, key.Mark(), "YAML merge keys (<<) are not supported: write the keys "
@@ -172,20 +257,15 @@ struct Converter {
                     fail(display, key.Mark(), "duplicate key '" + key.Scalar() +
                                                   "' (first defined at line " +
                                                   std::to_string(it->second) + ")");
-                if (!push_scalar(key)) fail(display, key.Mark(), "a map key cannot be null");
+                Entry entry;
+                if (!scalar(key, entry.key)) fail(display, key.Mark(), "a map key cannot be null");
                 // A Lua table cannot hold a NaN key (lua_rawset raises): refuse it here, with the place.
-                if (lua_type(L, -1) == LUA_TNUMBER && lua_tonumber(L, -1) != lua_tonumber(L, -1)) {
-                    lua_pop(L, 1);
+                if (entry.key.kind == Kind::Number && std::isnan(entry.key.number))
                     fail(display, key.Mark(), "a map key cannot be NaN (.nan)");
+                if (convert(item.second, entry.value)) {
+                    entry.key_mark = mark_text(display, key.Mark());
+                    out.entries.push_back(std::move(entry));
                 }
-                const int k = lua_gettop(L);
-                if (push(entry.second)) {
-                    lua_pushvalue(L, k);
-                    lua_insert(L, -2);
-                    lua_rawset(L, t);
-                    marks::set_key(L, t, k, mark_text(display, key.Mark()));
-                }
-                lua_pop(L, 1);  // the key
             }
             return true;
         }
@@ -194,15 +274,41 @@ struct Converter {
     }
 };
 
-void push_root(lua_State* L, const YAML::Node& root, const std::string& display) {
-    Converter converter{L, display};
-    if (!converter.push(root)) lua_newtable(L);  // an empty file is an empty table
-}
+// Values -> Lua tables, recording the marks through one marks::Writer.
+struct Pusher {
+    lua_State* L;
+    marks::Writer& marks;
+
+    void push_scalar(const Value& v) {
+        switch (v.kind) {
+        case Kind::Boolean: lua_pushboolean(L, v.boolean); break;
+        case Kind::Number: lua_pushnumber(L, v.number); break;
+        default: lua_pushlstring(L, v.text.data(), v.text.size()); break;
+        }
+    }
+
+    void push(const Value& v) {
+        if (v.kind != Kind::Sequence && v.kind != Kind::Map) return push_scalar(v);
+        const bool sequence = v.kind == Kind::Sequence;
+        lua_createtable(L, sequence ? v.size_hint : 0, sequence ? 0 : v.size_hint);
+        const int t = lua_gettop(L);
+        if (!v.text.empty()) marks.set_table(t, v.text, sequence);  // an empty file's table has no mark
+        for (const Entry& entry : v.entries) {
+            push_scalar(entry.key);
+            const int k = lua_gettop(L);
+            push(entry.value);
+            lua_pushvalue(L, k);
+            lua_insert(L, -2);
+            lua_rawset(L, t);
+            marks.set_key(t, k, entry.key_mark);
+            lua_pop(L, 1);  // the key
+        }
+    }
+};
 
 }  // namespace
 
-void push_string(lua_State* L, const std::string& text, const std::string& display) {
-    const int top = lua_gettop(L);
+std::shared_ptr<const Document> parse(const std::string& text, const std::string& display) {
     if (text.size() > kMaxBytes)
         throw ScriptError(display + ":1:1: " + std::to_string(text.size() >> 20) + " MiB; a data file may hold at most " +
                               std::to_string(kMaxBytes >> 20) + " MiB",
@@ -217,31 +323,45 @@ void push_string(lua_State* L, const std::string& text, const std::string& displ
                               }() + "); a data file must be UTF-8 text",
                           display, line);
     }
+    auto document = std::make_shared<Document>();
     try {
-        YAML::Node root = YAML::Load(text);
-        push_root(L, root, display);
+        const YAML::Node root = YAML::Load(text);
+        Converter converter{display};
+        // An empty file is an empty table.
+        if (!converter.convert(root, document->root)) document->root.kind = Kind::Map;
     } catch (const YAML::DeepRecursion& e) {  // yaml-cpp's own guard ("bad file" otherwise)
-        lua_settop(L, top);
         throw ScriptError(mark_text(display, e.mark) + ": nested deeper than " + std::to_string(kMaxDepth) + " levels",
                           display, e.mark.line + 1);
     } catch (const YAML::Exception& e) {
-        lua_settop(L, top);
         throw ScriptError(mark_text(display, e.mark) + ": " + e.msg, display, e.mark.line + 1);
-    } catch (...) {
-        lua_settop(L, top);
-        throw;
     }
+    return document;
 }
 
-void push_file(lua_State* L, const std::filesystem::path& file, const std::string& display) {
+void push(lua_State* L, const Document& document) {
+    const int top = lua_gettop(L);
+    marks::Writer writer(L);
+    Pusher{L, writer}.push(document.root);
+    lua_replace(L, top + 1);  // over the writer's side tables
+    lua_settop(L, top + 1);
+}
+
+void push_string(lua_State* L, const std::string& text, const std::string& display) {
+    push(L, *parse(text, display));
+}
+
+std::string read_data_file(const std::filesystem::path& file, const std::string& display) {
     std::error_code ec;
     const auto size = std::filesystem::file_size(file, ec);
     if (!ec && size > kMaxBytes)  // refused before it is read
         throw ScriptError(display + ":1:1: " + std::to_string(size >> 20) + " MiB; a data file may hold at most " +
                               std::to_string(kMaxBytes >> 20) + " MiB",
                           display, 1);
-    push_string(L, LuaHost::read_file(file), display);
+    return LuaHost::read_file(file);
 }
 
+void push_file(lua_State* L, const std::filesystem::path& file, const std::string& display) {
+    push_string(L, read_data_file(file, display), display);
+}
 
 }  // namespace umpire::yaml

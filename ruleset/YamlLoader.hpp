@@ -13,6 +13,7 @@
 #include <lua.hpp>
 
 #include <filesystem>
+#include <memory>
 #include <string>
 
 namespace umpire::yaml {
@@ -20,5 +21,23 @@ namespace umpire::yaml {
 // Parses `file` and pushes its value. `display` is the file name used in messages.
 void push_file(lua_State* L, const std::filesystem::path& file, const std::string& display);
 void push_string(lua_State* L, const std::string& text, const std::string& display);
+
+// The two halves of push_string, for a loader that keeps what it parsed (ruleset/LoadCache.hpp):
+// parse() does every check above (size, UTF-8, syntax, duplicate keys, limits) and keeps the
+// values, keys and marks in C++; push() turns them into fresh Lua tables, the same tables
+// push_string makes, as many times as asked, without yaml-cpp.
+struct Document;
+std::shared_ptr<const Document> parse(const std::string& text, const std::string& display);
+void push(lua_State* L, const Document& document);
+
+// The bytes of a data file, refused before they are read when the file is over the size limit.
+std::string read_data_file(const std::filesystem::path& file, const std::string& display);
+
+// Does a plain scalar read as a number in base 10, i.e. match
+// [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)? (YAML 1.2 core schema, integers included)?
+// Hex is 0x[0-9a-fA-F]+, octal 0o[0-7]+. Exposed for a test against std::regex.
+bool is_decimal(const std::string& text);
+bool is_hex(const std::string& text);
+bool is_octal(const std::string& text);
 
 }  // namespace umpire::yaml

@@ -20,6 +20,38 @@ mpq_class total(const std::map<std::string, mpq_class>& map) {
     return sum;
 }
 
+// Adds to `next` every state that one run of `step` reaches from `state` (of probability p), each
+// with p times the probability of its dice: the step's dice are enumerated alone, one run per path.
+// The first path is run twice and must reach the same state (the step is a function of its state
+// and dice); `runs` counts the runs against options.budget.
+void step_from(const std::string& state, const mpq_class& p, const FoldStep& step, const FoldOptions& options,
+               std::uint64_t& runs, std::map<std::string, mpq_class>& next) {
+    EnumeratingSource source;
+    bool first = true;
+    do {
+        if (runs >= options.budget)
+            throw FoldOverBudget(options.name + ": more than " + std::to_string(options.budget) +
+                                 " step runs to fold exactly");
+        source.begin_path();
+        std::string reached = step(state, source);
+        if (first) {
+            // The first path again, from the same state: same dice, same next state.
+            source.finish_path();
+            source.begin_path();
+            const std::string again = step(state, source);
+            if (again != reached)
+                throw RuleError(options.name + " is not a function of its state and dice: from the "
+                                "same state and dice it reached " + again + " where it reached " +
+                                reached + " before (a step may read only its state, its dice "
+                                "and the rules' data)");
+            first = false;
+        }
+        const mpq_class q = source.finish_path();
+        ++runs;
+        add(next, reached, p * q);
+    } while (source.advance());
+}
+
 }  // namespace
 
 FoldResult fold(const std::string& initial, const FoldStep& step, const FoldStop& stop,
@@ -33,32 +65,7 @@ FoldResult fold(const std::string& initial, const FoldStep& step, const FoldStop
            !(options.epsilon > 0 && total(live) < options.epsilon)) {
         ++result.steps;
         std::map<std::string, mpq_class> next;
-        for (const auto& [state, p] : live) {
-            EnumeratingSource source;
-            bool first = true;
-            do {
-                if (result.runs >= options.budget)
-                    throw FoldOverBudget(options.name + ": more than " + std::to_string(options.budget) +
-                                         " step runs to fold exactly");
-                source.begin_path();
-                std::string reached = step(state, source);
-                if (first) {
-                    // The first path again, from the same state: same dice, same next state.
-                    source.finish_path();
-                    source.begin_path();
-                    const std::string again = step(state, source);
-                    if (again != reached)
-                        throw RuleError(options.name + " is not a function of its state and dice: from the "
-                                        "same state and dice it reached " + again + " where it reached " +
-                                        reached + " before (a step may read only its state, its dice "
-                                        "and the rules' data)");
-                    first = false;
-                }
-                const mpq_class q = source.finish_path();
-                ++result.runs;
-                add(next, reached, p * q);
-            } while (source.advance());
-        }
+        for (const auto& [state, p] : live) step_from(state, p, step, options, result.runs, next);
         live.clear();
         for (auto& [state, p] : next) {
             if (stop(state)) add(done, state, p);
@@ -74,6 +81,42 @@ FoldResult fold(const std::string& initial, const FoldStep& step, const FoldStop
         // A state both collected (stopped) and live cannot happen: stop() decides by the state.
         result.states.push_back({state, p, true});
     }
+    return result;
+}
+
+FoldResult fold_after_first(const std::string& initial, const FoldStep& first, const FoldStep& step,
+                            const FoldStop& stop, const FoldOptions& options) {
+    FoldResult result;
+    std::map<std::string, mpq_class> origins;
+    FoldOptions first_options = options;
+    first_options.name = options.first_name;
+    step_from(initial, 1, first, first_options, result.runs, origins);
+    result.widest = origins.size();
+
+    // Each state the first step reaches is the start of a chain of its own, folded as if the chain
+    // had been called with it; equal end states of different chains merge.
+    std::map<std::string, std::pair<mpq_class, bool>> ends;
+    std::uint32_t longest = 0;
+    for (const auto& [origin, p] : origins) {
+        FoldOptions rest = options;
+        rest.budget = options.budget - result.runs;
+        const FoldResult chain = fold(origin, step, stop, rest);
+        result.runs += chain.runs;
+        result.widest = std::max(result.widest, chain.widest);
+        longest = std::max(longest, chain.steps);
+        result.truncated += p * chain.truncated;
+        for (const auto& end : chain.states) {
+            // stop() decides by the state, so a state is truncated (live at the cut) in every chain
+            // that ends in it or in none.
+            auto [it, inserted] = ends.try_emplace(end.state, p * end.probability, end.truncated);
+            if (!inserted) it->second.first += p * end.probability;
+        }
+    }
+    result.steps = 1 + longest;
+    for (auto& [state, end] : ends)
+        if (!end.second) result.states.push_back({state, std::move(end.first), false});
+    for (auto& [state, end] : ends)
+        if (end.second) result.states.push_back({state, std::move(end.first), true});
     return result;
 }
 

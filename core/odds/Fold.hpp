@@ -38,6 +38,7 @@ struct FoldOptions {
     mpq_class epsilon = 0;          // stop once the live mass is below this (0: never)
     std::uint64_t budget = 1'000'000;  // step runs at most, over the whole fold
     std::string name = "the chain's step";  // names the step in errors
+    std::string first_name = "the chain's first step";  // fold_after_first: names the first step
 };
 
 struct FoldedState {
@@ -64,5 +65,16 @@ using FoldStop = std::function<bool(const std::string& state)>;
 
 FoldResult fold(const std::string& initial, const FoldStep& step, const FoldStop& stop,
                 const FoldOptions& options = {});
+
+// A chain with a first step of its own (an attack whose later shots differ from the first): `first`
+// is enumerated from `initial` alone, and each distinct state it reaches starts a chain of its own,
+// folded as fold() folds it (max_steps and epsilon count from there, with that state's mass as 1);
+// the end states of all of them merge, each weighted by the probability of its start. The result
+// is exactly that of enumerating the first step's paths and folding the chain on each, which is
+// what a script does when it calls the first step and then the chain, but the script around the
+// chain runs once per distinct end state instead of once per path of the first step. steps counts
+// the first step; truncated is the total mass cut short over all the chains.
+FoldResult fold_after_first(const std::string& initial, const FoldStep& first, const FoldStep& step,
+                            const FoldStop& stop, const FoldOptions& options = {});
 
 }  // namespace umpire::odds

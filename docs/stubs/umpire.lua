@@ -431,13 +431,16 @@ function umpire.note(text) end
 umpire.odds = {}
 
 ---Runs rule code that advances in steps (a ROF shot, a re-roll, an explosion, a turn) from
----`spec.state` until `spec.stop(state)` is true or `spec.max_steps` steps have run. In a game
+---`spec.state` until `spec.stop(state)` is true or `spec.max_steps` steps have run. A
+---`spec.first` step, if given, runs once before the chain and is not counted in max_steps or
+---epsilon (a first shot that differs from the later ones): the same as calling it and then the
+---chain with its result, but folded, so the script runs once per end state. In a game
 ---it is a plain loop. Under `umpire odds` it folds: each distinct state's step is enumerated
 ---once and equal states merge, so a chain of n steps costs n times its distinct states, not
 ---the product of every step's dice. The state must be plain data (like umpire.state); the
 ---fold tracks umpire.state with it, and a step may read only those, its dice and the rules:
 ---see docs/lua-api.md.
----@param spec {state: table, step: fun(state: table): table?, stop?: fun(state: table): boolean, max_steps?: integer, epsilon?: number}
+---@param spec {state: table, step: fun(state: table): table?, stop?: fun(state: table): boolean, first?: fun(state: table): table?, max_steps?: integer, epsilon?: number}
 ---@return table state the end state
 ---@return boolean truncated true if max_steps (or, under odds, epsilon) cut the chain short
 function umpire.odds.chain(spec) end

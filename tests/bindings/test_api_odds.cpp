@@ -53,6 +53,16 @@ TEST_CASE("umpire.odds.chain in play is a loop over real dice", "[api][odds]") {
     t.host.run_string("MAX = 2 umpire.dice.fix{6, 6}");
     t.host.run_string(std::string(kExplode) + " RESULT = s.total .. (cut and ' cut' or '')");
     CHECK(t.eval("RESULT") == "12 cut");
+    // A first step runs once, before the loop, and is not counted in max_steps: 6 (first), then
+    // the explosion 6, 6 cut at MAX = 2 steps.
+    t.host.run_string("umpire.dice.fix{6, 6, 6, 4}");
+    t.host.run_string(R"(local s, cut = umpire.odds.chain{state = {total = 0, last = 0}, max_steps = 2,
+      first = function(s) s.last = umpire.dice.d(6); s.total = 100 * s.last end,
+      step = function(s) local f = umpire.dice.d(6); s.total = s.total + f; s.last = f end,
+      stop = function(s) return s.last ~= 6 end}
+      RESULT = s.total .. (cut and ' cut' or '') .. ' ' .. umpire.dice.d(6))");
+    CHECK(t.eval("RESULT") == "612 cut 4");
+    CHECK_THROWS_WITH(t.host.run_string("umpire.odds.chain{state = {}, step = print, first = 1}"), Catch::Contains("'first' must be a function"));
     CHECK_THROWS_WITH(t.host.run_string("umpire.odds.chain{state = 1, step = print}"), Catch::Contains("'state' must be a table"));
     CHECK_THROWS_WITH(t.host.run_string("umpire.odds.chain{state = {}, step = 1}"), Catch::Contains("'step' must be a function"));
 }
@@ -132,6 +142,61 @@ TEST_CASE("a folded ROF chain gives the fractions of the same loop enumerated pa
         CHECK(fractions(folded) == fractions(paths));
         CHECK(folded.paths <= paths.paths);
     }
+}
+
+// A chain's first step (an MG's first shot, fired with its squad; the later shots are the MG's
+// alone) against the two ways of writing it without `first`: the first shot in the script before
+// the chain (the reference for epsilon: the chain's epsilon and max_steps count after the first
+// shot, with that shot's outcome as mass 1), and, without epsilon, the whole loop enumerated path
+// by path. Same fractions, same truncated mass; the script runs once per end state.
+TEST_CASE("a chain's first step folds as the first step then the chain: same fractions, same truncated mass", "[api][odds]") {
+    std::mt19937 random(15);
+    int cut_short = 0;  // trials where epsilon cut a chain: the comparison of truncated masses bit
+    for (int trial = 0; trial < 16; ++trial) {
+        TestHost t;
+        const int first_kill = 2 + static_cast<int>(random() % 11), kill = 2 + static_cast<int>(random() % 11);
+        const bool cut = trial % 2 == 1;  // epsilon 1/5: cuts the longer chains
+        // Longer chains where epsilon may cut them; short enough to enumerate path by path where not.
+        const int rof = (cut ? 1 : 0) + static_cast<int>(random() % (cut ? 3 : 4));
+        const int cap = (cut ? 3 : 1) + static_cast<int>(random() % 4);
+        t.host.run_string("FIRST_KILL, KILL, ROF, CAP, EPSILON = " + std::to_string(first_kill) + ", " +
+                          std::to_string(kill) + ", " + std::to_string(rof) + ", " + std::to_string(cap) + ", " +
+                          (cut ? "0.2" : "0"));
+        const std::string shot = R"(
+          local function shot(s, kill)
+            local dr = umpire.dice.dr()
+            s.shots = s.shots + 1
+            if dr.total <= kill then s.kills = s.kills + 1 end
+            s.rof = dr.colored <= ROF and s.shots < CAP
+          end
+          local function stop(s) return not s.rof end
+          local function result(s, cut) return s.shots .. "/" .. s.kills .. (cut and " cut" or "") end)";
+        const auto with_first = lua_odds(t, shot + R"(
+          local s, cut = umpire.odds.chain{state = {shots = 0, kills = 0}, first = function(s) shot(s, FIRST_KILL) end,
+            step = function(s) shot(s, KILL) end, stop = stop, max_steps = CAP - 1, epsilon = EPSILON}
+          return result(s, cut))");
+        const auto before = lua_odds(t, shot + R"(
+          local s = {shots = 0, kills = 0}
+          shot(s, FIRST_KILL)
+          local e, cut = umpire.odds.chain{state = s, step = function(s) shot(s, KILL) end, stop = stop,
+            max_steps = CAP - 1, epsilon = EPSILON}
+          return result(e, cut))");
+        INFO("first kill <= " << first_kill << ", kill <= " << kill << ", ROF " << rof << ", cap " << cap
+                              << (cut ? ", epsilon 1/5" : ""));
+        CHECK(fractions(with_first) == fractions(before));
+        CHECK(with_first.truncated == before.truncated);
+        CHECK(with_first.paths <= before.paths);
+        if (with_first.truncated > 0) ++cut_short;
+        if (!cut) {
+            const auto paths = lua_odds(t, shot + R"(
+              local s = {shots = 0, kills = 0}
+              shot(s, FIRST_KILL)
+              while s.rof do shot(s, KILL) end
+              return result(s, false))");
+            CHECK(fractions(with_first) == fractions(paths));
+        }
+    }
+    CHECK(cut_short >= 3);
 }
 
 TEST_CASE("a chain nested in a step folds too", "[api][odds]") {

@@ -1,6 +1,9 @@
 // YAML -> Lua conversion and its error positions.
 #include <catch2/catch.hpp>
 
+#include <random>
+#include <regex>
+
 #include "host/Sandbox.hpp"
 #include "ruleset/YamlLoader.hpp"
 #include "tests/support/helpers.hpp"
@@ -68,4 +71,31 @@ TEST_CASE("YAML errors say file:line:col", "[yaml]") {
                       Catch::StartsWith("data/x.yaml:1:1: a map key cannot be NaN"));
     CHECK(lua_gettop(L) == top);
     (void)yaml_eval;
+}
+
+// The hand-written scalar classes against the regular expressions they replaced (the YAML 1.2
+// core schema's int/float, hex and octal forms), over random strings of the characters that
+// matter to them.
+TEST_CASE("number forms match the core schema's regular expressions", "[yaml]") {
+    const std::regex decimal(R"([-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?)");
+    const std::regex integer(R"([-+]?[0-9]+)");
+    const std::regex hex(R"(0x[0-9a-fA-F]+)");
+    const std::regex octal(R"(0o[0-7]+)");
+    const std::string alphabet = "0123456789+-.eExoaFgf 9";
+    std::mt19937 rng(18);
+    int numbers = 0;
+    for (int i = 0; i < 200000; ++i) {
+        std::string text;
+        const int n = std::uniform_int_distribution<int>(0, 7)(rng);
+        for (int k = 0; k < n; ++k)
+            text += alphabet[std::uniform_int_distribution<std::size_t>(0, alphabet.size() - 1)(rng)];
+        if (i % 3 == 0) text = "0" + std::string(1, "xo"[i % 2]) + text;
+        INFO("'" << text << "'");
+        const bool is_number = std::regex_match(text, integer) || std::regex_match(text, decimal);
+        REQUIRE(umpire::yaml::is_decimal(text) == is_number);
+        REQUIRE(umpire::yaml::is_hex(text) == std::regex_match(text, hex));
+        REQUIRE(umpire::yaml::is_octal(text) == std::regex_match(text, octal));
+        numbers += is_number;
+    }
+    CHECK(numbers > 1000);  // the strings did reach the number forms
 }

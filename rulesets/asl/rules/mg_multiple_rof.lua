@@ -3,12 +3,16 @@
 -- removed (A9.7). A9.2: the additional shots are the MG's alone, so units adding Inherent FP
 -- (spec.units) fire with the first shot only.
 --
--- The shots after the first are an umpire.odds.chain: in a game a plain loop, under `umpire odds`
--- folded over distinct states, so n shots cost n times the distinct states instead of 36^n paths.
+-- The shots are an umpire.odds.chain: in a game a plain loop, under `umpire odds` folded over
+-- distinct states, so n shots cost n times the distinct states instead of 36^n paths.
 -- The chain's state is everything a shot reads and changes: the attack spec with its MG and crew
--- tables, and the caller's tally. The first shot is outside it because its spec may share unit
--- tables between `crew` and `units` (mg_attack compares them by identity), which plain-data state
--- cannot carry; from the second shot on `units` is empty.
+-- tables, and the caller's tally. The first shot is the chain's `first` step: its spec may share
+-- unit tables between `crew` and `units` (mg_attack compares them by identity), which plain-data
+-- state cannot carry, so it fires a copy of the caller's spec (sharing kept) and puts the later
+-- shots' spec in the state; from the second shot on `units` is empty. Being the chain's first step
+-- rather than a shot before the chain, it is enumerated once with the chain instead of the script
+-- being re-run for every end state of the chain on each of its 36 paths; max_shots and epsilon
+-- count from the second shot, as they did when the first shot came before the chain.
 local mr = {}
 local function R() return umpire.rules end
 
@@ -28,23 +32,48 @@ end
 -- without it a game fires until ROF is lost, and `umpire odds` stops once the probability of
 -- still firing is below opts.epsilon (default 1e-9) and reports that mass as truncated.
 -- The MG and crew tables of spec end as the last shot left them. Returns tally, shots, truncated.
+-- A copy of a table of plain data and rule tables: tables without a metatable are copied, and a
+-- table met twice is copied once, so the copy shares what the original shares; tables with a
+-- metatable (hexes, the rules' read-only data) are kept.
+local function copy(value, copies)
+  if type(value) ~= "table" or getmetatable(value) ~= nil then return value end
+  if copies[value] then return copies[value] end
+  local c = {}
+  copies[value] = c
+  for k, v in pairs(value) do c[copy(k, copies)] = copy(v, copies) end
+  return c
+end
+
+--- Fires `spec` (as mg_attack.fire) and again while the MG(s) keep Multiple ROF (A9.2).
+-- opts.tally = {plain data}: what the caller counts, starting values; opts.count(tally, attack, shot)
+-- adds one attack to it. opts.max_shots caps the shots (the question asked, not a rule of A9.2);
+-- without it a game fires until ROF is lost, and `umpire odds` stops once the probability of
+-- still firing after the first shot is below opts.epsilon (default 1e-9) and reports that mass as
+-- truncated. The MG, crew and target unit tables of spec end as the last shot left them.
+-- Returns tally, shots, truncated.
 function mr.fire(spec, opts)
   opts = opts or {}
-  local tally = opts.tally or {}
   local count = opts.count or function() end
   local max_shots = opts.max_shots or 1000
-  local first = R().mg_attack.fire(spec)
-  count(tally, first, 1)
-  if max_shots <= 1 or not again(first) then return tally, 1, false end
-
-  local later = {}
-  for k, v in pairs(spec) do later[k] = v end
-  later.units = {}
-  later.target = {}
-  for k, v in pairs(spec.target or {}) do later.target[k] = v end
+  if max_shots <= 1 then  -- one shot: nothing to chain
+    local tally = opts.tally or {}
+    count(tally, R().mg_attack.fire(spec), 1)
+    return tally, 1, false
+  end
   local label = spec.label or "MG attack"
   local state, cut = umpire.odds.chain{
-    state = {spec = later, tally = tally, shots = 1, again = true},
+    state = {tally = opts.tally or {}},
+    first = function(s)
+      local fired = copy(spec, {})
+      local attack = R().mg_attack.fire(fired)
+      count(s.tally, attack, 1)
+      local later = {}
+      for k, v in pairs(fired) do later[k] = v end
+      later.units = {}
+      later.target = {}
+      for k, v in pairs(fired.target or {}) do later.target[k] = v end
+      return {spec = later, tally = s.tally, shots = 1, again = again(attack)}
+    end,
     step = function(s)
       s.shots = s.shots + 1
       s.spec.label = label .. ", shot " .. s.shots
@@ -56,9 +85,10 @@ function mr.fire(spec, opts)
     max_steps = max_shots - 1,
     epsilon = opts.epsilon or 1e-9,
   }
-  -- Under odds the chain hands back a copy: the caller's MG and crew tables take its end state.
+  -- The chain fired copies: the caller's MG, crew and target unit tables take its end state.
   for i, mg in ipairs(spec.mgs or {}) do umpire.odds.write_back(mg, state.spec.mgs[i]) end
   for i, u in ipairs(spec.crew or {}) do umpire.odds.write_back(u, state.spec.crew[i]) end
+  for i, u in ipairs((spec.target or {}).units or {}) do umpire.odds.write_back(u, state.spec.target.units[i]) end
   return state.tally, state.shots, cut
 end
 
