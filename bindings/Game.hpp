@@ -15,9 +15,9 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <map>
 #include <memory>
-#include <typeindex>
+#include <utility>
+#include <vector>
 
 #include "bindings/Registry.hpp"
 #include "core/dice/DieSource.hpp"
@@ -103,11 +103,17 @@ public:
 
     // Per-game singletons of bindings that keep C++ state (umpire.hooks, the bus and journal,
     // the hex map): created on first use with T(Game&), destroyed before the lua_State closes.
+    // Found by a linear scan of a few entries keyed by a per-type address: the journal's is
+    // looked up on every die and citation, and a std::map keyed by type_index compared the
+    // types' mangled names with strcmp on each look-up.
     template <class T>
     T& extension() {
-        auto& slot = extensions_[std::type_index(typeid(T))];
-        if (!slot) slot = std::make_shared<T>(*this);
-        return *static_cast<T*>(slot.get());
+        const void* tag = type_tag<T>();
+        for (const auto& [key, object] : extensions_)
+            if (key == tag) return *static_cast<T*>(object.get());
+        auto object = std::make_shared<T>(*this);  // may itself make other extensions
+        extensions_.emplace_back(tag, object);
+        return *object;
     }
 
 protected:
@@ -123,7 +129,15 @@ private:
     std::shared_ptr<dice::DieSource> source_;
     Registry registry_;
     bool folding_ = true;
-    std::map<std::type_index, std::shared_ptr<void>> extensions_;
+    std::vector<std::pair<const void*, std::shared_ptr<void>>> extensions_;
+
+    // One address per extension type (a function-local static of an inline template has one
+    // instance in the program).
+    template <class T>
+    static const void* type_tag() {
+        static const char tag = 0;
+        return &tag;
+    }
 };
 
 // Holds one level of C-call depth (Game::c_calls) for its scope. enter() raises a Lua error past
