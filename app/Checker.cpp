@@ -11,6 +11,7 @@
 #include "app/SpecRunner.hpp"
 #include "ruleset/Load.hpp"
 #include "ruleset/Shared.hpp"
+#include "ruleset/YamlLoader.hpp"
 
 namespace umpire {
 namespace fs = std::filesystem;
@@ -25,10 +26,13 @@ bool validate_file(const fs::path& file, const fs::path& schema_file, bool parti
     const std::string display = LuaHost::display_path(file);
     YAML::Node doc;
     try {
-        doc = YAML::Load(LuaHost::read_file(file));
+        doc = yaml::read_tree(file, display);
     } catch (const YAML::Exception& e) {
         out.problems.push_back(display + ":" + std::to_string(e.mark.line + 1) + ":" +
                                std::to_string(e.mark.column + 1) + ": " + e.msg);
+        return true;
+    } catch (const ScriptError& e) {  // too large: names the file and place itself
+        out.problems.push_back(e.what());
         return true;
     } catch (const std::exception& e) {
         out.problems.push_back(display + ": " + e.what());
@@ -51,7 +55,7 @@ bool validate_file(const fs::path& file, const fs::path& schema_file, bool parti
 
 fs::path schema_for(const fs::path& yaml_file, const std::string& kind, const std::vector<fs::path>& dirs,
                     const std::vector<std::string>& names) {
-    const std::string modeline = schema::modeline_schema(LuaHost::read_file(yaml_file));
+    const std::string modeline = schema::modeline_schema(LuaHost::read_file(yaml_file, LuaHost::kMaxCodeBytes, "a data file"));
     if (!modeline.empty()) return (yaml_file.parent_path() / modeline).lexically_normal();
     for (std::size_t i = dirs.size(); i-- > 0;) {
         for (const fs::path& candidate : {dirs[i] / "schemas" / (kind + ".schema.json"),

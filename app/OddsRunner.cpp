@@ -58,7 +58,7 @@ ScriptWorker::ScriptWorker(const Request& request) : host_(request.host) {
     host_.push_script_env();
     base_env_ = luaL_ref(L, LUA_REGISTRYINDEX);
     lua_rawgeti(L, LUA_REGISTRYINDEX, base_env_);
-    host_.load_chunk(request.code.empty() ? LuaHost::read_file(request.script) : request.code,
+    host_.load_chunk(request.code.empty() ? LuaHost::read_file(request.script, LuaHost::kMaxCodeBytes, "a script") : request.code,
                      request.code.empty() ? "@" + LuaHost::display_path(request.script) : "=(odds script)", -1);
     function_ = luaL_ref(L, LUA_REGISTRYINDEX);
     lua_pop(L, 1);

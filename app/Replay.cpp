@@ -3,6 +3,7 @@
 #include <lua.hpp>
 
 #include <algorithm>
+#include <fstream>
 #include <vector>
 
 #include "bindings/GameLog.hpp"
@@ -22,7 +23,13 @@ std::string ruleset_hash(const fs::path& dir) {
     for (const auto& file : files) {
         h = bus::fnv1a_64(file.generic_string(), h);
         h = bus::fnv1a_64(std::string(1, '\0'), h);
-        h = bus::fnv1a_64(LuaHost::read_file(dir / file), h);
+        // In pieces: FNV-1a runs byte by byte, so the hash is the same as of the whole text, and a
+        // huge file in a ruleset's folder is never held in memory.
+        std::ifstream in(dir / file, std::ios::binary);
+        if (!in) throw ScriptError("cannot read " + LuaHost::display_path(dir / file) + ": no such file or not readable");
+        std::string piece(std::size_t{64} << 10, '\0');
+        while (in.read(piece.data(), static_cast<std::streamsize>(piece.size())) || in.gcount() > 0)
+            h = bus::fnv1a_64(std::string_view(piece.data(), static_cast<std::size_t>(in.gcount())), h);
     }
     return bus::hash_hex(h);
 }

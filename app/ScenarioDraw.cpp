@@ -367,7 +367,7 @@ std::string draw_table(const YAML::Node& doc, const Reader& rd, const DrawOption
 YAML::Node read_scenario(const fs::path& file, const std::string& display) {
     YAML::Node doc;
     try {
-        doc = YAML::Load(LuaHost::read_file(file));
+        doc = yaml::read_tree(file, display);
     } catch (const YAML::Exception& e) {
         throw ScriptError(display + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
                               ": " + e.msg,

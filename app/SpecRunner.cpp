@@ -99,7 +99,7 @@ SpecResult run_spec_file(LuaHost& host, const std::filesystem::path& file, std::
         const int tests = lua_gettop(L);
         lua_pushnil(L);
         lua_setfield(L, env, "test_api");
-        host.load_chunk(LuaHost::read_file(file), "@" + display, env);
+        host.load_chunk(LuaHost::read_file(file, LuaHost::kMaxCodeBytes, "a spec file"), "@" + display, env);
         host.call(0, 0);
         const int n = static_cast<int>(lua_objlen(L, tests));
         for (int i = 1; i <= n; ++i) {

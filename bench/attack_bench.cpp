@@ -1,13 +1,15 @@
 // Issue 18: the cost of one rule attack through the real rules, per Monte Carlo sample.
 //  - BM_MgAttackSample: scripts/asl/odds_mmg_fire_group.lua run once per iteration on a seeded
-//    generator, journal off, in-process (no host start-up): sandboxed (arg 0) and trusted, JIT on
-//    (arg 1). The issue's target is <= 1 us a sample sandboxed.
+//    generator, journal off, in-process (no host start-up): sandboxed (arg 0), trusted, JIT on
+//    (arg 1), and sandboxed with the JIT on (arg 2, --jit). The issue's target is <= 1 us a sample
+//    sandboxed.
 //  - BM_BoltActionSquadSample: a 12-man Bolt Action rifle squad firing at a unit in soft cover,
 //    one sample per iteration, sandboxed / trusted.
 //  - BM_MgAttackMonteCarlo: the whole Monte Carlo of the MG attack (2^16 samples) on 1 and 2
 //    threads, wall time: the 2-thread speed-up is the issue's "per-sample cost across threads".
 #include <benchmark/benchmark.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 
@@ -24,11 +26,14 @@ std::string read(const std::string& file) {
     return umpire::LuaHost::read_file(std::filesystem::path(UMPIRE_SOURCE_DIR) / file);
 }
 
+// mode: 0 sandboxed (interpreted, the default), 1 trusted (JIT on, no sandbox hook), 2 sandboxed
+// with the JIT on (--jit).
 umpire::odds_runner::Request request(const std::vector<std::string>& rulesets, const std::string& code,
-                                     bool trusted) {
+                                     std::int64_t mode) {
     umpire::odds_runner::Request r;
     r.host.time_limit = 0;
-    r.host.trusted = trusted;
+    r.host.trusted = mode == 1;
+    r.host.sandbox_jit = mode == 2;
     r.host.print = [](const std::string&) {};
     r.rulesets = rulesets;
     r.code = code;
@@ -36,11 +41,11 @@ umpire::odds_runner::Request request(const std::vector<std::string>& rulesets, c
 }
 
 void samples(benchmark::State& state, const std::vector<std::string>& rulesets, const std::string& code) {
-    const auto r = request(rulesets, code, state.range(0) != 0);
+    const auto r = request(rulesets, code, state.range(0));
     umpire::odds_runner::ScriptWorker worker(r);
     umpire::dice::GeneratorSource source(umpire::dice::Generator(7));
     for (auto _ : state) benchmark::DoNotOptimize(worker.run(source));
-    state.SetLabel(state.range(0) ? "trusted (JIT on)" : "sandboxed");
+    state.SetLabel(state.range(0) == 1 ? "trusted (JIT on)" : state.range(0) == 2 ? "sandboxed, JIT on (--jit)" : "sandboxed");
 }
 
 const std::string kBoltActionSquad = R"(local SC, S = umpire.rules.scenario, umpire.rules.shooting
@@ -53,13 +58,13 @@ return { casualties = u and u.casualties or 0, pins = target.pins })";
 void BM_MgAttackSample(benchmark::State& state) {
     samples(state, {"asl"}, read("scripts/asl/odds_mmg_fire_group.lua"));
 }
-BENCHMARK(BM_MgAttackSample)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond)->MinTime(0.5);
+BENCHMARK(BM_MgAttackSample)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMicrosecond)->MinTime(0.5);
 
 void BM_BoltActionSquadSample(benchmark::State& state) { samples(state, {"bolt-action"}, kBoltActionSquad); }
-BENCHMARK(BM_BoltActionSquadSample)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond)->MinTime(0.5);
+BENCHMARK(BM_BoltActionSquadSample)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMicrosecond)->MinTime(0.5);
 
 void BM_MgAttackMonteCarlo(benchmark::State& state) {
-    const auto r = request({"asl"}, read("scripts/asl/odds_mmg_fire_group.lua"), false);
+    const auto r = request({"asl"}, read("scripts/asl/odds_mmg_fire_group.lua"), 0);
     umpire::odds::MonteCarloOptions options;
     options.samples = std::uint64_t{1} << 16;
     options.threads = static_cast<unsigned>(state.range(0));

@@ -15,9 +15,9 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <map>
 #include <memory>
-#include <typeindex>
+#include <utility>
+#include <vector>
 
 #include "bindings/Registry.hpp"
 #include "core/dice/DieSource.hpp"
@@ -80,17 +80,40 @@ public:
     // objects), and the binding refuses. The object's __gc releases what it charged.
     virtual bool charge_memory(std::size_t bytes) { (void)bytes; return true; }
     virtual void release_memory(std::size_t bytes) { (void)bytes; }
+    // C++ memory that grows with what rule code does but has no userdata to hang a charge on:
+    // the journal (cite, note, result, rolls, events). Its owner points this at its byte count;
+    // charge_growth() charges or releases the change since the last call and returns false when
+    // the growth would pass the cap. The host calls it from its count hook (one comparison when
+    // nothing grew) and the journal's bindings after each entry.
+    const std::size_t* growing_bytes = nullptr;
+    bool charge_growth() {
+        if (!growing_bytes || *growing_bytes == growth_charged_) return true;
+        const std::size_t now = *growing_bytes;
+        if (now < growth_charged_) {
+            release_memory(growth_charged_ - now);
+        } else if (!charge_memory(now - growth_charged_)) {
+            return false;
+        }
+        growth_charged_ = now;
+        return true;
+    }
 
     // ---- registrations staged per load generation ---------------------------------------------
     Registry& registry() { return registry_; }
 
     // Per-game singletons of bindings that keep C++ state (umpire.hooks, the bus and journal,
     // the hex map): created on first use with T(Game&), destroyed before the lua_State closes.
+    // Found by a linear scan of a few entries keyed by a per-type address: the journal's is
+    // looked up on every die and citation, and a std::map keyed by type_index compared the
+    // types' mangled names with strcmp on each look-up.
     template <class T>
     T& extension() {
-        auto& slot = extensions_[std::type_index(typeid(T))];
-        if (!slot) slot = std::make_shared<T>(*this);
-        return *static_cast<T*>(slot.get());
+        const void* tag = type_tag<T>();
+        for (const auto& [key, object] : extensions_)
+            if (key == tag) return *static_cast<T*>(object.get());
+        auto object = std::make_shared<T>(*this);  // may itself make other extensions
+        extensions_.emplace_back(tag, object);
+        return *object;
     }
 
 protected:
@@ -102,10 +125,19 @@ protected:
 private:
     dice::GeneratorSource generator_;
     int c_calls_ = 0;
+    std::size_t growth_charged_ = 0;
     std::shared_ptr<dice::DieSource> source_;
     Registry registry_;
     bool folding_ = true;
-    std::map<std::type_index, std::shared_ptr<void>> extensions_;
+    std::vector<std::pair<const void*, std::shared_ptr<void>>> extensions_;
+
+    // One address per extension type (a function-local static of an inline template has one
+    // instance in the program).
+    template <class T>
+    static const void* type_tag() {
+        static const char tag = 0;
+        return &tag;
+    }
 };
 
 // Holds one level of C-call depth (Game::c_calls) for its scope. enter() raises a Lua error past

@@ -20,8 +20,12 @@ public:
     explicit GameLog(Game& game) : game_(game) {
         game_.registry().add_listener(this);
         bus.attach_journal(&journal);
+        game_.growing_bytes = journal.bytes_counter();  // the same member when the journal is replaced
     }
-    ~GameLog() override { game_.registry().remove_listener(this); }
+    ~GameLog() override {
+        game_.growing_bytes = nullptr;
+        game_.registry().remove_listener(this);
+    }
 
     bus::Journal journal;
     bus::EventBus bus;
@@ -30,6 +34,25 @@ public:
     void set_journaling(bool on) {
         journaling = on;
         bus.attach_journal(on ? &journal : nullptr);
+        lua_State* L = game_.state();
+        if (L && flag_ref_ != LUA_NOREF) {
+            lua_rawgeti(L, LUA_REGISTRYINDEX, flag_ref_);
+            lua_pushboolean(L, on);
+            lua_rawseti(L, -2, 1);
+            lua_pop(L, 1);
+        }
+    }
+    // Pushes the Lua table {[1] = journaling} that mirrors the flag, made on first use, so that
+    // Lua code (umpire.cite's Lua half, wrap_Journal.cpp) reads it without calling into C: a C
+    // call per citation cost an ASL attack ~10% of its time with the journal off.
+    void push_flag(lua_State* L) {
+        if (flag_ref_ == LUA_NOREF) {
+            lua_createtable(L, 1, 0);
+            lua_pushboolean(L, journaling);
+            lua_rawseti(L, -2, 1);
+            flag_ref_ = luaL_ref(L, LUA_REGISTRYINDEX);
+        }
+        lua_rawgeti(L, LUA_REGISTRYINDEX, flag_ref_);
     }
 
     // The owner name of bus subscriptions made now (by the loading or the current generation).
@@ -48,6 +71,7 @@ public:
 
 private:
     Game& game_;
+    int flag_ref_ = LUA_NOREF;
 };
 
 }  // namespace umpire

@@ -91,11 +91,6 @@ UMPIRE_FFI std::uint32_t umpire_ffi_count(void* game, std::uint32_t n, std::uint
 // The message of the last failed fast-path call on this thread.
 UMPIRE_FFI const char* umpire_ffi_error() noexcept { return umpire::ffi::last_error().c_str(); }
 
-// Whether the game journals (off under the odds engine): the fast paths skip journal work then.
-UMPIRE_FFI std::uint32_t umpire_ffi_journaling(void* game) noexcept {
-    return static_cast<umpire::Game*>(game)->extension<umpire::GameLog>().journaling ? 1 : 0;
-}
-
 namespace umpire::wrap {
 
 /// @lua umpire.dice.fix(faces)

@@ -21,6 +21,7 @@ dice::Distribution& check_distribution(lua_State* L, int arg) {
 }
 
 void push_distribution(lua_State* L, dice::Distribution d);
+void check_room(lua_State* L, std::int64_t min, std::int64_t max);
 
 void push_fraction(lua_State* L, const mpq_class& p) {
     lua_pushnumber(L, p.get_d());
@@ -106,7 +107,10 @@ int distribution_add(lua_State* L) {
         } else if (lua_isnumber(L, 2)) {
             push_distribution(L, check_distribution(L, 1).shift(lua_tointeger(L, 2)));
         } else {
-            push_distribution(L, check_distribution(L, 1).plus(check_distribution(L, 2)));
+            const auto& a = check_distribution(L, 1);
+            const auto& b = check_distribution(L, 2);
+            check_room(L, a.min() + b.min(), a.max() + b.max());
+            push_distribution(L, a.plus(b));
         }
         return 1;
     });
@@ -115,9 +119,25 @@ int distribution_add(lua_State* L) {
 // The C++ bytes a distribution holds, as charged to the game's memory cap: its weights are GMP
 // integers (a header plus limbs each); 32 bytes of limbs per weight is the estimate (a 40d6
 // weight has 2-3 limbs), and the limbs of huge weights are the rare case it undercounts.
-std::size_t heap_bytes(const dice::Distribution& d) {
-    const auto n = static_cast<std::size_t>(d.max() - d.min() + 1);
+std::size_t heap_bytes_of(std::int64_t min, std::int64_t max) {
+    const auto n = static_cast<std::size_t>(max - min + 1);
     return n * (sizeof(mpz_class) + 32);
+}
+std::size_t heap_bytes(const dice::Distribution& d) { return heap_bytes_of(d.min(), d.max()); }
+
+[[noreturn]] void refuse_outcomes(std::int64_t min, std::int64_t max) {
+    throw Error("memory limit: a distribution of " + std::to_string(max - min + 1) + " outcomes (~" +
+                std::to_string(heap_bytes_of(min, max) >> 20) +
+                " MiB) would pass the Lua memory cap (distributions count against it)");
+}
+
+// Before a distribution of totals min..max is computed: refused if its result could not be kept,
+// so the computation's own memory (about the result's size again) is never spent on it.
+void check_room(lua_State* L, std::int64_t min, std::int64_t max) {
+    Game& game = Game::of(L);
+    const std::size_t bytes = heap_bytes_of(min, max);
+    if (!game.charge_memory(bytes)) refuse_outcomes(min, max);
+    game.release_memory(bytes);
 }
 
 // The userdata holds the Distribution and, after it, the bytes charged for it.
@@ -144,10 +164,7 @@ void push_distribution(lua_State* L, dice::Distribution d) {
     static_assert(sizeof(dice::Distribution) % alignof(std::size_t) == 0);
     void* memory = lua_newuserdata(L, sizeof(dice::Distribution) + sizeof(std::size_t));
     const std::size_t bytes = heap_bytes(d);
-    if (!Game::of(L).charge_memory(bytes))
-        throw Error("memory limit: a distribution of " + std::to_string(d.max() - d.min() + 1) +
-                    " outcomes (~" + std::to_string(bytes >> 20) +
-                    " MiB) would pass the Lua memory cap (distributions count against it)");
+    if (!Game::of(L).charge_memory(bytes)) refuse_outcomes(d.min(), d.max());
     new (memory) dice::Distribution(std::move(d));
     charged(memory) = bytes;
     static const luaL_Reg metamethods[] = {
@@ -168,7 +185,9 @@ void push_distribution(lua_State* L, dice::Distribution d) {
 int distribution_of(lua_State* L) {
     return lua::lua_guard(L, [&] {
         lua::StackCheck check(L, 1);
-        push_distribution(L, dice::DiceExpression(luaL_checkstring(L, 1)).distribution());
+        const dice::DiceExpression expression(luaL_checkstring(L, 1));
+        check_room(L, expression.min(), expression.max());
+        push_distribution(L, expression.distribution());
         return 1;
     });
 }

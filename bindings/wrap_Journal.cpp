@@ -1,4 +1,5 @@
 // umpire.cite, umpire.note, umpire.result and umpire.journal: the rule log (core/bus/Journal).
+#include <cstring>
 #include <string>
 
 #include "bindings/GameLog.hpp"
@@ -8,6 +9,13 @@
 
 namespace umpire {
 namespace {
+
+// After an entry: the journal's growth counts against the Lua memory cap (Game::charge_growth).
+void charge_journal(lua_State* L, const GameLog& log) {
+    if (!Game::of(L).charge_growth())
+        throw Error("memory limit: the journal would hold ~" + std::to_string(log.journal.bytes() >> 20) +
+                    " MiB of entries (umpire.cite, note, result), past the Lua memory cap (the journal counts against it)");
+}
 
 /// @lua umpire.cite(rule, text, ...)
 /// ---Adds a citation line to the journal: the rule behind a modifier or a result, as
@@ -39,6 +47,7 @@ int l_cite(lua_State* L) {
         const std::string rule = lua_tostring(L, 1);
         const std::string text = lua_isnoneornil(L, 2) ? "" : lua_tostring(L, 2);
         log->journal.cite(rule, text);
+        charge_journal(L, *log);
         return 0;
     });
 }
@@ -51,6 +60,7 @@ int l_note(lua_State* L) {
         lua::StackCheck check(L, 0);
         auto& log = GameLog::of(L);
         if (log.journaling) log.journal.note(luaL_checkstring(L, 1));
+        charge_journal(L, log);
         return 0;
     });
 }
@@ -69,6 +79,7 @@ int l_result(lua_State* L) {
         const std::string rule = luaL_optstring(L, 3, "");
         auto& log = GameLog::of(L);
         if (log.journaling) log.journal.result(text, std::move(data), rule);
+        charge_journal(L, log);
         return 0;
     });
 }
@@ -149,9 +160,28 @@ const luaL_Reg kJournalFunctions[] = {
 
 }  // namespace
 
+// umpire.cite's Lua half: with the journal off (every Monte Carlo sample) a citation returns at
+// once, without a C call, after the same argument checks the C half makes (a bad argument still
+// goes to it, which raises the usual "bad argument #1 to 'cite'"). The flag table mirrors
+// GameLog::journaling (GameLog::push_flag).
+constexpr const char* kCiteFront = R"lua(
+local journaling, cite = ...
+local type = type
+return function(rule, text, ...)
+  if journaling[1] then cite(rule, text, ...) return end
+  local t = type(rule)
+  if t ~= "string" and t ~= "number" then cite(rule, text, ...) return end
+  t = type(text)
+  if text ~= nil and t ~= "string" and t ~= "number" then cite(rule, text, ...) return end
+end
+)lua";
+
 void open_journal(lua_State* L) {
     lua::StackCheck check(L, 0);
+    if (luaL_loadbuffer(L, kCiteFront, std::strlen(kCiteFront), "=umpire.cite") != 0) lua_error(L);
+    GameLog::of(L).push_flag(L);
     lua_pushcfunction(L, l_cite);
+    lua_call(L, 2, 1);
     lua_setfield(L, -2, "cite");
     lua_pushcfunction(L, l_note);
     lua_setfield(L, -2, "note");

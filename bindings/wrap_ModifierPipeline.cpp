@@ -2,11 +2,11 @@
 // (core/bus/ModifierPipeline).
 //
 // Modifier sums sit in the hottest rule loops (every IFT attack, every to-hit roll), so the
-// pipeline object is a plain Lua table built by bindings/lua/fast_modifiers.lua and its total is
-// computed by the FFI fast path below, which the JIT compiles inline. The arithmetic itself is
-// core's ModifierPipeline in both cases: the fast path replays the steps' ops and operands through
-// it, and the classic functions (tostring, steps, journaling; not hot) rebuild it with the labels
-// too. The first m:total() after a change journals the pipeline, so --explain shows
+// pipeline object is a plain Lua table built by bindings/lua/fast_modifiers.lua. A pipeline that
+// only adds whole numbers keeps its total in Lua as it is built (exact below 2^52); any other
+// pipeline's total is computed by the FFI fast path below, which replays the steps' ops and
+// operands through core's ModifierPipeline; the classic functions (tostring, steps, journaling;
+// not hot) rebuild it with the labels too. The first m:total() after a change journals the pipeline, so --explain shows
 // "+2 DRM (-1 [FFNAM] +3 [TEM])" with every step's citation.
 #include <string>
 
@@ -178,7 +178,8 @@ void open_modifiers(lua_State* L, int bus_table) {
     lua_pushcfunction(L, l_render);
     lua_pushcfunction(L, l_journal);
     lua_pushcfunction(L, l_steps);
-    if (lua_pcall(L, 5, 0, 0) != 0) {
+    GameLog::of(L).push_flag(L);
+    if (lua_pcall(L, 6, 0, 0) != 0) {
         std::string message = lua_tostring(L, -1);
         lua_pop(L, 1);
         throw Error("fast_modifiers.lua: " + message);

@@ -4,10 +4,12 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <functional>
 #include <iostream>
 #include <new>
 
 #include "core/Error.hpp"
+#include "ruleset/Shared.hpp"
 
 namespace umpire::cli {
 namespace fs = std::filesystem;
@@ -31,7 +33,8 @@ void add_common(CLI::App* app, Common& c) {
            "`odds`, it also bounds the whole run, exact enumeration and Monte Carlo alike");
     app->add_flag("--no-isolate", c.no_isolate,
                   "Run the rules in this process instead of a worker process with kernel limits "
-                  "(--memory, --cpu, no files written, no programs, no network; docs/sandbox.md). "
+                  "(--memory, --cpu, no files written, reads only beneath the rulesets' folders where the kernel "
+                  "has Landlock, no programs, no network; docs/sandbox.md). "
                   "--trusted implies it");
     app->add_flag("--jit", c.jit,
                   "Keep the JIT on for sandboxed rule code (faster loops; a compiled runaway loop is "
@@ -39,7 +42,8 @@ void add_common(CLI::App* app, Common& c) {
     app->add_option("--memory", c.memory_mib,
                     "MiB of address space for the rules' worker process (default 2048; 0: no limit)");
     app->add_option("--cpu", c.cpu_seconds,
-                    "Seconds of CPU time (all threads) for the rules' worker process (default 600; 0: no limit)");
+                    "Seconds of CPU time (all threads) for the rules' worker process, per run under watch "
+                    "(default 600; 0: no limit)");
 }
 
 namespace {
@@ -126,18 +130,50 @@ int guarded(const Common& common, const std::function<int()>& body) {
 
 bool isolates(const Common& c) { return !c.no_isolate && !c.trusted; }
 
-isolation::Limits isolation_limits(const Common& c) {
+namespace {
+// Everything a worker may read: the search path (--ruleset folders, UMPIRE_PATH, the shipped
+// rulesets), the shipped schemas (`check`), each ruleset or input named on the command line. A
+// ruleset named by its folder may extend a ruleset beside it (`extends` looks there first), so the
+// folders beside it that hold a ruleset.yaml are readable too; nothing else of its parent folder.
+// Only names are looked at here, never file contents: the parent does not parse untrusted input.
+std::vector<fs::path> readable_paths(const Common& c, const std::vector<std::string>& inputs) {
+    const RulesetArgs args = split_rulesets(c);
+    std::vector<fs::path> out = args.search;
+    for (auto& dir : ruleset::env_path()) out.push_back(std::move(dir));
+    for (const auto& dir : {ruleset::shared().rulesets, ruleset::shared().schemas})
+        if (!dir.empty()) out.push_back(dir);
+    std::error_code ec;
+    std::function<void(const fs::path&)> add_named = [&](const fs::path& path) {
+        if (!fs::exists(path, ec)) return;  // a ruleset name: found on the search path
+        out.push_back(path);
+        // A scenario inside a ruleset (`draw rulesets/x/scenarios/s.yaml`) brings its ruleset.
+        const fs::path home = fs::absolute(path, ec).parent_path().parent_path();
+        if (fs::is_regular_file(path, ec) && fs::is_regular_file(home / "ruleset.yaml", ec)) add_named(home);
+        if (!fs::is_regular_file(path / "ruleset.yaml", ec)) return;
+        const fs::path beside = ruleset::clean_dir(path).parent_path();
+        for (const auto& entry : fs::directory_iterator(beside.empty() ? "." : beside, ec))
+            if (fs::is_regular_file(entry.path() / "ruleset.yaml", ec)) out.push_back(entry.path());
+    };
+    for (const auto& name : args.load) add_named(name);
+    for (const auto& name : inputs) add_named(name);
+    return out;
+}
+}  // namespace
+
+isolation::Limits isolation_limits(const Common& c, const std::vector<std::string>& inputs) {
     isolation::Limits limits;
     limits.address_space = c.memory_mib << 20;
     limits.cpu_seconds = c.cpu_seconds;
+    limits.confine_files = true;
+    limits.readable = readable_paths(c, inputs);
     return limits;
 }
 
 int isolated(const Common& common, const std::function<int()>& body,
-             const std::vector<std::filesystem::path>& outputs) {
+             const std::vector<std::filesystem::path>& outputs, const std::vector<std::string>& inputs) {
     if (!isolates(common)) return guarded(common, body);
     try {
-        return isolation::run(isolation_limits(common), [&] { return guarded(common, body); }, outputs);
+        return isolation::run(isolation_limits(common, inputs), [&] { return guarded(common, body); }, outputs);
     } catch (const std::exception& e) {
         std::cerr << "umpire: " << e.what() << "\n";
         return kScriptError;

@@ -61,10 +61,14 @@ int guarded(const Common& common, const std::function<int()>& body);
 // guarded(), in a worker process unless --no-isolate or --trusted: a worker that dies is an
 // error naming the limit (exit 1). `outputs` are the files body may write with
 // isolation::write_file (the worker itself cannot open a file for writing).
+// `inputs` are the other files or folders the command reads (its script, a state file, a journal,
+// a scenario, a --compare ruleset): with the ruleset folders and the search path they are all the
+// worker may read (Landlock, isolation::Limits::readable).
 int isolated(const Common& common, const std::function<int()>& body,
-             const std::vector<std::filesystem::path>& outputs = {});
+             const std::vector<std::filesystem::path>& outputs = {},
+             const std::vector<std::string>& inputs = {});
 bool isolates(const Common& common);
-isolation::Limits isolation_limits(const Common& common);
+isolation::Limits isolation_limits(const Common& common, const std::vector<std::string>& inputs = {});
 
 // Report.cpp: host options whose print() is captured into `captured` under --json (so stdout
 // holds one JSON document), and the report of a finished run (--explain: the rule log; --json:

@@ -38,7 +38,7 @@ int cmd_draw(const Common& common, const DrawInputs& in) {
             std::cout << "Wrote " << in.svg << "\n";
         }
         return kOk;
-    }, outputs);
+    }, outputs, {in.scenario});
 }
 
 }  // namespace umpire::cli

@@ -121,7 +121,7 @@ int cmd_odds(const Common& common, const OddsInputs& in) {
         if (common.json) std::cout << odds::to_json(report).dump(2) << "\n";
         else std::cout << odds::format_text(report, text);
         return kOk;
-    }, outputs);
+    }, outputs, {in.target, in.compare});
 }
 
 }  // namespace umpire::cli

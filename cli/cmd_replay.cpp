@@ -21,7 +21,8 @@ int cmd_replay(const Common& common, const std::string& journal_file) {
     return isolated(untrusted, [&] {
         const bus::Journal recorded = [&] {
             try {
-                return bus::Journal::load(LuaHost::read_file(journal_file));
+                // Untrusted, and parsed into a JSON tree of about ten times its size.
+                return bus::Journal::load(LuaHost::read_file(journal_file, std::size_t{64} << 20, "a journal"));
             } catch (const ParseError& e) {
                 throw Error(journal_file + ": " + e.what());  // name the file
             }
@@ -79,7 +80,7 @@ int cmd_replay(const Common& common, const std::string& journal_file) {
                       << replayed.hash_hex() << "\n";
         }
         return divergence ? kScriptError : kOk;
-    });
+    }, {}, {journal_file});
 }
 
 }  // namespace umpire::cli

@@ -87,7 +87,7 @@ int cmd_serve(const Common& common, const ServeInputs& in) {
         std::unique_ptr<isolation::ForkServer> workers;
         if (isolates(common))
             workers = std::make_unique<isolation::ForkServer>(
-                isolation_limits(common),
+                isolation_limits(common, {in.script, in.compare, in.scenario}),  // what a page reads (Landlock)
                 [request, memory = common.memory_mib](const std::string&) { return page_in_worker(request, memory); });
 
         // What to watch: the script, and the folder of every ruleset loaded or compared (with

@@ -37,6 +37,9 @@ int watch_loop(const Common& common, const std::string& script, const std::strin
             }
         }
         for (;;) {
+            // Each run (its reload included) gets --cpu seconds of CPU time of its own, so a long
+            // session does not run out of a budget its earlier runs used up.
+            isolation::new_cpu_budget();
             // Every run starts from freshly loaded rules, even when only the script changed: a
             // run that wrote into umpire.data (or anything else of the loaded rules) must not leak
             // into the next. Only umpire.state carries over, by design.
@@ -85,7 +88,9 @@ int cmd_watch(const Common& common, const std::string& script) {
             const auto keep_state = [&state](const std::string& topic, const std::string& payload) {
                 if (topic == "state") state = payload;
             };
-            return isolation::run(isolation_limits(common),
+            isolation::Limits limits = isolation_limits(common, {script});
+            limits.cpu_per_run = true;
+            return isolation::run(limits,
                                   [&] { return watch_loop(common, script, state, wait_first); }, {}, keep_state);
         } catch (const isolation::WorkerDied& e) {
             std::cerr << "umpire: " << e.what()

@@ -1,6 +1,7 @@
 #include "host/Isolation.hpp"
 
 #include <fcntl.h>
+#include <linux/landlock.h>
 #include <gmp.h>
 #include <poll.h>
 #include <sched.h>
@@ -10,6 +11,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -67,6 +69,9 @@ struct Page {
     char where[256];
 };
 
+// The message by which a worker asks for a new CPU budget (Limits::cpu_per_run).
+constexpr const char* kNewCpuBudget = "\x01cpu-budget";
+
 Page* g_page = nullptr;  // in a worker: the shared page
 int g_pipe = -1;         // in a worker: the write end of the message pipe
 
@@ -101,11 +106,12 @@ void gmp_free(void* block, std::size_t) { std::free(block); }
 
 // ---- the seccomp filter ----------------------------------------------------------------------
 // Installed in the worker before any rule code runs (loading runs rule code too: module bodies,
-// validate), so it covers load time as well as run time. Reads stay allowed: the rules are read
-// while they load, and loads are interleaved with rule code in every command (each Monte Carlo
-// thread's host loads the rulesets, `test` loads ruleset after ruleset, `watch` reloads on every
-// save, umpire.data.scenario reads a scenario at run time). Those reads are path-checked inside
-// the ruleset folders by the loader (docs/sandbox.md, "Paths"); rule code itself has no way to
+// validate), so it covers load time as well as run time. Reads stay allowed by the filter: the
+// rules are read while they load, and loads are interleaved with rule code in every command (each
+// Monte Carlo thread's host loads the rulesets, `test` loads ruleset after ruleset, `watch`
+// reloads on every save, umpire.data.scenario reads a scenario at run time). Those reads are
+// path-checked inside the ruleset folders by the loader (docs/sandbox.md, "Paths"), and confined
+// to the search path by Landlock (below) where the kernel has it; rule code itself has no way to
 // open a file. What native code that escaped the VM could do with a file is what the filter
 // takes away: opening one for writing or creating one, changing the file system, running a
 // program, starting a process, the network, reaching other processes, raising its own limits.
@@ -181,6 +187,66 @@ void install_filter() {
     if (rc != 0) throw std::runtime_error(std::string("seccomp_load: ") + std::strerror(-rc));
 }
 
+// ---- Landlock: reads confined, no writes ---------------------------------------------------------
+// The filter above can refuse opening for writing but cannot look at a path, so it cannot tell a
+// ruleset's file from ~/.ssh/id_rsa. Landlock can: the worker restricts itself (every thread it
+// makes later inherits the restriction) to reading beneath the folders it was given, and to no
+// write, creation, removal or execution anywhere. Each right is "handled" (denied unless a rule
+// allows it) as far as the kernel's ABI knows it; the old kernel headers of the build machine may
+// lack the newer rights, so their bits are spelt out here.
+#ifndef LANDLOCK_ACCESS_FS_REFER
+#define LANDLOCK_ACCESS_FS_REFER (1ULL << 13)
+#endif
+#ifndef LANDLOCK_ACCESS_FS_TRUNCATE
+#define LANDLOCK_ACCESS_FS_TRUNCATE (1ULL << 14)
+#endif
+#ifndef LANDLOCK_ACCESS_FS_IOCTL_DEV
+#define LANDLOCK_ACCESS_FS_IOCTL_DEV (1ULL << 15)
+#endif
+
+bool g_files_confined = false;
+
+std::uint64_t handled_rights(int abi) {
+    std::uint64_t rights = (LANDLOCK_ACCESS_FS_MAKE_SYM << 1) - 1;  // ABI 1: bits 0..12
+    if (abi >= 2) rights |= LANDLOCK_ACCESS_FS_REFER;
+    if (abi >= 3) rights |= LANDLOCK_ACCESS_FS_TRUNCATE;
+    if (abi >= 5) rights |= LANDLOCK_ACCESS_FS_IOCTL_DEV;
+    return rights;
+}
+
+// Confines the calling thread (and the threads it makes later) to reading beneath `readable`.
+// Paths that do not exist are skipped (a search folder that is not there). Returns false when the
+// kernel has no Landlock, or refuses it.
+bool confine_files(const std::vector<std::filesystem::path>& readable) {
+    const int abi = landlock_abi();
+    if (abi <= 0) return false;
+    landlock_ruleset_attr attr{};
+    attr.handled_access_fs = handled_rights(abi);
+    // A kernel that reports an ABI but refuses the calls (a container's own seccomp policy) is
+    // treated as one without Landlock: the worker runs, its reads not confined.
+    const int ruleset = static_cast<int>(syscall(SYS_landlock_create_ruleset, &attr, sizeof attr, 0));
+    if (ruleset < 0) return false;
+    struct Close {
+        int fd;
+        ~Close() { close(fd); }
+    } close_ruleset{ruleset};
+    for (const auto& path : readable) {
+        const int fd = open(path.c_str(), O_PATH | O_CLOEXEC);
+        if (fd < 0) continue;
+        struct stat st{};
+        const bool is_dir = fstat(fd, &st) == 0 && S_ISDIR(st.st_mode);
+        landlock_path_beneath_attr rule{};
+        rule.allowed_access = LANDLOCK_ACCESS_FS_READ_FILE | (is_dir ? LANDLOCK_ACCESS_FS_READ_DIR : 0);
+        rule.parent_fd = fd;
+        // A path the kernel will not take a rule for stays unreadable: the command then says
+        // "cannot read" about it, which is the safe side.
+        syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0);
+        close(fd);
+    }
+    // Landlock needs no_new_privs (the seccomp filter sets it too).
+    return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 && syscall(SYS_landlock_restrict_self, ruleset, 0) == 0;
+}
+
 void set_limit(int resource, rlim_t soft, rlim_t hard) {
     const rlimit limit{soft, hard};
     if (setrlimit(resource, &limit) != 0)
@@ -197,15 +263,23 @@ void set_limit(int resource, rlim_t soft, rlim_t hard) {
         if (limits.address_space) set_limit(RLIMIT_AS, limits.address_space, limits.address_space);
 #endif
         if (limits.cpu_seconds > 0) {
-            // SIGXCPU at the soft limit, SIGKILL one second later if it is ignored.
+            // SIGXCPU at the soft limit, SIGKILL one second later if it is ignored. With a budget
+            // per run the parent raises the soft limit at each run (prlimit), which an
+            // unprivileged parent can do only below the hard limit: that stays open.
             const auto soft = static_cast<rlim_t>(std::ceil(limits.cpu_seconds));
-            set_limit(RLIMIT_CPU, soft, soft + 1);
+            set_limit(RLIMIT_CPU, soft, limits.cpu_per_run ? RLIM_INFINITY : soft + 1);
         }
         // The worker dies by its own signals, so the parent can name them: no handler inherited
         // from the parent (a test framework's, a sanitizer's) turns a crash into something else.
         for (const int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGXCPU}) std::signal(sig, SIG_DFL);
         std::set_new_handler(on_new_failure);
         mp_set_memory_functions(gmp_allocate, gmp_reallocate, gmp_free);
+        if (limits.confine_files) {
+            g_files_confined = confine_files(limits.readable);
+            if (!g_files_confined && std::getenv("UMPIRE_VERBOSE"))
+                std::fprintf(stderr, "umpire: note: this kernel has no Landlock; the worker's reads are not "
+                                     "confined to the ruleset folders (docs/sandbox.md)\n");
+        }
         install_filter();
         rc = body();
     } catch (const std::exception& e) {
@@ -290,9 +364,9 @@ std::string death_message(const Limits& limits, const Page& page, int status, in
     if (page.out_of_memory.load())
         return "the rules ran out of address space (limit " + format_mib(limits.address_space) +
                ", --memory); the worker ended with " + signal_name(sig) + last;
-    if (limits.cpu_seconds > 0 && (sig == SIGXCPU || (sig == SIGKILL && cpu_used >= limits.cpu_seconds)))
+    if (limits.cpu_seconds > 0 && (sig == SIGXCPU || (sig == SIGKILL && !limits.cpu_per_run && cpu_used >= limits.cpu_seconds)))
         return "the rules ran out of CPU time (limit " + std::to_string(static_cast<long>(std::ceil(limits.cpu_seconds))) +
-               " s of CPU, --cpu)" + last;
+               " s of CPU" + (limits.cpu_per_run ? " per run" : "") + ", --cpu)" + last;
     if (sig == SIGSYS)
         return "the rules' worker was stopped for a forbidden system call (seccomp)" + last;
     return "the rules' worker process crashed (" + signal_name(sig) +
@@ -346,6 +420,8 @@ pid_t fork_flushed(const int fds[2]) {
 
 bool in_worker() { return g_page != nullptr; }
 
+void new_cpu_budget() { send(kNewCpuBudget, ""); }
+
 int run(const Limits& limits, const std::function<int()>& body,
         const std::vector<std::filesystem::path>& outputs,
         const std::function<void(const std::string&, const std::string&)>& on_message) {
@@ -373,8 +449,21 @@ int run(const Limits& limits, const std::function<int()>& body,
     const int pidfd = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
     FrameReader frames;
     std::string failure;  // an output the parent could not write
+    clockid_t worker_clock;
+    const bool have_clock = clock_getcpuclockid(pid, &worker_clock) == 0;
+    const auto worker_cpu = [&] {
+        timespec t{};
+        if (!have_clock || clock_gettime(worker_clock, &t) != 0) return 1e9;  // unknown: do not wait
+        return static_cast<double>(t.tv_sec) + t.tv_nsec / 1e9;
+    };
     const auto handle = [&](const std::string& topic, const std::string& payload) {
-        if (topic == "file") {
+        if (topic == kNewCpuBudget) {
+            // The CPU time used so far (all threads) plus a run's budget, as the new soft limit.
+            if (limits.cpu_per_run && limits.cpu_seconds > 0) {
+                rlimit raised{static_cast<rlim_t>(std::ceil(worker_cpu() + limits.cpu_seconds)), RLIM_INFINITY};
+                prlimit(pid, RLIMIT_CPU, &raised, nullptr);
+            }
+        } else if (topic == "file") {
             const auto nul = payload.find('\0');
             const std::filesystem::path path = payload.substr(0, nul);
             if (std::find(outputs.begin(), outputs.end(), path) == outputs.end()) {
@@ -392,13 +481,6 @@ int run(const Limits& limits, const std::function<int()>& body,
     };
     // Until the worker has exited and the pipe is drained: every kPollMilliseconds, look at the
     // deadlines it armed and kill it once one has passed (at most one kill).
-    clockid_t worker_clock;
-    const bool have_clock = clock_getcpuclockid(pid, &worker_clock) == 0;
-    const auto worker_cpu = [&] {
-        timespec t{};
-        if (!have_clock || clock_gettime(worker_clock, &t) != 0) return 1e9;  // unknown: do not wait
-        return static_cast<double>(t.tv_sec) + t.tv_nsec / 1e9;
-    };
     std::int64_t seen_deadline[kSlots] = {};
     double cpu_at_deadline[kSlots] = {};
     bool pipe_open = true, exited = false;
@@ -580,6 +662,13 @@ void note_where(const char* where) {
 void note_out_of_memory() {
     if (g_page) g_page->out_of_memory.store(1);
 }
+
+int landlock_abi() {
+    const long abi = syscall(SYS_landlock_create_ruleset, nullptr, 0, LANDLOCK_CREATE_RULESET_VERSION);
+    return abi > 0 ? static_cast<int>(abi) : 0;
+}
+
+bool files_confined() { return g_files_confined; }
 
 const std::vector<std::string>& denied_syscalls() {
     static const std::vector<std::string> names = [] {

@@ -25,6 +25,14 @@ namespace umpire::isolation {
 struct Limits {
     std::size_t address_space = std::size_t{2048} << 20;  // RLIMIT_AS in bytes; 0 = none
     double cpu_seconds = 600;                              // RLIMIT_CPU of the worker; 0 = none
+    // A long-lived worker (`watch`) gives each run its own cpu_seconds: new_cpu_budget() asks the
+    // parent to raise RLIMIT_CPU to the CPU time used so far plus cpu_seconds.
+    bool cpu_per_run = false;
+    // Landlock (where the kernel has it): when confine_files is set, the worker may read only
+    // beneath `readable` (folders: their files and subfolders; files: that file) and may write,
+    // create, remove or execute nothing anywhere. Files already open (stdin/out/err) stay usable.
+    bool confine_files = false;
+    std::vector<std::filesystem::path> readable;
 };
 
 // The worker died (a signal, a kill at a deadline, a limit): what() is the message for the user.
@@ -73,6 +81,11 @@ private:
 // True inside a worker made by run().
 bool in_worker();
 
+// In a worker whose Limits::cpu_per_run is set: a new run starts, with cpu_seconds of CPU time of
+// its own from now (the parent raises the worker's RLIMIT_CPU; the worker's filter lets it not).
+// Does nothing elsewhere.
+void new_cpu_budget();
+
 // Hands a message to the parent's on_message (in a worker); does nothing outside one.
 void send(const std::string& topic, const std::string& payload);
 
@@ -93,6 +106,13 @@ void disarm_slot(int slot);
 void note_where(const char* where);
 // The worker's memory ran out (operator new or the Lua allocator failed under RLIMIT_AS).
 void note_out_of_memory();
+
+// The Landlock ABI version of the running kernel (0: no Landlock; then the worker's reads are not
+// confined, only its writes, by the seccomp filter).
+int landlock_abi();
+// In a worker: was its file access confined with Landlock (Limits::confine_files and a kernel
+// that has it)?
+bool files_confined();
 
 // The syscalls the worker's filter refuses, for docs and tests.
 const std::vector<std::string>& denied_syscalls();

@@ -225,7 +225,12 @@ void LuaHost::count_hook(lua_State* L, lua_Debug* ar) {
     }
     // A plain buffer: lua_error below must not skip the destructor of a C++ object.
     char problem[160] = "";
-    if (host.options_.instruction_limit && limits.instructions > host.options_.instruction_limit) {
+    if (!host.charge_growth()) {
+        std::snprintf(problem, sizeof problem,
+                      "memory limit: the journal grew past the Lua memory cap of %zu MiB (the journal counts "
+                      "against it; rolls, events and citations in a loop?)",
+                      host.alloc_->limit >> 20);
+    } else if (host.options_.instruction_limit && limits.instructions > host.options_.instruction_limit) {
         std::snprintf(problem, sizeof problem,
                       "script stopped: ran more than %llu instructions (runaway loop?)",
                       static_cast<unsigned long long>(host.options_.instruction_limit));
@@ -345,9 +350,15 @@ void LuaHost::call(int nargs, int nresults) {
         lua_pop(L_, 1);
         lua_gc(L_, LUA_GCCOLLECT, 0);  // give the heap back so the host stays usable
         const std::string file = limits_->memory_file;
+        // The journal's C++ memory counts against the cap (Game::charge_growth): when it is what
+        // filled the cap, say so, or the author looks for a growing table that is not there.
+        const std::size_t journal = growing_bytes ? *growing_bytes : 0;
+        const std::string why = journal > options_.memory_limit / 4
+            ? " (the journal holds ~" + std::to_string(journal >> 20) + " MiB of it: entries made in a loop?)"
+            : " (a table or string growing without end?)";
         throw ScriptError((file.empty() ? std::string() : file + ":" + std::to_string(limits_->memory_line) + ": ") +
                               "memory limit: the rules used more than " + std::to_string(options_.memory_limit >> 20) +
-                              " MiB of Lua memory (a table or string growing without end?)",
+                              " MiB of Lua memory" + why,
                           file, file.empty() ? 0 : limits_->memory_line);
     }
     throw lua::to_script_error(L_, status, options_.traceback ? last_traceback_ : std::string());
@@ -436,7 +447,7 @@ void LuaHost::commit_env(int env_index) {
 }
 
 void LuaHost::run_file(const fs::path& file) {
-    const std::string code = read_file(file);
+    const std::string code = read_file(file, kMaxCodeBytes, "a script");
     const int top = lua_gettop(L_);
     try {
         push_script_env();
@@ -581,6 +592,18 @@ std::string LuaHost::display_path(const fs::path& file) {
     const fs::path relative = absolute.lexically_relative(cwd);
     if (!relative.empty() && *relative.begin() != "..") return relative.generic_string();
     return absolute.generic_string();
+}
+
+std::string LuaHost::read_file(const fs::path& file, std::size_t max_bytes, const char* what) {
+    std::error_code ec;
+    const auto size = fs::file_size(file, ec);
+    if (!ec && size > max_bytes) {
+        const auto mib = [](std::uintmax_t bytes) { return std::to_string((bytes + (1u << 20) - 1) >> 20); };
+        throw ScriptError(display_path(file) + ":1:1: " + mib(size) + " MiB; " + what + " may hold at most " +
+                              mib(max_bytes) + " MiB",
+                          display_path(file), 1);
+    }
+    return read_file(file);
 }
 
 std::string LuaHost::read_file(const fs::path& file) {

@@ -118,6 +118,12 @@ public:
     // when the file is below it ("rulesets/asl/rules/x.lua"), absolute otherwise.
     static std::string display_path(const std::filesystem::path& file);
     static std::string read_file(const std::filesystem::path& file);
+    // read_file for a file a stranger may have made (rule code, a spec, a journal): a file over
+    // max_bytes is refused before it is read, with "file:1:1: N MiB; <what> may hold at most M
+    // MiB", so its text never takes C++ memory outside the Lua cap (docs/sandbox.md, "Memory").
+    static std::string read_file(const std::filesystem::path& file, std::size_t max_bytes, const char* what);
+    // The cap of read_file for rule code (modules, specs, scripts): as for a YAML data file.
+    static constexpr std::size_t kMaxCodeBytes = std::size_t{16} << 20;
 
     struct Limits;
 

@@ -39,7 +39,7 @@ constexpr std::size_t kLongSubject = 1024;
 // The Lua side runs with the raw library captured in upvalues, so rules cannot tamper with it.
 constexpr const char* kPrelude = R"lua(
 local ordered_keys = ...
-local type, error, rawget = type, error, rawget
+local type, error, rawget, raw_next = type, error, rawget, next
 local raw_getmetatable = debug.getmetatable
 
 -- A read-only view (make_read_only below) is an empty table reading through to the real one:
@@ -78,9 +78,27 @@ local function step(s)
   s[4] = n
 end
 
+-- A table with no key or one key has one order, so no sort and no cache entry is needed: rule
+-- code makes many such tables afresh (options, conditions, overrides) and iterates each once.
+-- The one-key state {t, key, done} keeps the snapshot rule: the key is visited if still there.
+local function step_none() return nil end
+local function step_one(s)
+  if s[3] then return nil end
+  s[3] = true
+  local k = s[2]
+  local v = rawget(s[1], k)
+  if v ~= nil then return k, v end
+end
+
 local function pairs(t)
   check_table(t, "pairs")
   t = backing(t)
+  local first = raw_next(t)
+  if first == nil then return step_none, nil, nil end
+  if raw_next(t, first) == nil then
+    local kind = type(first)
+    if kind == "string" or kind == "number" or kind == "boolean" then return step_one, {t, first, false}, nil end
+  end
   local keys, n = sorted_keys(t, "pairs")
   return step, {t, keys, n, 0}, nil
 end

@@ -6,12 +6,12 @@
 namespace umpire::ruleset {
 
 std::shared_ptr<const yaml::Document> LoadCache::data(const std::filesystem::path& file,
-                                                      const std::string& display) {
+                                                      const std::string& display, lua_State* charge_to) {
     std::string bytes = yaml::read_data_file(file, display);
     DataEntry& entry = data_[file];
     if (!entry.document || entry.bytes != bytes || entry.display != display) {
         entry.document.reset();  // a file that no longer parses leaves no stale document behind
-        entry.document = yaml::parse(bytes, display);
+        entry.document = yaml::parse(bytes, display, charge_to);
         entry.bytes = std::move(bytes);
         entry.display = display;
     }
@@ -21,7 +21,7 @@ std::shared_ptr<const yaml::Document> LoadCache::data(const std::filesystem::pat
 
 YAML::Node LoadCache::manifest(const std::filesystem::path& file, const std::string& display,
                                const std::function<YAML::Node(const std::string&)>& parse) {
-    std::string bytes = LuaHost::read_file(file);
+    std::string bytes = yaml::read_data_file(file, display);  // a manifest is capped like data
     ManifestEntry& entry = manifests_[file];
     if (!entry.parsed || entry.bytes != bytes || entry.display != display) {
         entry.parsed = false;  // stays so if parse raises
@@ -38,7 +38,7 @@ void LoadCache::push_chunk(LuaHost& host, const std::filesystem::path& file, con
                            int env_index) {
     lua_State* L = host.state();
     if (env_index < 0) env_index = lua_gettop(L) + env_index + 1;
-    std::string bytes = LuaHost::read_file(file);
+    std::string bytes = LuaHost::read_file(file, LuaHost::kMaxCodeBytes, "a rules module");
     const std::string chunkname = "@" + display;
     ChunkEntry& entry = chunks_[file];
     if (entry.ref != LUA_NOREF && entry.bytes == bytes && entry.chunkname == chunkname) {

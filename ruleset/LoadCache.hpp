@@ -45,7 +45,9 @@ public:
     explicit LoadCache(Game&) {}
 
     // The checked YAML of a data file (yaml::parse), parsed again only when its bytes changed.
-    std::shared_ptr<const yaml::Document> data(const std::filesystem::path& file, const std::string& display);
+    // charge_to: the state whose memory cap the yaml-cpp tree counts against while it is parsed.
+    std::shared_ptr<const yaml::Document> data(const std::filesystem::path& file, const std::string& display,
+                                               lua_State* charge_to = nullptr);
 
     // The YAML tree of a ruleset.yaml, parsed again (by parse, which raises its errors) only when
     // its bytes changed. Read it as a const YAML::Node.

@@ -106,14 +106,14 @@ Manifest read_manifest(const fs::path& dir, LoadCache* cache) {
     const std::string display = LuaHost::display_path(file);
     const auto parse = [&](const std::string& text) {
         try {
-            return YAML::Load(text);
+            return yaml::parse_tree(text, display);  // bounded: a manifest is untrusted too
         } catch (const YAML::Exception& e) {
             fail(display, e.mark, e.msg);
         }
     };
     // const: yaml-cpp's non-const operator[] adds the key it looks up, and a cached tree is read
     // by every later load.
-    const YAML::Node root = cache ? cache->manifest(file, display, parse) : parse(LuaHost::read_file(file));
+    const YAML::Node root = cache ? cache->manifest(file, display, parse) : parse(yaml::read_data_file(file, display));
     if (!root.IsMap()) fail(display, root.Mark(), "a ruleset manifest must be a map (name: ..., data: [...], ...)");
     static const std::set<std::string> kKnown = {"name", "version", "extends", "turn_sequence",
                                                  "data", "modules", "tests", "description"};
@@ -226,7 +226,7 @@ void load_data(LuaHost& host, int data, const fs::path& file) {
     lua_State* L = host.state();
     lua::StackCheck check(L, 0);
     const std::string display = LuaHost::display_path(file);
-    yaml::push(L, *host.extension<LoadCache>().data(file, display));
+    yaml::push(L, *host.extension<LoadCache>().data(file, display, L));
     if (!lua_istable(L, -1)) {
         lua_pop(L, 1);
         throw ScriptError(display + ":1:1: a data file must hold a map or a list", display, 1);

@@ -1,6 +1,7 @@
 #include "ruleset/YamlLoader.hpp"
 
 #include <yaml-cpp/depthguard.h>
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <cerrno>
@@ -8,12 +9,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <sstream>
 #include <algorithm>
 #include <memory>
 #include <vector>
 #include <utility>
 
 #include "bindings/DataMarks.hpp"
+#include "bindings/Game.hpp"
 #include "bindings/LuaError.hpp"
 #include "host/LuaHost.hpp"
 
@@ -27,6 +30,11 @@ namespace {
 constexpr std::size_t kMaxBytes = std::size_t{16} << 20;
 constexpr std::size_t kMaxValues = 250'000;
 constexpr int kMaxDepth = 64;
+// yaml-cpp's tree takes about 470 bytes of C++ heap per node (measured with mallinfo2 over lists,
+// maps and nested lists of 200 000 nodes), outside the Lua allocator: 16 MiB of "- 1" lines built
+// a 1.9 GB tree before the value count above was ever looked at. The tree of a file is charged
+// against the Lua memory cap at this rate while it exists (docs/sandbox.md, "Memory").
+constexpr std::size_t kTreeBytesPerNode = 512;
 
 // The first byte of text that is not well-formed UTF-8 (overlong forms, surrogates and code
 // points past U+10FFFF included), or npos.
@@ -308,7 +316,72 @@ struct Pusher {
 
 }  // namespace
 
-std::shared_ptr<const Document> parse(const std::string& text, const std::string& display) {
+namespace {
+// ---- bounds before yaml-cpp builds its tree -----------------------------------------------------
+// Counts the nodes of the first document from the parser's events, which build no tree, so that a
+// file of too many nodes is refused before yaml-cpp builds its tree on the C++ heap. An alias
+// counts one node here (its expansion is counted by the Converter).
+struct NodeCounter : YAML::EventHandler {
+    std::string display;
+    std::size_t nodes = 0;
+    explicit NodeCounter(std::string file) : display(std::move(file)) {}
+    void count(const YAML::Mark& m) {
+        if (++nodes > kMaxValues)
+            throw ScriptError(mark_text(display, m) + ": more than " + std::to_string(kMaxValues) +
+                                  " values in one file (aliases expanding without end?)",
+                              display, m.line + 1);
+    }
+    void OnDocumentStart(const YAML::Mark&) override {}
+    void OnDocumentEnd() override {}
+    void OnNull(const YAML::Mark& m, YAML::anchor_t) override { count(m); }
+    void OnAlias(const YAML::Mark& m, YAML::anchor_t) override { count(m); }
+    void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t, const std::string&) override { count(m); }
+    void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+        count(m);
+    }
+    void OnSequenceEnd() override {}
+    void OnMapStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+        count(m);
+    }
+    void OnMapEnd() override {}
+};
+
+// The node count of text's first document; past kMaxValues a ScriptError at that node.
+std::size_t count_nodes(const std::string& text, const std::string& display) {
+    NodeCounter counter(display);
+    std::istringstream stream(text);
+    YAML::Parser parser(stream);
+    parser.HandleNextDocument(counter);
+    return counter.nodes;
+}
+
+// The C++ memory of parsing one file (its tree and its text), charged against the Lua memory cap
+// for as long as the tree lives, as distributions are (bindings/Game.hpp: charge_memory).
+class ParseCharge {
+public:
+    ParseCharge(lua_State* L, std::size_t nodes, std::size_t text_bytes, const std::string& display)
+        : game_(L ? &Game::of(L) : nullptr), bytes_(nodes * kTreeBytesPerNode + text_bytes) {
+        if (game_ && !game_->charge_memory(bytes_))
+            throw ScriptError(display + ":1:1: memory limit: parsing this file takes ~" + std::to_string(bytes_ >> 20) +
+                                  " MiB of C++ memory (" + std::to_string(nodes) +
+                                  " YAML nodes), which would pass the Lua memory cap (parsed YAML counts against it)",
+                              display, 1);
+    }
+    ~ParseCharge() {
+        if (game_) game_->release_memory(bytes_);
+    }
+    ParseCharge(const ParseCharge&) = delete;
+    ParseCharge& operator=(const ParseCharge&) = delete;
+
+private:
+    Game* game_;
+    std::size_t bytes_;
+};
+
+}  // namespace
+
+std::shared_ptr<const Document> parse(const std::string& text, const std::string& display,
+                                      lua_State* charge_to) {
     if (text.size() > kMaxBytes)
         throw ScriptError(display + ":1:1: " + std::to_string(text.size() >> 20) + " MiB; a data file may hold at most " +
                               std::to_string(kMaxBytes >> 20) + " MiB",
@@ -325,6 +398,7 @@ std::shared_ptr<const Document> parse(const std::string& text, const std::string
     }
     auto document = std::make_shared<Document>();
     try {
+        const ParseCharge charge(charge_to, count_nodes(text, display), text.size(), display);
         const YAML::Node root = YAML::Load(text);
         Converter converter{display};
         // An empty file is an empty table.
@@ -347,7 +421,7 @@ void push(lua_State* L, const Document& document) {
 }
 
 void push_string(lua_State* L, const std::string& text, const std::string& display) {
-    push(L, *parse(text, display));
+    push(L, *parse(text, display, L));
 }
 
 std::string read_data_file(const std::filesystem::path& file, const std::string& display) {
@@ -362,6 +436,19 @@ std::string read_data_file(const std::filesystem::path& file, const std::string&
 
 void push_file(lua_State* L, const std::filesystem::path& file, const std::string& display) {
     push_string(L, read_data_file(file, display), display);
+}
+
+YAML::Node parse_tree(const std::string& text, const std::string& display) {
+    if (text.size() > kMaxBytes)
+        throw ScriptError(display + ":1:1: " + std::to_string(text.size() >> 20) + " MiB; a data file may hold at most " +
+                              std::to_string(kMaxBytes >> 20) + " MiB",
+                          display, 1);
+    count_nodes(text, display);  // YAML::Exception passes through, as from YAML::Load
+    return YAML::Load(text);
+}
+
+YAML::Node read_tree(const std::filesystem::path& file, const std::string& display) {
+    return parse_tree(read_data_file(file, display), display);
 }
 
 }  // namespace umpire::yaml

@@ -10,6 +10,7 @@
 // Marks: each loaded table remembers "file:line:col" for each of its keys (and for itself), so a
 // validation message can point into the YAML later (bindings/DataMarks.hpp: marks::push_where).
 #pragma once
+#include <yaml-cpp/yaml.h>
 #include <lua.hpp>
 
 #include <filesystem>
@@ -27,11 +28,22 @@ void push_string(lua_State* L, const std::string& text, const std::string& displ
 // values, keys and marks in C++; push() turns them into fresh Lua tables, the same tables
 // push_string makes, as many times as asked, without yaml-cpp.
 struct Document;
-std::shared_ptr<const Document> parse(const std::string& text, const std::string& display);
+// With `charge_to`, the yaml-cpp tree's C++ memory is charged against that Lua state's memory cap
+// while it exists (docs/sandbox.md, "Memory"); a cached parse (no state) has only the node cap.
+std::shared_ptr<const Document> parse(const std::string& text, const std::string& display,
+                                      lua_State* charge_to = nullptr);
 void push(lua_State* L, const Document& document);
 
 // The bytes of a data file, refused before they are read when the file is over the size limit.
 std::string read_data_file(const std::filesystem::path& file, const std::string& display);
+
+// The YAML tree of text for C++ readers (the manifest, `check`, scenario drawings), under the
+// same bounds as parse(): over 16 MiB, or more than 250 000 nodes (counted from the parser's
+// events, before yaml-cpp builds its tree of ~500 bytes of C++ heap per node), is a ScriptError
+// ("file:line:col: ..."). yaml-cpp's own errors are thrown as YAML::Exception.
+YAML::Node parse_tree(const std::string& text, const std::string& display);
+// parse_tree of a file, refused before it is read when it is over the size limit.
+YAML::Node read_tree(const std::filesystem::path& file, const std::string& display);
 
 // Does a plain scalar read as a number in base 10, i.e. match
 // [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)? (YAML 1.2 core schema, integers included)?

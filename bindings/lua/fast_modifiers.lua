@@ -1,35 +1,36 @@
 -- umpire.bus.modifiers: modifier pipelines as plain Lua tables whose total is computed through the
 -- LuaJIT FFI (see bindings/wrap_ModifierPipeline.cpp for why). Runs once per API generation with
 -- the full library; rules only see the functions it installs.
-local bus, game, render, journal, steps = ...
+local bus, game, render, journal, steps, journaling = ...
 local ffi = require("ffi")
 ffi.cdef[[
 uint32_t umpire_ffi_pipeline_total(const int32_t* ops, const int64_t* operands, int32_t n,
                                    int64_t* total);
-uint32_t umpire_ffi_journaling(void* game);
 const char* umpire_ffi_error(void);
 ]]
 local C = ffi.C
 local error, type, floor, tostring, tonumber, setmetatable = error, type, math.floor, tostring, tonumber, setmetatable
-game = ffi.cast("void*", game)
 
 -- Op codes; keep in step with the Op enum of wrap_ModifierPipeline.cpp.
 local START, ADD, SET, AT_MOST, AT_LEAST, HALVE_DOWN, HALVE_UP, MULTIPLY = 0, 1, 2, 3, 4, 5, 6, 7
 
--- A pipeline keeps its ops and operands in FFI arrays, so total() is one FFI call with no loop
--- (a loop there would be a nested loop inside every rule loop, which LuaJIT will not compile
--- into the outer trace). The labels stay in Lua tables; the classic functions that need them
--- (tostring, steps, journaling: not hot) get a plain view.
+-- A pipeline keeps its ops, operands and labels in Lua tables. Most pipelines only add whole
+-- numbers (an IFT DRM, a to-hit roll), so the running total of such a pipeline is kept as it is
+-- built, in plain Lua arithmetic that the interpreter runs fast and the JIT compiles; it is exact
+-- while every operand and partial sum stays within 2^52 (doubles hold every integer up to 2^53).
+-- Any other step (set, caps, halving, multiplying, a start that is not first) or a larger number
+-- makes the pipeline "general": total() then replays the steps through core's ModifierPipeline
+-- with one FFI call (the arithmetic, overflow checks and errors of record). Both paths give the
+-- same totals, and the general path gives the same errors as before.
+local EXACT = 2 ^ 52
 local total_out = ffi.new("int64_t[1]")
 
 local Pipeline = {}
 
 local function view(self)
-  local ops, values = {}, {}
-  for i = 1, self.n do
-    ops[i], values[i] = self.ops[i - 1], tonumber(self.values[i - 1])
-  end
-  return { name = self.name, kind = self.kind, ops = ops, values = values,
+  local values = {}
+  for i = 1, self.n do values[i] = self.values[i] end
+  return { name = self.name, kind = self.kind, ops = self.ops, values = values,
            sources = self.sources, rules = self.rules, notes = self.notes }
 end
 
@@ -46,22 +47,22 @@ local function whole(value, method)
   return value
 end
 
-local function grow(self)
-  local capacity = self.capacity * 2
-  local ops, values = ffi.new("int32_t[?]", capacity), ffi.new("int64_t[?]", capacity)
-  ffi.copy(ops, self.ops, self.n * 4)
-  ffi.copy(values, self.values, self.n * 8)
-  self.ops, self.values, self.capacity = ops, values, capacity
-end
-
 local function push(self, op, value, source, rule, note)
-  local n = self.n
-  if n == self.capacity then grow(self) end
-  self.ops[n], self.values[n] = op, value
-  n = n + 1
+  local n = self.n + 1
   self.n = n
+  self.ops[n], self.values[n] = op, value
   self.sources[n], self.rules[n], self.notes[n] = source or "", rule or "", note or ""
   self.journaled = false
+  if self.simple then
+    local sum
+    if op == ADD then sum = self.sum + value
+    elseif op == START and n == 1 then sum = 0 + value end  -- 0 + x: never a -0
+    if sum and value < EXACT and value > -EXACT and sum < EXACT and sum > -EXACT then
+      self.sum = sum
+    else
+      self.simple = false
+    end
+  end
   return self
 end
 
@@ -79,15 +80,25 @@ function Pipeline:halve(rounding, source, rule, note)
   return push(self, op, 0, source, rule, note)
 end
 
-function Pipeline:total()
-  if C.umpire_ffi_pipeline_total(self.ops, self.values, self.n, total_out) == 0 then
-    error(ffi.string(C.umpire_ffi_error()), 2)
-  end
-  if not self.journaled then
-    self.journaled = true
-    if C.umpire_ffi_journaling(game) ~= 0 then journal(view(self)) end
+-- The general path: the steps through core's ModifierPipeline (one FFI call).
+local function general_total(self)
+  local n = self.n
+  local ops, values = ffi.new("int32_t[?]", n + 1), ffi.new("int64_t[?]", n + 1)
+  for i = 1, n do ops[i - 1], values[i - 1] = self.ops[i], self.values[i] end
+  if C.umpire_ffi_pipeline_total(ops, values, n, total_out) == 0 then
+    error(ffi.string(C.umpire_ffi_error()), 3)
   end
   return tonumber(total_out[0])
+end
+
+function Pipeline:total()
+  local total
+  if self.simple then total = self.sum else total = general_total(self) end
+  if not self.journaled then
+    self.journaled = true
+    if journaling[1] then journal(view(self)) end
+  end
+  return total
 end
 
 function Pipeline:steps() return steps(view(self)) end
@@ -96,7 +107,7 @@ function bus.modifiers(name, kind)
   if type(name) ~= "string" then
     error("umpire.bus.modifiers: name must be a string (what the total is, e.g. \"IFT DRM\")", 2)
   end
-  return setmetatable({ name = name, kind = kind or "DRM", n = 0, capacity = 8,
-                        ops = ffi.new("int32_t[8]"), values = ffi.new("int64_t[8]"),
-                        sources = {}, rules = {}, notes = {}, journaled = false }, meta)
+  return setmetatable({ name = name, kind = kind or "DRM", n = 0, simple = true, sum = 0,
+                        ops = {}, values = {}, sources = {}, rules = {}, notes = {},
+                        journaled = false }, meta)
 end

@@ -1,5 +1,6 @@
 #include "core/bus/Journal.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -54,6 +55,23 @@ std::string context_line(const JournalEntry::Context& c) {
     return out;
 }
 
+// Heap bytes of a JSON value, estimated: nlohmann's node, a string's characters, an object's tree
+// node and key per member.
+std::size_t json_bytes(const json& j) {
+    std::size_t n = sizeof(json);
+    if (j.is_string()) n += j.get_ref<const std::string&>().size() + 32;
+    else if (j.is_object())
+        for (const auto& [key, value] : j.items()) n += key.size() + 64 + json_bytes(value);
+    else if (j.is_array())
+        for (const auto& value : j) n += json_bytes(value);
+    return n;
+}
+
+std::size_t entry_bytes(const JournalEntry& e) {
+    return sizeof(JournalEntry) + e.text.size() + e.citation.size() + e.context.player.size() +
+           e.context.phase.size() + json_bytes(e.data);
+}
+
 }  // namespace
 
 std::size_t Journal::append(Kind kind, std::string text, json data, std::string citation) {
@@ -68,6 +86,7 @@ std::size_t Journal::append(Kind kind, std::string text, json data, std::string 
     e.citation = std::move(citation);
     e.text = std::move(text);
     e.data = std::move(data);
+    bytes_ += entry_bytes(e);
     entries_.push_back(std::move(e));
     return entries_.size() - 1;
 }
@@ -113,6 +132,8 @@ void Journal::update_event(std::size_t index, const Event& event) {
         throw RuleError("journal: update_event on an entry that is not an event");
     json data = event;
     normalise(data);
+    bytes_ += json_bytes(data);
+    bytes_ -= std::min(bytes_, json_bytes(entries_[index].data));
     entries_[index].data = std::move(data);
 }
 
@@ -165,6 +186,7 @@ Journal Journal::from_json(const json& j) {
         if (e.seq != out.entries_.size() + 1)
             throw bad("entry " + std::to_string(out.entries_.size() + 1) + " has seq " +
                       std::to_string(e.seq));
+        out.bytes_ += entry_bytes(e);
         out.entries_.push_back(std::move(e));
     }
     if (!out.entries_.empty()) out.context_ = out.entries_.back().context;

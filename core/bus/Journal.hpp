@@ -119,6 +119,11 @@ public:
     std::size_t note(std::string text, nlohmann::json data = nlohmann::json::object());
 
     const std::vector<JournalEntry>& entries() const { return entries_; }
+    // An estimate of the heap bytes the entries hold (strings, JSON data, the entries
+    // themselves), kept as entries are added: the Lua host charges the journal's growth against
+    // its memory cap (docs/sandbox.md, "Memory"), since rule code makes the entries.
+    std::size_t bytes() const { return bytes_; }
+    const std::size_t* bytes_counter() const { return &bytes_; }
     std::size_t size() const { return entries_.size(); }
     bool empty() const { return entries_.empty(); }
     void reserve(std::size_t n) { entries_.reserve(n); }
@@ -151,6 +156,7 @@ private:
     Context context_;
     int depth_ = 0;
     std::vector<JournalEntry> entries_;
+    std::size_t bytes_ = 0;
 };
 
 // The rule-log line of one entry, without indentation or context (what explain() prints).

@@ -41,6 +41,26 @@ grep -q "^replay identical" <<<"$("$umpire" replay "$work/game.json" 2>/dev/null
   || { echo "FAIL: odds --svg"; fail=1; }
 grep -q "<svg" "$work/mmg.svg" || { echo "FAIL: --svg not written"; fail=1; }
 
+# Landlock confines the worker's reads to the search path, the rulesets named on the command line
+# (and the rulesets beside them, which `extends` may name) and the command's inputs: the commands
+# still find everything they need. (That a file outside is refused is tested in test_host
+# "[landlock]", with a native hook in the worker.)
+mkdir -p "$work/rs/base/data" "$work/rs/mine/data"
+printf 'name: base\ndata: [d]\n' > "$work/rs/base/ruleset.yaml"
+printf 'x: 41\n' > "$work/rs/base/data/d.yaml"
+printf 'name: mine\nextends: base\ndata: [e]\n' > "$work/rs/mine/ruleset.yaml"
+printf 'y: 1\n' > "$work/rs/mine/data/e.yaml"
+printf 'return umpire.data.d.x + umpire.data.e.y\n' > "$work/sum.lua"
+out=$("$umpire" run --ruleset "$work/rs/mine" "$work/sum.lua" 2> "$work/err")
+[ "$out" = 42 ] || { echo "FAIL: a ruleset in a scratch folder extending one beside it: '$out'"; cat "$work/err"; fail=1; }
+"$umpire" odds --ruleset "$work/rs/mine" -e 'return umpire.dice.roll("1d6") + (umpire.data.e and 1 or 0)' \
+  --compare "$work/rs/base" > "$work/out" 2> "$work/err" || { echo "FAIL: odds --compare a folder"; cat "$work/err"; fail=1; }
+"$umpire" run --ruleset "$work/rs/mine" -e 'return 1' --journal "$work/mine.json" > /dev/null 2> "$work/err" \
+  || { echo "FAIL: run --journal"; cat "$work/err"; fail=1; }
+"$umpire" check --ruleset "$src/rulesets" asl > "$work/out" 2> "$work/err" || { echo "FAIL: check asl"; cat "$work/err"; fail=1; }
+UMPIRE_VERBOSE=1 "$umpire" run -e 'return 1' > /dev/null 2> "$work/err"
+if grep -q "no Landlock" "$work/err"; then echo "note: this kernel has no Landlock; reads were not confined"; fi
+
 # watch: the worker is killed mid-run; the watch goes on with the state of the last finished run.
 counter='umpire.state.n = (umpire.state.n or 0) + 1 print("run " .. umpire.state.n)'
 printf '%s\n' "$counter" > "$work/try.lua"

@@ -21,6 +21,7 @@
 #include <fstream>
 #include <string>
 
+#include "bindings/GameLog.hpp"
 #include "core/bus/Journal.hpp"
 #include "ruleset/Load.hpp"
 #include "ruleset/Ruleset.hpp"
@@ -439,4 +440,80 @@ TEST_CASE("attacks: a journal with fields this version does not know is refused"
     nlohmann::json top_field = good;
     top_field["code"] = "while true do end";
     CHECK_THROWS_WITH(umpire::bus::Journal::from_json(top_field), Catch::Contains("unknown field \"code\""));
+}
+
+TEST_CASE("attacks: C++ memory made for rule code counts against the Lua cap, isolated or not", "[attacks][memory][cxx]") {
+    // In-process (as --no-isolate runs): the worker's address-space limit plays no part here.
+    Scratch s("cxx");
+    const std::string manifest = "data: [d]\n";
+    std::string many_nodes;  // 250 001 list items: one past the node cap, 1 MB of text
+    for (int i = 0; i <= 250000; ++i) many_nodes += "- 1\n";
+    std::string big_tree;  // 200 000 nodes: under the node cap, ~98 MiB of yaml-cpp tree
+    for (int i = 0; i < 100000; ++i) big_tree += "- [1]\n";
+    // Refused from the parser's events, before yaml-cpp builds the tree, at the node past the cap
+    // (the list itself is node 1, so node 250 001 is the item on line 250 000).
+    check_load_refused(s.ruleset("nodes", manifest, {{"data/d.yaml", many_nodes}}),
+                       "d.yaml:250000:3: more than 250000 values in one file", umpire::HostOptions{});
+    // A tree that fits the node cap but not the Lua memory cap (32 MiB here).
+    check_load_refused(s.ruleset("tree", manifest, {{"data/d.yaml", big_tree}}),
+                       "d.yaml:1:1: memory limit: parsing this file takes ~");
+    // The manifest itself is bounded like data (it was read whole, with no cap).
+    check_load_refused(s.ruleset("manifest-nodes", "description: x\nextra:\n" + many_nodes),
+                       "more than 250000 values in one file", umpire::HostOptions{});
+    {
+        const fs::path r = s.ruleset("manifest-big", "");
+        std::ofstream(r / "ruleset.yaml", std::ios::app) << "description: \"" << std::string((std::size_t{16} << 20) + 16, 'x') << "\"\n";
+        check_load_refused(r, "ruleset.yaml:1:1: 16 MiB; a data file may hold at most 16 MiB");
+    }
+
+    // Rule code is read whole into C++ memory before it becomes a Lua string: capped like data.
+    check_load_refused(s.ruleset("module-big", "modules: [big]\n",
+                                 {{"rules/big.lua", "return {}\n--" + std::string((std::size_t{16} << 20) + 16, 'x') + "\n"}}),
+                       "big.lua:1:1: 17 MiB; a rules module may hold at most 16 MiB");
+
+    // Distributions: refused before they are computed when the result could not be kept.
+    umpire::HostOptions o = attack_options();
+    o.time_limit = 30;
+    TestHost t(o);
+    const Attack distributions[] = {
+        {"a distribution of 10^9 outcomes (would compute for minutes)", "return umpire.dice.dist('1000d1000000')",
+         "a distribution of 999999001 outcomes"},
+        {"a sum of two kept distributions past the cap",
+         "local a, b = umpire.dice.dist('d300000'), umpire.dice.dist('d300000') return a + b",
+         "a distribution of 599999 outcomes"},
+    };
+    for (const auto& a : distributions) check_refused(t, a);
+}
+
+TEST_CASE("attacks: the journal's C++ memory counts against the Lua cap", "[attacks][memory][journal]") {
+    // "the journal would hold ~N MiB" (an entry's charge refused) or "the journal holds ~N MiB of
+    // it" (a Lua allocation refused, the journal holding most of the cap).
+    constexpr const char* kJournal = "the journal";
+    umpire::HostOptions o = attack_options();
+    o.time_limit = 30;  // the cap, not the clock, must stop them
+    const Attack attacks[] = {
+        {"umpire.note in a loop", "local s = ('x'):rep(1000) while true do umpire.note(s) end", kJournal},
+        {"umpire.cite in a loop, under pcall", "local s = ('y'):rep(1000) while true do pcall(umpire.cite, 'A1', s) end",
+         kJournal},
+        {"umpire.result with data in a loop",
+         "local d = {text = ('z'):rep(500)} while true do umpire.result('r', d) end", kJournal},
+        {"rolls in a loop (journaled by the dice, charged by the count hook)", "while true do umpire.dice.dr() end",
+         kJournal},
+    };
+    for (const auto& a : attacks) {
+        INFO("attack: " << a.name);
+        TestHost t(o);
+        // Whichever allocation meets the cap first (an entry's charge, or a Lua allocation once
+        // the journal holds most of the cap), the error says the journal filled it; without the
+        // charge the loop ran on to the time limit, its Lua heap a few KiB.
+        CHECK_THROWS_WITH(t.host.run_string(a.code, "@attack.lua"),
+                          Catch::Contains("memory limit") && Catch::Contains(a.expected));
+        CHECK(t.host.extension<umpire::GameLog>().journal.bytes() > (std::size_t{16} << 20));
+        // The journal stays full (it is the game's record) until it is replaced, which gives its
+        // charge back: then the same host runs again.
+        t.host.extension<umpire::GameLog>().journal = umpire::bus::Journal();
+        t.host.run_string("umpire.note('after')");
+        CHECK(t.eval("1 + 1") == "2");
+        CHECK(t.host.memory_used() < (std::size_t{16} << 20));
+    }
 }

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -14,6 +15,7 @@
 #include <chrono>
 #include <csignal>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -290,6 +292,136 @@ TEST_CASE("isolation: Monte Carlo threads work in a worker", "[isolation]") {
     }, &rc);
     CHECK(message.empty());
     CHECK(rc == 0);
+}
+
+TEST_CASE("isolation attacks: with Landlock the worker reads only beneath its readable folders", "[isolation][attacks][landlock]") {
+    if (isolation::landlock_abi() == 0) {
+        WARN("this kernel has no Landlock: the worker's reads are not confined (docs/sandbox.md)");
+        return;
+    }
+    const fs::path dir = test_helpers::scratch_root() / "landlock";
+    fs::remove_all(dir);
+    fs::create_directories(dir / "rules" / "data");
+    {
+        std::ofstream(dir / "rules" / "data" / "units.yaml") << "squad: 7\n";
+        std::ofstream(dir / "secret.txt") << "token";
+    }
+    // A link inside the readable folder to a file outside it: Landlock looks at the file opened.
+    fs::create_symlink(dir / "secret.txt", dir / "rules" / "data" / "link.yaml");
+    isolation::Limits limits = test_limits();
+    limits.confine_files = true;
+    limits.readable = {dir / "rules", dir / "not-there"};  // a missing folder is skipped
+    std::string failures_reported;
+    const std::string message = [&] {
+        try {
+            isolation::run(limits, [&] {
+                // The test's own hook: native code in the worker, after the restriction, as code
+                // that escaped the Lua VM would be.
+                int failures = 0;
+                const auto expect = [&](const char* what, bool ok) {
+                    if (!ok) {
+                        std::fprintf(stderr, "landlock: %s\n", what);
+                        ++failures;
+                    }
+                };
+                const auto denied = [](int fd) {
+                    const bool refused = fd < 0 && errno == EACCES;
+                    if (fd >= 0) ::close(fd);
+                    return refused;
+                };
+                expect("a worker knows it is confined", isolation::files_confined());
+                expect("a file outside is refused", denied(::open((dir / "secret.txt").c_str(), O_RDONLY)));
+                expect("/etc/passwd is refused", denied(::open("/etc/passwd", O_RDONLY)));
+                expect("the folder above is not listed", denied(::open(dir.c_str(), O_RDONLY | O_DIRECTORY)));
+                expect("a symlink out of the folder is refused",
+                       denied(::open((dir / "rules" / "data" / "link.yaml").c_str(), O_RDONLY)));
+                expect("openat from the root is refused", denied(::openat(AT_FDCWD, "/proc/self/environ", O_RDONLY)));
+                const int fd = ::open((dir / "rules" / "data" / "units.yaml").c_str(), O_RDONLY);
+                expect("a ruleset file reads", fd >= 0);
+                if (fd >= 0) ::close(fd);
+                const int folder = ::open((dir / "rules").c_str(), O_RDONLY | O_DIRECTORY);
+                expect("a ruleset folder lists", folder >= 0);
+                if (folder >= 0) ::close(folder);
+                // Threads made after the restriction inherit it (Monte Carlo's hosts).
+                bool thread_denied = false;
+                std::thread([&] { thread_denied = denied(::open("/etc/passwd", O_RDONLY)); }).join();
+                expect("a later thread is confined too", thread_denied);
+                // The host reads through the same kernel: a clear error, not a crash.
+                try {
+                    umpire::LuaHost::read_file(dir / "secret.txt");
+                    expect("read_file outside", false);
+                } catch (const std::exception& e) {
+                    expect("read_file's error", std::string(e.what()).find("cannot read") != std::string::npos);
+                }
+                isolation::send("failures", std::to_string(failures));
+                return 0;
+            }, {}, [&](const std::string&, const std::string& payload) { failures_reported = payload; });
+            return std::string();
+        } catch (const std::exception& e) {
+            return std::string(e.what());
+        }
+    }();
+    CHECK(message.empty());
+    CHECK(failures_reported == "0");
+    fs::remove_all(dir);
+    check_parent_alive();
+}
+
+TEST_CASE("isolation: without confine_files the worker's reads are as before", "[isolation][landlock]") {
+    int rc = -1;
+    const std::string message = died([] {
+        if (isolation::files_confined()) return 2;
+        const int fd = ::open("/etc/hostname", O_RDONLY);
+        if (fd >= 0) ::close(fd);
+        return fd >= 0 || errno == ENOENT ? 0 : 1;
+    }, &rc);
+    CHECK(message.empty());
+    CHECK(rc == 0);
+}
+
+namespace {
+double process_cpu() {
+    timespec t{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) + t.tv_nsec / 1e9;
+}
+// A run of `watch` in miniature: asks for a new CPU budget, waits until the parent has raised the
+// limit, then uses `seconds` of CPU time.
+void budgeted_run(double seconds) {
+    rlimit before{};
+    getrlimit(RLIMIT_CPU, &before);
+    isolation::new_cpu_budget();
+    rlimit now = before;
+    for (int i = 0; i < 400 && now.rlim_cur == before.rlim_cur; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        getrlimit(RLIMIT_CPU, &now);
+    }
+    const double start = process_cpu();
+    volatile unsigned long n = 0;
+    while (process_cpu() - start < seconds) n = n + 1;
+}
+}  // namespace
+
+TEST_CASE("isolation: a long-lived worker gives each run its own CPU budget (watch)", "[isolation][cpu]") {
+    isolation::Limits limits = test_limits();
+    limits.cpu_seconds = 1;
+    limits.cpu_per_run = true;
+    int rc = -1;
+    // Three runs of 0.6 s each: 1.8 s in all, past one budget of 1 s, within each run's own.
+    std::string message = died([] {
+        for (int run = 0; run < 3; ++run) budgeted_run(0.6);
+        return 0;
+    }, &rc, limits);
+    CHECK(message.empty());
+    CHECK(rc == 0);
+    // One run past its budget still ends the worker, and the message says the limit is per run.
+    message = died([] {
+        budgeted_run(0.3);
+        budgeted_run(5);
+        return 0;
+    }, nullptr, limits);
+    CHECK_THAT(message, Catch::Contains("the rules ran out of CPU time (limit 1 s of CPU per run, --cpu)"));
+    check_parent_alive();
 }
 
 TEST_CASE("isolation: a fork server runs each call in a fresh worker while the caller runs threads", "[isolation][fork-server]") {

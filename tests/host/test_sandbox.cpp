@@ -150,6 +150,53 @@ TEST_CASE("pairs and next keep the old sort-per-call order while tables change",
     CHECK(std::stoi(t.lines.back()) > 10000);
 }
 
+// pairs takes a shortcut for tables of no key and of one key (no sort, no cache entry); the loop
+// must still behave as the snapshot walk does (tests above): a key added during the loop is not
+// visited, the one key removed before its step is skipped, and a key with no order is refused.
+TEST_CASE("pairs over tables of no key or one key behaves as the snapshot walk", "[sandbox]") {
+    const bool trusted = GENERATE(false, true);
+    umpire::HostOptions options;
+    options.trusted = trusted;
+    TestHost t(options);
+    INFO((trusted ? "trusted" : "sandboxed"));
+    t.host.run_string(R"(
+        local visits = 0
+        local empty = {}
+        for k, v in pairs(empty) do visits = visits + 1 end
+        assert(visits == 0)
+        for _, key in ipairs({true, false, 0, -2.5, 1e300, "", "k"}) do
+          local t = {[key] = "v"}
+          local seen = {}
+          for k, v in pairs(t) do
+            seen[#seen + 1] = k
+            assert(v == "v")
+            t.added = 1  -- added during the loop: not visited
+          end
+          assert(#seen == 1 and seen[1] == key, "one key: " .. tostring(key))
+          -- the key removed after pairs() but before the first step is skipped
+          local one = {[key] = 1}
+          local f, s, c = pairs(one)
+          one[key] = nil
+          one.other = 2
+          assert(f(s, c) == nil, "removed key visited")
+          -- a finished walk stays finished
+          local f2, s2, c2 = pairs({[key] = 1})
+          assert(f2(s2, c2) == key)
+          assert(f2(s2, c2) == nil and f2(s2, c2) == nil)
+        end
+        -- a table with one array item and none in the hash
+        local n = 0
+        for k, v in pairs({"x"}) do n = n + 1 assert(k == 1 and v == "x") end
+        assert(n == 1)
+        print("done")
+    )");
+    CHECK(t.lines.back() == "done");
+    CHECK_THROWS_WITH(t.host.run_string("for k in pairs({[{}] = 1}) do end"),
+                      Catch::Contains("a table with a key of type table has no stable order"));
+    CHECK_THROWS_WITH(t.host.run_string("for k in pairs({[print] = 1}) do end"),
+                      Catch::Contains("a table with a key of type function has no stable order"));
+}
+
 TEST_CASE("math.random rolls the game's dice", "[sandbox][dice]") {
     TestHost t;
     // A source that always shows the highest face, and remembers what was asked.

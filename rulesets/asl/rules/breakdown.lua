@@ -9,8 +9,11 @@
 --  * captured equipment never suffers Ammunition Shortage (A21.11).
 -- All rolls compare the Original DR with ">=" (001 note "Roll >= X#, B# or LA#").
 local breakdown = {}
+-- umpire.cite and umpire.data are fixed for the load generation that loads this module: kept in a local, since every
+-- look-up through the read-only `umpire` view costs an attack time (issue 18).
+local cite, data = umpire.cite, umpire.data
 
-local function D() return umpire.data end
+local function D() return data end
 
 -- the rows that are plain penalties (modifier to B#, or to X# of an X#-only counter)
 local PENALTIES = {"sustained_fire", "intensive_fire", "captured", "non_qualified", "extreme_winter_axis",
@@ -36,13 +39,13 @@ function breakdown.effective(weapon, cond)
     if cond[k] then
       local r = row(k)
       penalty = penalty - r.modifier
-      umpire.cite(r.cite, "%s: %s, %d to B#", name, r.text, r.modifier)
+      cite(r.cite, "%s: %s, %d to B#", name, r.text, r.modifier)
     end
   end
   local shortage = cond.ammunition_shortage
   if shortage and cond.captured then
     shortage = false
-    umpire.cite("A21.11", name .. ": captured equipment does not suffer Ammunition Shortage")
+    cite("A21.11", "%s: captured equipment does not suffer Ammunition Shortage", name)
   end
   local low_ammo = cond.low_ammo
 
@@ -50,7 +53,7 @@ function breakdown.effective(weapon, cond)
   if weapon.X and not weapon.B then
     if shortage then penalty = penalty - row("ammunition_shortage").modifier end
     local X = weapon.X - penalty
-    umpire.cite("A.11", "%s: printed X%d, modifiers apply to the X# (cannot be repaired): X%d", name, weapon.X, X)
+    cite("A.11", "%s: printed X%d, modifiers apply to the X# (cannot be repaired): X%d", name, weapon.X, X)
     return {X = X}
   end
 
@@ -62,14 +65,14 @@ function breakdown.effective(weapon, cond)
     local r = row("ammunition_shortage")
     if not weapon.gun then
       penalty = penalty - r.modifier
-      umpire.cite(r.cite, "%s: Ammunition Shortage, SW B# %d", name, r.modifier)
+      cite(r.cite, "%s: Ammunition Shortage, SW B# %d", name, r.modifier)
     elseif circled then
       low_ammo = true
-      umpire.cite(r.cite, name .. ": Ammunition Shortage on a circled B#: a Low Ammo counter is placed")
+      cite(r.cite, "%s: Ammunition Shortage on a circled B#: a Low Ammo counter is placed", name)
     else
       circled = true
       B = B + r.modifier
-      umpire.cite(r.cite, "%s: Ammunition Shortage: Gun treated as having a circled B%d; printed B%d becomes X%d",
+      cite(r.cite, "%s: Ammunition Shortage: Gun treated as having a circled B%d; printed B%d becomes X%d",
         name, B, base, base)
     end
   end
@@ -79,7 +82,7 @@ function breakdown.effective(weapon, cond)
     -- D3.71: the circled B# becomes an X#, new B# one less (then any penalty, applied to the B#).
     local r = row("low_ammo")
     out = {X = B, B = B + r.modifier - penalty}
-    umpire.cite(r.cite, "%s: Low Ammo: B%d becomes X%d, new B%d", name, B, out.X, out.B)
+    cite(r.cite, "%s: Low Ammo: B%d becomes X%d, new B%d", name, B, out.X, out.B)
   elseif circled then
     LA = B
     if shortage and weapon.gun and not weapon.circled then
@@ -90,13 +93,13 @@ function breakdown.effective(weapon, cond)
       out = {LA = LA, B = 12 - penalty, X = penalty > 0 and 12 or nil}
       if penalty > 0 then
         -- A.11 (001 circled-B# "Example" row): the circled counter's B12 is what the penalty transforms
-        umpire.cite("A.11", "%s: circled B# under a penalty: its B12 is transformed into X12; new B%d", name, out.B)
+        cite("A.11", "%s: circled B# under a penalty: its B12 is transformed into X12; new B%d", name, out.B)
       end
     end
-    umpire.cite(row("circled").cite, "%s: circled B#: Low Ammo on DR >= %d", name, LA)
+    cite(row("circled").cite, "%s: circled B#: Low Ammo on DR >= %d", name, LA)
   elseif penalty > 0 then
     out = {X = base, B = base - penalty}
-    umpire.cite("A.11", "%s: original B%d is transformed into X%d; new B%d", name, base, base, out.B)
+    cite("A.11", "%s: original B%d is transformed into X%d; new B%d", name, base, base, out.B)
   else
     out = {B = B}
   end
@@ -117,12 +120,12 @@ function breakdown.check(eff, original_dr, name)
   r.malfunction = (not r.eliminated) and hit(eff.B)
   r.low_ammo = hit(eff.LA) and not r.eliminated
   if r.eliminated then
-    umpire.cite("A9.7", "%s: Original DR %d >= X%d: permanently malfunctioned, removed (an X# takes precedence)", name or "weapon", original_dr, eff.X)
+    cite("A9.7", "%s: Original DR %d >= X%d: permanently malfunctioned, removed (an X# takes precedence)", name or "weapon", original_dr, eff.X)
   elseif r.malfunction then
-    umpire.cite("A9.7", "%s: Original DR %d >= B%d: malfunctions", name or "weapon", original_dr, eff.B)
+    cite("A9.7", "%s: Original DR %d >= B%d: malfunctions", name or "weapon", original_dr, eff.B)
   end
   if r.low_ammo then
-    umpire.cite("D3.71", "%s: Original DR %d >= LA%d: Low Ammo counter placed", name or "weapon", original_dr, eff.LA)
+    cite("D3.71", "%s: Original DR %d >= LA%d: Low Ammo counter placed", name or "weapon", original_dr, eff.LA)
   end
   return r
 end

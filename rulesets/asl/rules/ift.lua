@@ -4,14 +4,38 @@
 -- KIA/K/MC/PTC results and a minimal Morale/Pin Task Check so that the A9 examples can say what a
 -- result did (A10 itself is outside this chapter and only as deep as the examples need).
 local ift = {}
+-- umpire.cite, umpire.data and umpire.rules are fixed for the load generation that loads this module: kept in a local, since every
+-- look-up through the read-only `umpire` view costs an attack time (issue 18).
+local cite, data, rules = umpire.cite, umpire.data, umpire.rules
+-- What a missing list reads as: one shared empty table, never written (a fresh `{}` per loop cost an
+-- allocation each time an attack ran).
+local NONE = {}
 
-local function D() return umpire.data end
-local function R() return umpire.rules end
+local function D() return data end
+local function R() return rules end
+
+-- Every attack looks up its column and the column's position in data/ift.yaml; both depend only
+-- on the columns (data, read-only once loaded), so they are worked out once per columns table and
+-- kept: `columns_seen` is the table they were worked out for (a reload brings a new one).
+local columns_seen, column_of, index_of
+
+local function column_tables(cols)
+  if cols ~= columns_seen then
+    columns_seen, column_of, index_of = cols, {}, {}
+    for i, c in ipairs(cols) do index_of[c] = i end  -- a repeated column: the last one, as a scan finds
+  end
+  return column_of, index_of
+end
 
 --- The IFT column for an FP: the column itself or the next LOWER one (A7.31); 0 if below the 1 column.
 function ift.column(fp)
-  local best = 0
-  for _, c in ipairs(D().ift.columns) do if fp >= c then best = c end end
+  local cols = D().ift.columns
+  local known = column_tables(cols)
+  local best = known[fp]
+  if best then return best end
+  best = 0
+  for _, c in ipairs(cols) do if fp >= c then best = c end end
+  if fp == fp then known[fp] = best end  -- (NaN is no key)
   return best
 end
 
@@ -29,17 +53,15 @@ end
 
 --- The printed result for a column and a Final DR (rows 0 = "<= 0" and 15 = ">= 15").
 function ift.lookup(col, final_dr)
-  local cols = D().ift.columns
-  local idx
-  for i, c in ipairs(cols) do if c == col then idx = i end end
+  local _, index_of = column_tables(D().ift.columns)
+  local idx = index_of[col]
   if not idx then error("ift.lookup: no IFT column " .. tostring(col)) end
   local row = math.max(0, math.min(15, final_dr))
   local res = D().ift.results[row] or D().ift.results[tostring(row)]
   return res[idx]
 end
 
---- Parse a printed result into {kind = "KIA"|"K"|"MC"|"PTC"|"none", n = number}.
-function ift.parse(res)
+local function parse_result(res)
   if res == "-" then return {kind = "none", n = 0} end
   local n = res:match("^(%d+)KIA$"); if n then return {kind = "KIA", n = tonumber(n)} end
   n = res:match("^K/(%d+)$"); if n then return {kind = "K", n = tonumber(n)} end
@@ -47,6 +69,20 @@ function ift.parse(res)
   if res == "NMC" then return {kind = "MC", n = 0} end
   if res == "PTC" then return {kind = "PTC", n = 0} end
   error("ift.parse: unknown IFT result '" .. tostring(res) .. "'")
+end
+
+-- The few printed results are parsed once each (string patterns cost an attack more than the
+-- rest of its IFT step); each call still gets a table of its own, which the caller may change.
+local parsed = {}
+
+--- Parse a printed result into {kind = "KIA"|"K"|"MC"|"PTC"|"none", n = number}.
+function ift.parse(res)
+  local p = parsed[res]
+  if not p then
+    p = parse_result(res)
+    parsed[res] = p
+  end
+  return {kind = p.kind, n = p.n}
 end
 
 --- One DRM entry from data/drm.yaml: {value, source, rule, kind, lane}; `value` overrides the data value.
@@ -61,7 +97,7 @@ end
 --- Sum a list of DRM entries through the engine's modifier pipeline (every step journaled with its citation).
 function ift.drm(list, name)
   local m = umpire.bus.modifiers(name or "IFT DRM")
-  for _, e in ipairs(list or {}) do
+  for _, e in ipairs(list or NONE) do
     if e.value ~= 0 then m:add(e.value, e.source, e.rule) end
   end
   return m:total(), m
@@ -80,23 +116,23 @@ function ift.firer_fp(firer, ctx)
         error(string.format("A7.22: %s cannot fire at range %d (Normal Range %d)", firer.name or "firer", range, firer.range))
       end
       fp = fp / 2
-      umpire.cite("A7.22", "%s at range %d beyond Normal Range %d: FP halved to %s", firer.name or "firer", range, firer.range, fp)
+      cite("A7.22", "%s at range %d beyond Normal Range %d: FP halved to %s", firer.name or "firer", range, firer.range, fp)
     end
     if range == 0 then
       fp = fp * 3
-      umpire.cite("A7.212", "%s TPBF (same Location): FP tripled to %s", firer.name or "firer", fp)
+      cite("A7.212", "%s TPBF (same Location): FP tripled to %s", firer.name or "firer", fp)
     elseif range == 1 then
       fp = fp * 2
-      umpire.cite("A7.21", "%s PBF (adjacent): FP doubled to %s", firer.name or "firer", fp)
+      cite("A7.21", "%s PBF (adjacent): FP doubled to %s", firer.name or "firer", fp)
     end
   end
-  for _, reason in ipairs(firer.area or {}) do
+  for _, reason in ipairs(firer.area or NONE) do
     fp = fp / 2
-    umpire.cite(reason.rule or "A7.23", "%s: Area Fire (%s), FP halved to %s", firer.name or "firer", reason.why, fp)
+    cite(reason.rule or "A7.23", "%s: Area Fire (%s), FP halved to %s", firer.name or "firer", reason.why, fp)
   end
-  for _, reason in ipairs(ctx.area or {}) do
+  for _, reason in ipairs(ctx.area or NONE) do
     fp = fp / 2
-    umpire.cite(reason.rule or "A7.23", "%s: Area Fire (%s), FP halved to %s", firer.name or "firer", reason.why, fp)
+    cite(reason.rule or "A7.23", "%s: Area Fire (%s), FP halved to %s", firer.name or "firer", reason.why, fp)
   end
   return fp
 end
@@ -119,15 +155,15 @@ function ift.resolve(spec)
   end
   local col = ift.column(fp)
   if col == 0 then
-    umpire.cite("A7.31", "%s: %s FP is below the 1 column: no attack", spec.label or "attack", tostring(fp))
+    cite("A7.31", "%s: %s FP is below the 1 column: no attack", spec.label or "attack", tostring(fp))
     return {fp = fp, column = 0, result = "-", effect = {kind = "none", n = 0}, drm = 0}
   end
-  umpire.cite("A7.31", "%s: %s FP uses the %d column", spec.label or "attack", tostring(fp), col)
+  cite("A7.31", "%s: %s FP uses the %d column", spec.label or "attack", tostring(fp), col)
   local drm, pipeline = ift.drm(spec.drm, (spec.label or "attack") .. " DRM")
   local dr = ift.roll(spec.dr)
   local final = dr.total + drm
   local res = ift.lookup(col, final)
-  umpire.cite("A7.3", "%s: Original DR %d (coloured %d, white %d) %s = Final DR %d on the %d column: %s",
+  cite("A7.3", "%s: Original DR %d (coloured %d, white %d) %s = Final DR %d on the %d column: %s",
     spec.label or "attack", dr.total, dr.colored, dr.white, pipeline, final, col, res == "-" and "No Effect" or res)
   local out = {fp = fp, column = col, drm = drm, drm_list = spec.drm, dr = dr, original = dr.total, colored = dr.colored,
     final_dr = final, result = res, effect = ift.parse(res)}
@@ -146,14 +182,14 @@ function ift.residual(firers, spec, attack)
   local res = ift.column_left(col)
   local shift = 0
   local kinds = {}
-  for _, k in ipairs(D().options.residual_shift_kinds or {}) do kinds[k] = true end
-  for _, e in ipairs(spec.drm or {}) do
+  for _, k in ipairs(D().options.residual_shift_kinds or NONE) do kinds[k] = true end
+  for _, e in ipairs(spec.drm or NONE) do
     if kinds[e.kind] and e.value > 0 then shift = shift + e.value end
   end
   if shift > 0 then res = ift.column_left(res, shift) end
   -- A8.21: Residual FP is the column left of the one used; A8.26: each +1 Hindrance/CX DRM of the attack shifts it
   -- one more column left (the 9.222 EX cites "8.21; 8.26" for exactly this).
-  umpire.cite("A8.21", "Residual FP: %s FP (the %d column) leaves %d Residual FP%s", tostring(fp), col, res,
+  cite("A8.21", "Residual FP: %s FP (the %d column) leaves %d Residual FP%s", tostring(fp), col, res,
     shift > 0 and string.format(" (one column left, then %d more for the +%d Hindrance/CX DRM, A8.26)", shift, shift) or "")
   return res
 end
@@ -175,7 +211,7 @@ function ift.random_selection(candidates, why)
     if #sel == 1 or D().options.random_selection_ties ~= "reroll" then
       local names = {}
       for _, c in ipairs(sel) do names[#names + 1] = c.name or "?" end
-      umpire.cite("A.9", "Random Selection%s: %s; selected %s", why and (" (" .. why .. ")") or "", table.concat(rolls, ", "), table.concat(names, " and "))
+      cite("A.9", "Random Selection%s: %s; selected %s", why and (" (" .. why .. ")") or "", table.concat(rolls, ", "), table.concat(names, " and "))
       return sel
     end
   end
@@ -195,7 +231,7 @@ function ift.random_selection_n(candidates, n, why, depth)
   if depth > MAX_REROLLS then
     local names, sel = {}, {}
     for i = 1, n do sel[i] = candidates[i]; names[i] = candidates[i].name or "?" end
-    umpire.cite("A.9", "Random Selection (%s): still tied after %d re-rolls: %s taken in the order given",
+    cite("A.9", "Random Selection (%s): still tied after %d re-rolls: %s taken in the order given",
       why or "", MAX_REROLLS, table.concat(names, " and "))
     return sel
   end
@@ -214,7 +250,7 @@ function ift.random_selection_n(candidates, n, why, depth)
   end
   local names = {}
   for _, c in ipairs(sel) do names[#names + 1] = c.name or "?" end
-  umpire.cite("A.9", "Random Selection (%s): %s; selected %s%s", why or "", table.concat(rolls, ", "),
+  cite("A.9", "Random Selection (%s): %s; selected %s%s", why or "", table.concat(rolls, ", "),
     #names > 0 and table.concat(names, " and ") or "none yet",
     #sel + #tied > n and string.format("; %d tied at dr %d roll again for %d place(s)", #tied, cut, n - #sel) or "")
   if #sel + #tied > n then
@@ -235,7 +271,7 @@ function ift.morale_check(unit, n, drm, dr)
   elseif final == unit.morale then out = "pinned"; unit.pinned = true
   else out = "passed" end
   local d = D().drm.morale
-  umpire.cite(d.cite, "%s %dMC: DR %d %+d = %d vs morale %d: %s", unit.name, n or 0, dr.total, (n or 0) + (drm or 0), final, unit.morale, out)
+  cite(d.cite, "%s %dMC: DR %d %+d = %d vs morale %d: %s", unit.name, n or 0, dr.total, (n or 0) + (drm or 0), final, unit.morale, out)
   return out
 end
 
@@ -245,7 +281,7 @@ function ift.pin_task_check(unit, drm, dr)
   local final = dr.total + (drm or 0)
   local out = final > unit.morale and "pinned" or "passed"
   if out == "pinned" then unit.pinned = true end
-  umpire.cite(D().drm.ptc.cite, "%s PTC: DR %d %+d = %d vs morale %d: %s", unit.name, dr.total, drm or 0, final, unit.morale, out)
+  cite(D().drm.ptc.cite, "%s PTC: DR %d %+d = %d vs morale %d: %s", unit.name, dr.total, drm or 0, final, unit.morale, out)
   return out
 end
 
@@ -266,13 +302,13 @@ function ift.apply(attack, units, opts)
       out[#out + 1] = {unit = u, outcome = "eliminated"}
       -- A7.301 (KIA) and A7.302 (K/#) are the standard ASL IFT-result sections; the seeds do not quote
       -- them (they mention only "Final KIA result", A9.74). Kept, flagged as not seed-supported.
-      umpire.cite("A7.301", "%s: %s eliminated", attack.result, u.name)
-      for _, sw in ipairs(u.sw or {}) do R().sw_malfunction.random_destruction(sw, attack.column, opts) end
+      cite("A7.301", "%s: %s eliminated", attack.result, u.name)
+      for _, sw in ipairs(u.sw or NONE) do R().sw_malfunction.random_destruction(sw, attack.column, opts) end
     end
   elseif e.kind == "K" then
     local hit = ift.random_selection(units, "K/" .. e.n)[1]
     hit.reduced = true
-    umpire.cite("A7.302", "%s: %s Casualty Reduced", attack.result, hit.name)
+    cite("A7.302", "%s: %s Casualty Reduced", attack.result, hit.name)
     out[#out + 1] = {unit = hit, outcome = "reduced"}
     for _, u in ipairs(units) do
       if u ~= hit then out[#out + 1] = {unit = u, outcome = ift.morale_check(u, e.n, u.leadership and 0 or leader_drm)} end

@@ -2,7 +2,13 @@
 -- usage (A9.11-.12), ROF and the per-MF limit (A9.2), field of fire (A9.21), Sustained Fire (A9.3),
 -- Mandatory Fire Direction (A9.4), the IFT (A7), malfunction (A9.7/A9.71), and the IFT result.
 local atk = {}
-local function R() return umpire.rules end
+-- umpire.cite and umpire.rules are fixed for the load generation that loads this module: kept in a local, since every
+-- look-up through the read-only `umpire` view costs an attack time (issue 18).
+local cite, rules = umpire.cite, umpire.rules
+-- What a missing list reads as: one shared empty table, never written (a fresh `{}` per loop cost an
+-- allocation each time an attack ran).
+local NONE = {}
+local function R() return rules end
 
 --- spec = {label, phase, side, crew = {units firing the MG(s)}, units = {units adding Inherent FP},
 --   mgs = {MG tables: name, fp, range, rof, B/X, ...}, range, target = {units, location, hex, mf},
@@ -19,20 +25,20 @@ function atk.fire(spec)
   local use = {area_fire = false, inherent_forfeit = false, forfeit = {}, user_of = {}}
   if spec.crew and #mgs > 0 then use = R().mg_usage.check(spec.crew, mgs) end
   local forfeits = {}
-  for _, u in ipairs(use.forfeit or {}) do forfeits[u] = true end
+  for _, u in ipairs(use.forfeit or NONE) do forfeits[u] = true end
   local firers = {}
-  for _, u in ipairs(spec.units or {}) do
+  for _, u in ipairs(spec.units or NONE) do
     if not forfeits[u] and not u.inherent_forfeit then
       firers[#firers + 1] = {name = u.name, fp = u.fp, range = u.range}
     end
   end
-  for _, u in ipairs(use.forfeit or {}) do u.inherent_forfeit = true end
+  for _, u in ipairs(use.forfeit or NONE) do u.inherent_forfeit = true end
   -- the breakdown rows of this attack (001 table) for one MG: what the attack carries, plus its crew
   local function breakdown_ctx(mg, sus)
     local c = {}
-    for k, v in pairs(spec.breakdown or {}) do c[k] = v end
+    for k, v in pairs(spec.breakdown or NONE) do c[k] = v end
     c.sustained = sus
-    c.user = use.user_of[mg] or (spec.crew or {})[1]
+    c.user = use.user_of[mg] or (spec.crew or NONE)[1]
     return c
   end
   local sustained = {}
@@ -45,7 +51,7 @@ function atk.fire(spec)
     -- Fire counter: A9.3, A8.4)
     if mg.fire_lane and phase ~= "DFPh" then error("A9.22: " .. mg.name .. " has established a Fire Lane and may not fire again until the DFPh (EXC: TPBF, A9.223)") end
     if mg.fire_lane and phase == "DFPh" then
-      umpire.cite("A9.22", mg.name .. " established a Fire Lane this Player Turn; in the DFPh it may fire again")
+      cite("A9.22", "%s established a Fire Lane this Player Turn; in the DFPh it may fire again", mg.name)
       mg.fire_lane = nil
     end
     local sus = R().sustained_fire.applies(mg, ctx)
@@ -53,7 +59,7 @@ function atk.fire(spec)
     -- MG may keep using FPF (A8.31) while marked with it
     local fpf_again = spec.fpf and mg.fire_counter == "Final Fire" and phase == "MPh"
     if fpf_again then
-      umpire.cite("A9.3", mg.name .. " is marked with a Final Fire counter but may fire again as FPF (EXC: FPF, A8.31)")
+      cite("A9.3", "%s is marked with a Final Fire counter but may fire again as FPF (EXC: FPF, A8.31)", mg.name)
     end
     if (mg.fire_counter == "Prep Fire" or mg.fire_counter == "Final Fire") and not fpf_again then
       error("A9.2: " .. mg.name .. " is marked with a " .. mg.fire_counter .. " counter and may not fire again this Player Turn")
@@ -65,12 +71,12 @@ function atk.fire(spec)
       error("A9.2: " .. mg.name .. " has lost its Multiple ROF (First Fire counter): only Subsequent First Fire/FPF or Final Fire (Sustained Fire)")
     end
     if mg.fire_counter == "First Fire" and phase == "DFPh" and (spec.range or 99) > 1 then
-      umpire.cite("A8.4", mg.name .. " is marked with a First Fire counter: Final Fire only vs an ADJACENT/same-Location unit")
+      cite("A8.4", mg.name .. " is marked with a First Fire counter: Final Fire only vs an ADJACENT/same-Location unit")
       error("A8.4: " .. mg.name .. " (First Fire counter) gets no Final Fire vs a non-adjacent target")
     end
     if tgt.hex then R().mg_field_of_fire.check_target(mg, tgt.hex) end
     if phase == "MPh" and spec.side == "DEFENDER" then
-      for _, u in ipairs(tgt.units or {}) do
+      for _, u in ipairs(tgt.units or NONE) do
         if not R().mg_rof.may_fire_at(mg, u, tgt.location, tgt.mf, ctx) then
           error(string.format("A9.2: %s may not fire at %s in %s again", mg.name, u.name, tostring(tgt.location)))
         end
@@ -118,7 +124,7 @@ function atk.fire(spec)
         keep = R().mg_rof.after_attack(mg, a.colored, {phase = phase, sustained = sustained[mg]})
       end
       a.mg[mg.name] = {malfunctioned = r.malfunctioned, removed = r.removed, keeps_rof = keep, counter = mg.fire_counter}
-      for _, u in ipairs(tgt.units or {}) do R().mg_rof.record_shot(mg, u, tgt.location) end
+      for _, u in ipairs(tgt.units or NONE) do R().mg_rof.record_shot(mg, u, tgt.location) end
       if tgt.hex then R().mg_field_of_fire.after_shot(mg, tgt.hex, spec.facing) end
     end
   end

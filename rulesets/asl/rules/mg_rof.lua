@@ -1,6 +1,9 @@
 -- mg_rof.lua: A9.2 Multiple ROF. State lives on the MG table (which scripts keep in umpire.state):
 -- mg.fire_counter (nil | "Prep Fire" | "First Fire" | "Final Fire"), mg.shots[unit@Location] = attacks made.
 local rof = {}
+-- umpire.cite is fixed for the load generation that loads this module: kept in a local, since every
+-- look-up through the read-only `umpire` view costs an attack time (issue 18).
+local cite = umpire.cite
 
 --- The fire counter a MG gets when it loses Multiple ROF in a phase (A9.2).
 function rof.counter_for(phase)
@@ -16,7 +19,7 @@ function rof.after_attack(mg, colored, ctx)
   if ctx.sustained then
     mg.fire_counter = "Final Fire"
     mg.rof_kept = false
-    umpire.cite("A9.3", (mg.name or "MG") .. ": Sustained Fire forfeits any additional shots; Final Fire counter placed regardless of ROF and coloured dr")
+    cite("A9.3", "%s: Sustained Fire forfeits any additional shots; Final Fire counter placed regardless of ROF and coloured dr", mg.name or "MG")
     return false
   end
   if mg.fire_lane_declared then
@@ -29,10 +32,10 @@ function rof.after_attack(mg, colored, ctx)
   local keep = colored <= rof_n
   mg.rof_kept = keep
   if keep then
-    umpire.cite("A9.2", "%s: Original coloured dr %d <= ROF %d: retains Multiple ROF and may fire again this phase", mg.name or "MG", colored, rof_n)
+    cite("A9.2", "%s: Original coloured dr %d <= ROF %d: retains Multiple ROF and may fire again this phase", mg.name or "MG", colored, rof_n)
   else
     mg.fire_counter = rof.counter_for(ctx.phase) or mg.fire_counter
-    umpire.cite("A9.2", "%s: Original coloured dr %d > ROF %d: loses Multiple ROF%s", mg.name or "MG", colored, rof_n,
+    cite("A9.2", "%s: Original coloured dr %d > ROF %d: loses Multiple ROF%s", mg.name or "MG", colored, rof_n,
       mg.fire_counter and (", marked with a " .. mg.fire_counter .. " counter") or "")
   end
   return keep
@@ -47,7 +50,7 @@ function rof.may_fire_at(mg, unit, loc, mf, ctx)
   ctx = ctx or {}
   if ctx.phase ~= "MPh" then return true end
   if unit.mph_ended then
-    umpire.cite("A9.2", unit.name .. "'s MPh has ended: no longer subject to First Fire")
+    cite("A9.2", "%s's MPh has ended: no longer subject to First Fire", unit.name)
     return false
   end
   local n = (mg.shots or {})[key(unit, loc)] or 0
@@ -55,7 +58,7 @@ function rof.may_fire_at(mg, unit, loc, mf, ctx)
   if n >= limit then
     local times = ({ "once", "twice" })[n] or (n .. " times")
     local mfs = (({ "one", "two", "three", "four" })[mf or 1] or tostring(mf)) .. " MF"
-    umpire.cite("A9.2", "%s has already fired %s at %s in %s, which expended only %s there: no further First Fire at it",
+    cite("A9.2", "%s has already fired %s at %s in %s, which expended only %s there: no further First Fire at it",
       mg.name or "MG", times, unit.name, tostring(loc), mfs)
     return false
   end
@@ -73,11 +76,11 @@ end
 function rof.movement_drm(unit, keys)
   local out = {}
   if unit.pinned then
-    umpire.cite("A9.2", unit.name .. " is pinned: FFNAM/FFMO no longer apply to it")
+    cite("A9.2", "%s is pinned: FFNAM/FFMO no longer apply to it", unit.name)
     return out
   end
   for _, k in ipairs(keys) do out[#out + 1] = umpire.rules.ift.drm_entry(k) end
-  if unit.broken and #keys > 0 then umpire.cite("A8.14", unit.name .. " broke in this Location but still receives the movement DRM") end
+  if unit.broken and #keys > 0 then cite("A8.14", "%s broke in this Location but still receives the movement DRM", unit.name) end
   return out
 end
 

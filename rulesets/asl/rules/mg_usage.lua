@@ -1,6 +1,9 @@
 -- mg_usage.lua: who may fire SW MG and at what cost (A9.11 MMC usage, A9.12 SMC usage).
 -- unit.kind: "squad" | "hs" | "crew" (other MMC) | "leader" | "smc" | "hero".
 local usage = {}
+-- umpire.cite is fixed for the load generation that loads this module: kept in a local, since every
+-- look-up through the read-only `umpire` view costs an attack time (issue 18).
+local cite = umpire.cite
 
 local function is_smc(u) return u.kind == "leader" or u.kind == "smc" or u.kind == "hero" end
 
@@ -56,7 +59,7 @@ local function check_mmc_group(units, mgs)
       if r.inherent_forfeit then out.forfeit[#out.forfeit + 1] = u end
     end
   end
-  umpire.cite("A9.2", "%d MMC each fire their own SW MG as one Fire Group", #units)
+  cite("A9.2", "%d MMC each fire their own SW MG as one Fire Group", #units)
   return out
 end
 
@@ -74,11 +77,11 @@ function usage.check(units, mgs)
     local u = units[1]
     if u.kind == "squad" then
       if #mgs == 1 then
-        umpire.cite("A9.11", u.name .. " fires one SW MG at no cost to its own Inherent FP")
+        cite("A9.11", "%s fires one SW MG at no cost to its own Inherent FP", u.name)
       elseif #mgs == 2 then
         out.inherent_forfeit = true
         out.forfeit = {u}
-        umpire.cite("A9.11", u.name .. " fires two SW MG at full FP, forfeiting its Inherent FP for this and any remaining fire phases of the Player Turn")
+        cite("A9.11", "%s fires two SW MG at full FP, forfeiting its Inherent FP for this and any remaining fire phases of the Player Turn", u.name)
       else
         error(string.format("A9.11: a squad may fire at most two SW MG (%s: %d)", u.name, #mgs))
       end
@@ -86,7 +89,7 @@ function usage.check(units, mgs)
       if #mgs > 1 then error(string.format("A9.11: %s (not a squad) may fire only one SW MG", u.name)) end
       out.inherent_forfeit = true
       out.forfeit = {u}
-      umpire.cite("A9.11", u.name .. " fires one SW MG with full FP and forfeits its Inherent FP for the remaining fire phases of the Player Turn")
+      cite("A9.11", "%s fires one SW MG with full FP and forfeits its Inherent FP for the remaining fire phases of the Player Turn", u.name)
     end
     return out
   end
@@ -97,9 +100,9 @@ function usage.check(units, mgs)
   if #mgs ~= 1 then error("A9.12: SMC may fire only one SW MG") end
   if #units == 1 then
     out.area_fire = true
-    umpire.cite("A9.12", units[1].name .. " alone fires the SW MG as Area Fire")
+    cite("A9.12", "%s alone fires the SW MG as Area Fire", units[1].name)
   elseif #units == 2 then
-    umpire.cite("A9.12", "two SMC stacked together fire the SW MG at full FP")
+    cite("A9.12", "two SMC stacked together fire the SW MG at full FP")
   else
     error("A9.12: only one or two SMC fire a SW MG")
   end
@@ -107,11 +110,11 @@ function usage.check(units, mgs)
     if u.kind == "leader" then
       out.leadership_lost = true
       u.leadership_lost = true
-      umpire.cite("A9.12", u.name .. " fires a SW MG: loses his leadership DRM this fire phase")
+      cite("A9.12", "%s fires a SW MG: loses his leadership DRM this fire phase", u.name)
     end
   end
   out.cowering_exempt = true
-  umpire.cite("A9.12", "a MG fired by SMC is exempt from Cowering")
+  cite("A9.12", "a MG fired by SMC is exempt from Cowering")
   return out
 end
 

@@ -6,9 +6,12 @@
 -- 11, the HMG automatically malfunctions") and the 001 note "Roll >= X#, B# ..." only hold for ">=". We follow
 -- the rule the examples show (data/options.yaml malfunction_compare: ">=").
 local mal = {}
+-- umpire.cite, umpire.data and umpire.rules are fixed for the load generation that loads this module: kept in a local, since every
+-- look-up through the read-only `umpire` view costs an attack time (issue 18).
+local cite, data, rules = umpire.cite, umpire.data, umpire.rules
 
-local function D() return umpire.data end
-local function R() return umpire.rules end
+local function D() return data end
+local function R() return rules end
 
 --- The conditions (rows of the breakdown table) that apply to one SW in one attack.
 -- mg: {captured, low_ammo, ammunition_shortage, owner, type, gun}; ctx: {sustained, intensive, user = unit,
@@ -33,26 +36,26 @@ function mal.conditions(mg, ctx)
     local any = D().options.japanese_non_crew_mg == "any"
     if any or mg.owner == "japanese" or mg.nationality == "japanese" then
       c.non_qualified = true
-      umpire.cite("A21.13", "%s: Japanese non-crew (%s) firing a%s MMG/HMG is Non-Qualified", name, u.name or "unit",
+      cite("A21.13", "%s: Japanese non-crew (%s) firing a%s MMG/HMG is Non-Qualified", name, u.name or "unit",
         (mg.owner == "japanese") and " Japanese" or " captured")
     end
   end
   if mg.gun and u.kind and not crew then
     c.non_qualified = true
-    umpire.cite("A21.13", "%s: non-crew (%s) firing a Gun is Non-Qualified", name, u.name or "unit")
+    cite("A21.13", "%s: non-crew (%s) firing a Gun is Non-Qualified", name, u.name or "unit")
   end
   if mg.type == "FT" and (u.kind == "squad" or u.kind == "hs" or u.kind == "crew") and not u.elite then
     c.non_qualified = true
-    umpire.cite("A21.13", "%s: non-Elite MMC (%s) firing a Flamethrower is Non-Qualified", name, u.name or "unit")
+    cite("A21.13", "%s: non-Elite MMC (%s) firing a Flamethrower is Non-Qualified", name, u.name or "unit")
   end
   -- A19.32 (001 note): Conscript regardless of Leader presence, or Green with no Leader present.
   if ctx.inexperienced or u.inexperienced then c.inexperienced = true
   elseif u.class == "conscript" then
     c.inexperienced = true
-    umpire.cite("A19.32", "%s: %s is Conscript: Inexperienced regardless of Leader presence", name, u.name or "unit")
+    cite("A19.32", "%s: %s is Conscript: Inexperienced regardless of Leader presence", name, u.name or "unit")
   elseif u.class == "green" and not ctx.leader_present then
     c.inexperienced = true
-    umpire.cite("A19.32", "%s: %s is Green with no Leader present: Inexperienced", name, u.name or "unit")
+    cite("A19.32", "%s: %s is Green with no Leader present: Inexperienced", name, u.name or "unit")
   end
   -- E3.741: Extreme Winter, by the firer's nationality: Axis -2 (EXC: Finnish), Russian -1, others none.
   local ew = ctx.extreme_winter
@@ -62,7 +65,7 @@ function mal.conditions(mg, ctx)
     if u.side == "russian" then ew = "russian"
     elseif u.side == "finnish" then
       ew = nil
-      umpire.cite("E3.741", name .. ": Extreme Winter does not apply to Finnish MMC/SMC (the Axis row's exception)")
+      cite("E3.741", "%s: Extreme Winter does not apply to Finnish MMC/SMC (the Axis row's exception)", name)
     elseif axis[u.side] then ew = "axis"
     elseif u.side == nil then error("E3.741: Extreme Winter needs the firer's nationality (ctx.user.side) to choose its row")
     else ew = nil end
@@ -105,9 +108,9 @@ function mal.check(mg, dr, ctx)
   mark(mg, r)
   if r.eliminated then
     -- A9.7: an X# SW "has permanently malfunctioned and is removed": there is nothing to repair
-    umpire.cite("A9.7", "the attack which caused the breakdown is still resolved; " .. (mg.name or "the SW") .. " has permanently malfunctioned and is removed")
+    cite("A9.7", "the attack which caused the breakdown is still resolved; %s has permanently malfunctioned and is removed", mg.name or "the SW")
   elseif r.malfunction then
-    umpire.cite("A9.7", "the attack which caused the breakdown is still resolved; no further fire from " .. (mg.name or "the SW") .. " until repaired")
+    cite("A9.7", "the attack which caused the breakdown is still resolved; no further fire from %s until repaired", mg.name or "the SW")
   end
   return {malfunctioned = r.malfunction, removed = r.eliminated, low_ammo = r.low_ammo, eff = eff}
 end
@@ -128,16 +131,16 @@ function mal.check_fg(entries, dr)
   if #cands == 0 then return res end
   local sel = cands
   if #cands > 1 then
-    umpire.cite("A9.71", "FG Original DR %d is >= the B#/X# of %d MG: Random Selection decides which", original, #cands)
+    cite("A9.71", "FG Original DR %d is >= the B#/X# of %d MG: Random Selection decides which", original, #cands)
     sel = R().ift.random_selection(cands, "A9.71 multiple MG malfunction")
   else
-    umpire.cite("A9.71", "FG Original DR %d: only %s's B#/X# was rolled: it is affected automatically", original, cands[1].name)
+    cite("A9.71", "FG Original DR %d: only %s's B#/X# was rolled: it is affected automatically", original, cands[1].name)
   end
   for _, c in ipairs(sel) do
     mark(c.mg, c.r)
     res[c.name].malfunctioned = c.r.malfunction
     res[c.name].removed = c.r.eliminated
-    umpire.cite("A9.71", "%s %s", c.name, c.r.eliminated and "is removed (X#)" or "malfunctions")
+    cite("A9.71", "%s %s", c.name, c.r.eliminated and "is removed (X#)" or "malfunctions")
   end
   return res
 end
@@ -157,7 +160,7 @@ function mal.repair(unit, sws, phase)
     if sw.gun and unit.kind ~= "crew" then error("A9.72: only a crew (not a Temporary Crew) can attempt to repair a Gun") end
     if sw.repairable == false then error("A9.7: " .. (sw.name or "SW") .. " has no repair side (no white X)") end
     if sw.owner and unit.side and sw.owner ~= unit.side then
-      umpire.cite("A9.72", (sw.name or "SW") .. " is captured: it may never be repaired unless recaptured by its original side")
+      cite("A9.72", "%s is captured: it may never be repaired unless recaptured by its original side", sw.name or "SW")
       out[#out + 1] = {sw = sw, outcome = "not allowed"}
     else
       local d = umpire.dice.d6()
@@ -165,7 +168,7 @@ function mal.repair(unit, sws, phase)
       if d == 6 then o = "eliminated"; sw.removed = true; sw.malfunctioned = false
       elseif d <= sw.R then o = "repaired"; sw.malfunctioned = false
       else o = "no change" end
-      umpire.cite("A9.72", "%s repair dr %d vs R%d: %s", sw.name or "SW", d, sw.R, o)
+      cite("A9.72", "%s repair dr %d vs R%d: %s", sw.name or "SW", d, sw.R, o)
       out[#out + 1] = {sw = sw, outcome = o, dr = d}
     end
   end
@@ -182,7 +185,7 @@ function mal.self_destruct(unit, sws, how, phase)
     if sw.malfunctioned or sw.fire_counter then error("A9.73: " .. (sw.name or "SW") .. " could not otherwise still be fired") end
     if how == "destroy" then sw.removed = true else sw.malfunctioned = true end
     sw.used = true
-    umpire.cite("A9.73", "%s %s by %s instead of firing (counts as use of a SW)", sw.name or "SW",
+    cite("A9.73", "%s %s by %s instead of firing (counts as use of a SW)", sw.name or "SW",
       how == "destroy" and "destroyed" or "deliberately malfunctioned", unit.name)
   end
 end
@@ -202,7 +205,7 @@ function mal.random_destruction(sw, column, opts)
   elseif e.kind == "K" then
     if sw.malfunctioned then o = "eliminated"; sw.removed = true else o = "malfunctioned"; sw.malfunctioned = true end
   end
-  umpire.cite("A9.74", "Random SW Destruction of %s: dr %d%s on the %d column: %s -> %s", sw.name or "SW", d,
+  cite("A9.74", "Random SW Destruction of %s: dr %d%s on the %d column: %s -> %s", sw.name or "SW", d,
     drm ~= 0 and string.format(" %+d (fully-tracked AFV OVR)", drm) or "", column, res, o)
   return o
 end
