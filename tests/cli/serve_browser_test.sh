@@ -24,15 +24,18 @@ cd "$src"
 # A copy of the asl ruleset, so the test can edit its data and break its modules.
 cp -r rulesets/asl "$work/asl"
 
-# start LOG ARGS...: runs `umpire serve ARGS --port 0` and prints the address it announces.
+# start LOG ARGS...: runs `umpire serve ARGS --port 0` and sets $address to the address it announces.
+# Not called as $(start ...): a command substitution is a subshell, so the server's pid would not
+# reach $servers and the cleanup would leave the server running.
 start() {
   local log="$1"; shift
   "$umpire" serve "$@" --port 0 > "$log" 2>&1 &
   servers+=($!)
   for _ in $(seq 100); do grep -q 'http://127.0.0.1:' "$log" && break; sleep 0.1; done
-  sed -n 's|.*\(http://127.0.0.1:[0-9]*/\).*|\1|p' "$log" | head -1 | grep . || { cat "$log" >&2; echo "FAIL: no address" >&2; exit 1; }
+  address=$(sed -n 's|.*\(http://127.0.0.1:[0-9]*/\).*|\1|p' "$log" | head -1)
+  [ -n "$address" ] || { cat "$log" >&2; echo "FAIL: no address" >&2; exit 1; }
 }
-url=$(start "$work/serve.log" --ruleset "$work/asl" scripts/tour/a9_222_first_fire_odds.lua)
-compare_url=$(start "$work/compare.log" --ruleset bolt-action scripts/bolt-action/compare_mg42.lua --compare bolt-action-mg42)
+start "$work/serve.log" --ruleset "$work/asl" scripts/tour/a9_222_first_fire_odds.lua; url=$address
+start "$work/compare.log" --ruleset bolt-action scripts/bolt-action/compare_mg42.lua --compare bolt-action-mg42; compare_url=$address
 UMPIRE_CHROMIUM="$browser" node "$src/tests/cli/serve_browser_test.js" "$modules" "$umpire" "$work" "$url" \
   "$compare_url" "$build/artifacts" "$src" || { echo "--- serve log:"; cat "$work/serve.log"; exit 1; }
