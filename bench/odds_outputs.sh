@@ -7,9 +7,14 @@
 set -u
 umpire=$1
 cd "$(dirname "$0")/.."
+# A file a documented command writes (--svg odds.svg, --journal game.json) goes to a scratch folder,
+# not into the checkout.
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
 for script in $(find scripts -name '*.lua' | sort); do
     command=$(head -5 "$script" | sed -n 's/^--.*umpire \(odds\|run\) \(.*\)$/\1 \2/p' | head -1)
     [ -n "$command" ] || continue
+    command=$(echo "$command" | sed "s#--\(svg\|journal\) [^ ]*#--\1 $scratch/out#g")
     case $command in odds*) extras="--json|--monte-carlo --samples 20000 --threads 2 --seed 7" ;; *) extras="" ;; esac
     echo "== $command"
     # shellcheck disable=SC2086
@@ -23,4 +28,4 @@ for script in $(find scripts -name '*.lua' | sort); do
         IFS='|'
     done
     unset IFS
-done
+done | sed "s|$scratch|SCRATCH|g"
