@@ -29,16 +29,7 @@
 #include <iostream>
 #include <new>
 
-// AddressSanitizer reserves terabytes of shadow memory up front, so any RLIMIT_AS a worker could
-// live with makes an ASan build fail at its first allocation. Under ASan the address-space limit
-// is skipped (the other limits and the filter stay); ASan's own allocator reports exhaustion.
-#if defined(__SANITIZE_ADDRESS__)
-#define UMPIRE_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UMPIRE_ASAN 1
-#endif
-#endif
+#include "host/Sanitizers.hpp"
 
 namespace umpire::isolation {
 namespace {
@@ -259,6 +250,10 @@ void set_limit(int resource, rlim_t soft, rlim_t hard) {
         // The worker must not outlive a parent that was killed: nobody would enforce its clock.
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (getppid() != parent) _exit(1);
+        // AddressSanitizer reserves terabytes of shadow memory up front, so any RLIMIT_AS a worker
+        // could live with makes an ASan build fail at its first allocation. Under ASan the
+        // address-space limit is skipped (the other limits and the filter stay); ASan's own
+        // allocator reports exhaustion.
 #ifndef UMPIRE_ASAN
         if (limits.address_space) set_limit(RLIMIT_AS, limits.address_space, limits.address_space);
 #endif

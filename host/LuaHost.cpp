@@ -9,13 +9,7 @@
 #include <iostream>
 #include <sstream>
 
-#if defined(__SANITIZE_ADDRESS__)
-#define UMPIRE_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UMPIRE_ASAN 1
-#endif
-#endif
+#include "host/Sanitizers.hpp"
 #ifdef UMPIRE_ASAN
 #include <sanitizer/asan_interface.h>
 // The size malloc gave a block (sanitizer/allocator_interface.h, which GCC does not ship).

@@ -21,6 +21,7 @@
 #include <csignal>
 #include <string>
 
+#include "host/Sanitizers.hpp"
 #include "tests/support/helpers.hpp"
 
 using test_helpers::TestHost;
@@ -173,14 +174,7 @@ TEST_CASE("the memory cap's count returns to its level once a workload's garbage
     CHECK(after < before + 64 * 1024);
 }
 
-#if defined(__SANITIZE_ADDRESS__)
-#define UMPIRE_TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UMPIRE_TEST_ASAN 1
-#endif
-#endif
-#ifdef UMPIRE_TEST_ASAN
+#ifdef UMPIRE_ASAN
 // The ASan checks themselves: a free with a wrong old size (a size of another class than the
 // block's) stops the process instead of filing the block under the wrong class.
 TEST_CASE("under ASan, freeing a small block with a wrong old size aborts", "[host][allocator][asan]") {

@@ -23,13 +23,7 @@
 #include "host/Isolation.hpp"
 #include "tests/support/helpers.hpp"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define UMPIRE_TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UMPIRE_TEST_ASAN 1
-#endif
-#endif
+#include "host/Sanitizers.hpp"
 
 using test_helpers::TestHost;
 namespace fs = std::filesystem;
@@ -94,7 +88,7 @@ TEST_CASE("isolation attacks: a native crash in the worker is an error, not the 
         CHECK_THAT(message, Catch::Contains("the rules' worker process crashed (SIG"));
         CHECK_THAT(message, Catch::Contains("last known position: crash.lua:3:"));
     }
-#ifndef UMPIRE_TEST_ASAN
+#ifndef UMPIRE_ASAN
     // A real invalid write, not a raised signal (under the sanitizers, UBSan reports the null
     // store and exits before the write happens: covered by the raised signals above).
     const std::string message = died([] {
@@ -157,7 +151,7 @@ TEST_CASE("isolation attacks: a loop the hook stops is still an ordinary error i
 }
 
 TEST_CASE("isolation attacks: C++ memory beyond the Lua cap ends at the address-space limit", "[isolation][attacks][memory]") {
-#ifdef UMPIRE_TEST_ASAN
+#ifdef UMPIRE_ASAN
     // ASan reserves terabytes of shadow memory, so the worker sets no RLIMIT_AS under ASan
     // (host/Isolation.cpp); the other limits are tested as usual.
     SUCCEED("RLIMIT_AS is not set under AddressSanitizer");
