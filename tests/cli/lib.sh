@@ -24,6 +24,17 @@ wait_for() {
   echo "FAIL: timed out waiting for $4"; echo "-- stdout:"; cat "$watch_out"; echo "-- stderr:"; cat "$watch_err"; exit 1
 }
 
+# serve_test_setup: the start both serve shell tests share. It needs curl, makes the scratch folder
+# $work, removed at exit with the server stopped, and defines `fail MESSAGE`, which prints the
+# message and the server's output and exits 1.
+serve_test_setup() {
+  command -v curl >/dev/null || { echo "FAIL: curl is needed"; exit 1; }
+  work=$(mktemp -d)
+  server=""
+  trap 'serve_stop; rm -rf "$work"' EXIT
+  fail() { echo "FAIL: $*" >&2; [ -f "$work/out" ] && cat "$work/out" >&2; exit 1; }
+}
+
 # serve_start ARGS...: starts `umpire serve ARGS --port 0` in the background, its output in
 # "$work/out" and its pid in $server (serve_stop ends it; call that from the test's cleanup too),
 # waits for the address it prints and sets $port and $base; exits 1 if none comes within 10 s.

@@ -9,13 +9,8 @@
 # Usage: serve_isolation_test.sh UMPIRE SOURCE_DIR
 set -euo pipefail
 umpire="$1"; src="$2"
-command -v curl >/dev/null || { echo "FAIL: curl is needed"; exit 1; }
-. "$(dirname "$0")/lib.sh"  # serve_start, serve_stop
-work=$(mktemp -d)
-server=""
-cleanup() { serve_stop; rm -rf "$work"; }
-trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; [ -f "$work/out" ] && cat "$work/out" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"  # serve_test_setup, serve_start, serve_stop
+serve_test_setup
 cd "$src"
 
 # field FILE EXPR: a value of the page document (python3 reads the JSON), printed.

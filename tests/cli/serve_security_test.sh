@@ -7,13 +7,8 @@
 # Usage: serve_security_test.sh UMPIRE SOURCE_DIR
 set -euo pipefail
 umpire="$1"; src="$2"
-command -v curl >/dev/null || { echo "FAIL: curl is needed"; exit 1; }
-. "$(dirname "$0")/lib.sh"  # serve_start, serve_stop
-work=$(mktemp -d)
-server=""
-cleanup() { serve_stop; rm -rf "$work"; }
-trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; [ -f "$work/out" ] && cat "$work/out" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"  # serve_test_setup, serve_start, serve_stop
+serve_test_setup
 cd "$src"
 
 serve_start --ruleset asl scripts/tour/a9_222_first_fire_odds.lua
