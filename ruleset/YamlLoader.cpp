@@ -77,6 +77,20 @@ std::string mark_text(const std::string& display, const YAML::Mark& m) {
     throw ScriptError(mark_text(display, m) + ": " + what, file, m.line + 1);
 }
 
+// One file's bounds, refused at the place they are passed: its size (before it is read or parsed)
+// and its count of values (nodes while parsing, values with aliases expanded while converting).
+void refuse_if_too_big(std::size_t bytes, const std::string& display) {
+    if (bytes > kMaxBytes)
+        throw ScriptError(display + ":1:1: " + std::to_string(bytes >> 20) + " MiB; a data file may hold at most " +
+                              std::to_string(kMaxBytes >> 20) + " MiB",
+                          display, 1);
+}
+void count_value(std::size_t& values, const std::string& display, const YAML::Mark& m) {
+    if (++values > kMaxValues)
+        fail(display, m, "more than " + std::to_string(kMaxValues) +
+                             " values in one file (aliases expanding without end?)");
+}
+
 // A value of a parsed document: a scalar, or a table with its entries in document order. A
 // table keeps the size yaml-cpp reported (null entries included), so the Lua table is created with
 // the same size hint as before the cache existed, and so has the same layout.
@@ -211,9 +225,7 @@ struct Converter {
 
     // The node's value; false for null.
     bool convert(const YAML::Node& node, Value& out) {
-        if (++values > kMaxValues)
-            fail(display, node.Mark(), "more than " + std::to_string(kMaxValues) +
-                                           " values in one file (aliases expanding without end?)");
+        count_value(values, display, node.Mark());
         if (node.IsSequence() || node.IsMap()) {
             if (depth >= kMaxDepth)
                 fail(display, node.Mark(), "nested deeper than " + std::to_string(kMaxDepth) + " levels");
@@ -325,12 +337,7 @@ struct NodeCounter : YAML::EventHandler {
     std::string display;
     std::size_t nodes = 0;
     explicit NodeCounter(std::string file) : display(std::move(file)) {}
-    void count(const YAML::Mark& m) {
-        if (++nodes > kMaxValues)
-            throw ScriptError(mark_text(display, m) + ": more than " + std::to_string(kMaxValues) +
-                                  " values in one file (aliases expanding without end?)",
-                              display, m.line + 1);
-    }
+    void count(const YAML::Mark& m) { count_value(nodes, display, m); }
     void OnDocumentStart(const YAML::Mark&) override {}
     void OnDocumentEnd() override {}
     void OnNull(const YAML::Mark& m, YAML::anchor_t) override { count(m); }
@@ -382,10 +389,7 @@ private:
 
 std::shared_ptr<const Document> parse(const std::string& text, const std::string& display,
                                       lua_State* charge_to) {
-    if (text.size() > kMaxBytes)
-        throw ScriptError(display + ":1:1: " + std::to_string(text.size() >> 20) + " MiB; a data file may hold at most " +
-                              std::to_string(kMaxBytes >> 20) + " MiB",
-                          display, 1);
+    refuse_if_too_big(text.size(), display);
     if (const std::size_t bad = bad_utf8(text); bad != std::string::npos) {
         const auto [line, col] = line_col(text, bad);
         throw ScriptError(display + ":" + std::to_string(line) + ":" + std::to_string(col) +
@@ -427,10 +431,7 @@ void push_string(lua_State* L, const std::string& text, const std::string& displ
 std::string read_data_file(const std::filesystem::path& file, const std::string& display) {
     std::error_code ec;
     const auto size = std::filesystem::file_size(file, ec);
-    if (!ec && size > kMaxBytes)  // refused before it is read
-        throw ScriptError(display + ":1:1: " + std::to_string(size >> 20) + " MiB; a data file may hold at most " +
-                              std::to_string(kMaxBytes >> 20) + " MiB",
-                          display, 1);
+    if (!ec) refuse_if_too_big(size, display);  // refused before it is read
     return LuaHost::read_file(file);
 }
 
@@ -439,10 +440,7 @@ void push_file(lua_State* L, const std::filesystem::path& file, const std::strin
 }
 
 YAML::Node parse_tree(const std::string& text, const std::string& display) {
-    if (text.size() > kMaxBytes)
-        throw ScriptError(display + ":1:1: " + std::to_string(text.size() >> 20) + " MiB; a data file may hold at most " +
-                              std::to_string(kMaxBytes >> 20) + " MiB",
-                          display, 1);
+    refuse_if_too_big(text.size(), display);
     count_nodes(text, display);  // YAML::Exception passes through, as from YAML::Load
     return YAML::Load(text);
 }
