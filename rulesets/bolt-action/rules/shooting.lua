@@ -28,9 +28,9 @@ local function find(list, id) for _, x in ipairs(list) do if x.id == id then ret
 
 -- Centre-of-weapon to target distance for minimum ranges ("measured from the centre of the
 -- weapon itself"), and base-to-base distance for range.
-local function distances(model, unit)
-  local G = R("geometry")
-  local best, bm = G.nearest(model, R("core").alive(unit))
+-- `alive`: the target unit's models still on the table (core.alive).
+local function distances(model, alive, G)
+  local best, bm = G.nearest(model, alive)
   local r = (model.base_mm or 25) / 25.4 / 2
   return best, best + r
 end
@@ -80,7 +80,11 @@ function S.declare(o)
   R("spotters").check_firers(shooter, firers)
   R("team").loaders_busy(shooter, firers)
   -- Firers at the same target are resolved together; order of declaration is kept.
+  -- Each target's models still on the table are listed once for all its firers (nothing is
+  -- removed while fire is declared): a list per firer was an allocation per shooter.
   local out = {}
+  local G = R("geometry")
+  local alive_of = {}
   for _, f in ipairs(firers) do
     local p = f.profile
     f.mode = "direct"
@@ -90,7 +94,12 @@ function S.declare(o)
     if f.mode == "indirect" then R("indirect_fire").check_allowed(shooter, f, o) end
     if W.has(p, "fixed") then R("fixed").check(shooter, f, o) end
     local range, min_range = W.ranges(p, f.mode)
-    f.distance, f.centre_distance = distances(f.model, f.target)
+    local alive = alive_of[f.target]
+    if not alive then
+      alive = C.alive(f.target)
+      alive_of[f.target] = alive
+    end
+    f.distance, f.centre_distance = distances(f.model, alive, G)
     f.range = range
     if f.distance > range + 1e-9 then
       umpire.cite(C.CITE, ("%s (%s) out of range: %.2f\" > %d\""):format(f.model.id, p.name, f.distance, range))
