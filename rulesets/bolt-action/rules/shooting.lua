@@ -56,9 +56,11 @@ function S.declare(o)
   local firers = {}
   local chosen
   if o.models then chosen = {} for _, id in ipairs(o.models) do chosen[id] = true end end
+  -- (one options table for all the firers: weapons.profile only reads it)
+  local profile_opts = {towed = shooter.towed}
   for _, m in ipairs(C.alive(shooter)) do
     if m.weapon and (not chosen or chosen[m.id]) and not m.spent then
-      local p = W.profile(m.weapon, {towed = shooter.towed})
+      local p = W.profile(m.weapon, profile_opts)
       -- BA One-shot: "you do not have to fire all of a unit's one-shot weapons in the same
       -- turn" - they fire only when named in o.models or o.split.
       if W.has(p, "one_shot") and not chosen and not (o.split and o.split[m.id]) then
