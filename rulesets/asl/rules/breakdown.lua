@@ -16,6 +16,10 @@ local cite, data = umpire.cite, umpire.data
 -- the rows that are plain penalties (modifier to B#, or to X# of an X#-only counter)
 local PENALTIES = {"sustained_fire", "intensive_fire", "captured", "non_qualified", "extreme_winter_axis",
   "extreme_winter_russian", "inexperienced", "x_heavy_dust"}
+local IS_PENALTY = {}
+for _, k in ipairs(PENALTIES) do IS_PENALTY[k] = true end
+-- What a missing condition set reads as: one shared empty table, never written.
+local NONE = {}
 
 local function row(key)
   return data.breakdown_modifiers.rows[key] or error("breakdown: no row '" .. key .. "' in data/breakdown_modifiers.yaml")
@@ -25,17 +29,27 @@ end
 -- ({sustained_fire = true, captured = true, low_ammo = true, ammunition_shortage = true, ...}).
 -- Returns {B =, X =, LA =} (nil when that number does not apply).
 function breakdown.effective(weapon, cond)
-  cond = cond or {}
+  cond = cond or NONE
+  local rows = data.breakdown_modifiers.rows
+  -- the penalty rows that apply are counted while the conditions are checked, so that the walk
+  -- of PENALTIES below stops at the last of them (most attacks have one, Sustained Fire, first)
+  local penalties_left = 0
   for k in pairs(cond) do
-    if cond[k] and not data.breakdown_modifiers.rows[k] then
-      error("breakdown: unknown condition '" .. tostring(k) .. "' (rows of data/breakdown_modifiers.yaml)")
+    if cond[k] then
+      if not rows[k] then
+        error("breakdown: unknown condition '" .. tostring(k) .. "' (rows of data/breakdown_modifiers.yaml)")
+      end
+      if IS_PENALTY[k] then penalties_left = penalties_left + 1 end
     end
   end
   local name = weapon.name or "weapon"
   local penalty = 0
-  for _, k in ipairs(PENALTIES) do
+  for i = 1, #PENALTIES do
+    if penalties_left == 0 then break end
+    local k = PENALTIES[i]
     if cond[k] then
-      local r = row(k)
+      penalties_left = penalties_left - 1
+      local r = rows[k]  -- there: every condition that holds was checked above
       penalty = penalty - r.modifier
       cite(r.cite, "%s: %s, %d to B#", name, r.text, r.modifier)
     end

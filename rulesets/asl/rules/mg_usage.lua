@@ -106,12 +106,14 @@ end
 -- {inherent_forfeit, area_fire, leadership_lost, cowering_exempt, forfeit = {units forfeiting Inherent FP},
 -- user_of = {[mg] = unit}} or raises an error naming the rule.
 function usage.check(units, mgs)
-  local out = {inherent_forfeit = false, area_fire = false, leadership_lost = false, cowering_exempt = false}
   local all_mmc = #units > 1
   for _, u in ipairs(units) do if is_smc(u) then all_mmc = false end end
   if all_mmc then return check_mmc_group(units, mgs) end
-  out.user_of = {}
-  for _, mg in ipairs(mgs) do out.user_of[mg] = units[1] end
+  -- (`forfeit = nil`: room for the key a squad firing two MG adds; the table is made at its size)
+  local user_of = {}
+  local out = {inherent_forfeit = false, area_fire = false, leadership_lost = false, cowering_exempt = false,
+    user_of = user_of, forfeit = nil}
+  for _, mg in ipairs(mgs) do user_of[mg] = units[1] end
   if #units == 1 and not is_smc(units[1]) then
     local u = units[1]
     if u.kind == "squad" then

@@ -19,9 +19,9 @@ local cite, data, rules = umpire.cite, umpire.data, umpire.rules
 function mal.conditions(mg, ctx)
   ctx = ctx or {}
   local u = ctx.user or {}
-  local c = {}
+  -- (made with its most common row, Sustained Fire, in place: one allocation less than growing it)
+  local c = {sustained_fire = (ctx.sustained or mg.sustained) and true or nil}
   local name = mg.name or "SW"
-  if ctx.sustained or mg.sustained then c.sustained_fire = true end
   if ctx.intensive then c.intensive_fire = true end
   if mg.captured or (u.side and mg.owner and u.side ~= mg.owner) then c.captured = true end
   if ctx.non_qualified or u.non_qualified then c.non_qualified = true end
