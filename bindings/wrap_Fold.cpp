@@ -31,6 +31,7 @@
 #include "bindings/GameState.hpp"
 #include "bindings/LuaError.hpp"
 #include "bindings/LuaLibrary.hpp"
+#include "bindings/ReadOnlyData.hpp"
 #include "bindings/api_modules.hpp"
 #include "core/odds/EnumeratingSource.hpp"
 #include "core/odds/Fold.hpp"
@@ -51,7 +52,8 @@ void fingerprint(lua_State* L, int index, int depth, std::string& key);
 // the table is too deep or too large (the caller falls back to identity).
 bool table_content(lua_State* L, int index, int depth, std::string& key) {
     if (depth > 6 || !lua_checkstack(L, 6)) return false;
-    if (lua_getmetatable(L, index)) {
+    if (read_only_data::has_other_metatable(L, index)) {
+        lua_getmetatable(L, index);
         luaL_getmetatable(L, "umpire.Hex");
         const bool hex = lua_rawequal(L, -1, -2);
         lua_pop(L, 2);
