@@ -4,7 +4,9 @@
 // compatibility) calls __newindex only for absent keys and never calls __len on a table, so a
 // proxy table would make `#umpire.data.x.list` 0 without an error (a silent change of results),
 // and a userdata proxy would break type(), unpack, table.concat and the state writer. So the data
-// tables stay the real, plain tables, and the guard compares them after each run instead.
+// tables stay the real, plain tables. At the seal each one without a metatable gets a shared,
+// locked one (bindings/ReadOnlyData.hpp) whose __newindex refuses a new key at once; every other
+// write is found by comparing the tables with a copy after each run.
 //
 // The algorithm. seal() takes a reference copy of the whole data tree once per load, right after
 // the data files are loaded and before any rule code runs: every table reachable from umpire.data
