@@ -23,6 +23,7 @@
 
 #include "bindings/GameLog.hpp"
 #include "core/bus/Journal.hpp"
+#include "core/odds/Exact.hpp"
 #include "ruleset/Load.hpp"
 #include "ruleset/Ruleset.hpp"
 #include "tests/support/helpers.hpp"
@@ -614,4 +615,52 @@ TEST_CASE("attacks: one ruleset cannot change another's data, at load time or at
     CHECK_THROWS_WITH(t.host.run_string("return umpire.rules.m.fire()", "@attack.lua"),
                       Catch::Contains("changed umpire.data.ift.columns[4]"));
     CHECK(t.eval("table.concat(umpire.data.ift.columns, ' ')") == "1 2 4 6");
+}
+
+// The event bus's subscriptions, the fold's state maps and the hex map live on the C++ heap; each
+// counts against the Lua cap (docs/sandbox.md, "Memory"), so growing them without end ends in a
+// clear error with the host alive, and the charge is given back.
+TEST_CASE("attacks: the bus, the chain fold and the hex map count against the Lua cap", "[attacks][memory][cxx]") {
+    umpire::HostOptions o = attack_options();
+    o.time_limit = 30;  // the caps, not the clock, must stop these (ASan runs them slowly)
+    TestHost t(o);
+    const std::size_t before = t.host.memory_used();
+    // One shared handler and short names: ~30 bytes of Lua heap per subscription against ~400 of
+    // C++ heap, so without the charge the Lua cap would let about 10 times the cap through.
+    // The subscriptions stay (they are the game's), so the refusal leaves room for what follows.
+    CHECK_THROWS_WITH(t.host.run_string("local f = function() end for i = 1, 1e7 do umpire.bus.on('e' .. i, f) end",
+                                        "@attack.lua"),
+                      Catch::Contains("attack.lua:1: memory limit: umpire.bus.on: ") &&
+                          Catch::Contains("subscriptions (~") && Catch::Contains("would pass the Lua memory cap"));
+    CHECK(t.eval("1 + 1") == "2");
+    // umpire.bus.off gives the charge back: what is left is what the subscriptions kept.
+    const std::size_t subscribed = t.host.memory_used();
+    CHECK(subscribed > before + (std::size_t{8} << 20));  // the subscriptions were charged
+    t.host.run_string("local i = 1 while umpire.bus.off(i) do i = i + 1 end");
+    CHECK(t.host.memory_used() < before + (std::size_t{4} << 20));
+
+    // A chain whose states never repeat (and hold 20 kB of text each, all one interned Lua
+    // string): under the exact odds engine the fold's maps grow by 6 states per state per step.
+    t.host.run_string(
+        "function __chain() local s = umpire.odds.chain{state = {n = 0, pad = ('x'):rep(20000)}, max_steps = 12, "
+        "step = function(s) s.n = s.n * 6 + umpire.dice.d(6) end, stop = function() return false end} return s.n end");
+    const auto folded = [&] {
+        return umpire::odds::enumerate([&](umpire::dice::DieSource& d) {
+            t.host.set_die_source(std::shared_ptr<umpire::dice::DieSource>(&d, [](umpire::dice::DieSource*) {}));
+            const std::string value = t.eval("__chain()");
+            t.host.set_die_source(nullptr);
+            return umpire::odds::Outcome(value);
+        });
+    };
+    CHECK_THROWS_WITH(folded(), Catch::Contains(":1: memory limit: umpire.odds.chain: its distinct states take ~") &&
+                                    Catch::Contains("which would pass the Lua memory cap"));
+    t.host.set_die_source(nullptr);
+    CHECK(t.eval("1 + 1") == "2");
+    CHECK(t.host.memory_used() < before + (std::size_t{4} << 20));  // the fold's charge was given back
+
+    // A huge hex map: its boards are counted on the C++ side, and the Lua table that declares
+    // them is larger still, so the cap refuses it while it is built.
+    check_refused(t, {"a hex map of millions of boards",
+                      "local b = {} for i = 1, 1e7 do b[i] = {board = i} end umpire.hex.map{boards = b}", kMemory});
+    CHECK_NOTHROW(t.host.run_string("umpire.hex.map{boards = {{board = 21}, {board = 22, column_offset = 10}}}"));
 }
