@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <mutex>
 
 #include "bindings/GameLog.hpp"
 #include "core/Error.hpp"
 #include "core/dice/DiceExpression.hpp"
 #include "core/dice/Distribution.hpp"
 #include "core/odds/Joint.hpp"
+#include "host/DataGuard.hpp"
 #include "ruleset/Load.hpp"
 
 namespace umpire::odds_runner {
@@ -62,6 +64,7 @@ ScriptWorker::ScriptWorker(const Request& request) : host_(request.host) {
                      request.code.empty() ? "@" + LuaHost::display_path(request.script) : "=(odds script)", -1);
     function_ = luaL_ref(L, LUA_REGISTRYINDEX);
     lua_pop(L, 1);
+    label_ = request.code.empty() ? LuaHost::display_path(request.script) : "(odds script)";
 }
 
 // One path of the enumeration: the script from its first line. What is dice-independent runs once
@@ -102,12 +105,31 @@ odds::Outcome ScriptWorker::run(dice::DieSource& source) {
     }
 }
 
+void ScriptWorker::check_data() { DataGuard::check(host_, label_); }
+
 odds::Result run_script(const Request& request) {
-    const odds::ScriptFactory factory = [&request]() -> odds::Script {
-        auto worker = std::make_shared<ScriptWorker>(request);
+    // Each worker's data is checked when the engine drops it (the end of the exact enumeration,
+    // the end of a Monte Carlo thread's batch), so the check runs once per worker, not per path.
+    struct Changed {
+        std::mutex mutex;
+        std::string message;
+    };
+    const auto changed = std::make_shared<Changed>();
+    const odds::ScriptFactory factory = [&request, changed]() -> odds::Script {
+        std::shared_ptr<ScriptWorker> worker(new ScriptWorker(request), [changed](ScriptWorker* w) {
+            try {
+                w->check_data();
+            } catch (const std::exception& e) {
+                std::lock_guard<std::mutex> lock(changed->mutex);
+                if (changed->message.empty()) changed->message = e.what();
+            }
+            delete w;
+        });
         return [worker](dice::DieSource& source) { return worker->run(source); };
     };
-    return odds::odds(factory, request.odds);
+    odds::Result result = odds::odds(factory, request.odds);
+    if (!changed->message.empty()) throw ScriptError(changed->message);
+    return result;
 }
 
 odds::Result of_expression(const std::string& expression) {

@@ -33,6 +33,9 @@ class ScriptWorker {
 public:
     explicit ScriptWorker(const Request& request);
     odds::Outcome run(dice::DieSource& source);
+    // Once at the end of an odds run (not per path): refuses the run if the script changed
+    // umpire.data (host/DataGuard.hpp).
+    void check_data();
 
 private:
     LuaHost host_;
@@ -40,6 +43,7 @@ private:
     bool state_touched_ = false;
     int base_env_ = LUA_NOREF;
     int function_ = LUA_NOREF;
+    std::string label_;
 };
 
 // Runs the script under the odds engine. ScriptError (with file and line) if the script fails on

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <map>
 
+#include "host/DataGuard.hpp"
 #include "host/LuaHost.hpp"
 #include "ruleset/Ruleset.hpp"
 #include "ruleset/YamlLoader.hpp"
@@ -255,6 +256,7 @@ void add_ruleset_overlay(LuaHost& rules, const fs::path& file, const Reader& rd,
     };
     try {
         rules.call(3, 0);
+        DataGuard::check(rules, "the rulesets' draw handlers");
         const int result = lua_gettop(L);
         for_each_item(result, "notes", [&](int i) {
             const std::string where = rd.display + ": the rulesets' draw note " + std::to_string(i);

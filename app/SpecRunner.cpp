@@ -1,6 +1,7 @@
 #include "app/SpecRunner.hpp"
 
 #include "bindings/GameLog.hpp"
+#include "host/DataGuard.hpp"
 #include "host/LuaHost.hpp"
 
 namespace umpire {
@@ -101,6 +102,7 @@ SpecResult run_spec_file(LuaHost& host, const std::filesystem::path& file, std::
         lua_setfield(L, env, "test_api");
         host.load_chunk(LuaHost::read_file(file, LuaHost::kMaxCodeBytes, "a spec file"), "@" + display, env);
         host.call(0, 0);
+        DataGuard::check(host, "the spec file's body");
         const int n = static_cast<int>(lua_objlen(L, tests));
         for (int i = 1; i <= n; ++i) {
             lua_rawgeti(L, tests, i);
@@ -115,9 +117,11 @@ SpecResult run_spec_file(LuaHost& host, const std::filesystem::path& file, std::
             host.set_state_json(initial_state);
             try {
                 host.call(0, 0);
+                DataGuard::check(host, "the test");
                 ++result.passed;
                 out << "ok   " << display << ": " << name << "\n";
             } catch (const ScriptError& e) {
+                DataGuard::restore_quietly(host);  // the next test sees the data as loaded
                 ++result.failed;
                 out << "FAIL " << display << ": " << name << "\n     " << e.what() << "\n";
                 if (!e.traceback.empty()) out << e.traceback << "\n";
@@ -127,6 +131,7 @@ SpecResult run_spec_file(LuaHost& host, const std::filesystem::path& file, std::
         }
     } catch (const ScriptError& e) {
         // The spec file itself did not load or run: one failure, with its position.
+        DataGuard::restore_quietly(host);
         ++result.failed;
         out << "FAIL " << display << "\n     " << e.what() << "\n";
     }

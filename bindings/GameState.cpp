@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "bindings/LuaError.hpp"
+#include "bindings/ReadOnlyData.hpp"
 
 namespace umpire::game_state {
 namespace {
@@ -81,10 +82,8 @@ struct Encoder {
         if (!seen.insert(id).second)
             throw Error(path + ": this table appears twice in the game state (a cycle, or the same "
                                "table stored in two places); state must be a tree");
-        if (lua_getmetatable(L, index)) {
-            lua_pop(L, 1);
+        if (read_only_data::has_other_metatable(L, index))
             throw Error(path + ": a table with a metatable cannot be part of the game state");
-        }
         const TableShape shape = shape_of(L, index);
         const size_t n = shape.length;
         if (shape.is_sequence()) {
@@ -274,10 +273,7 @@ struct Writer {
     void table(int index) {
         if (out.size() > max_bytes) throw NeedsDom{};
         if (!seen.insert(lua_topointer(L, index))) throw NeedsDom{};
-        if (lua_getmetatable(L, index)) {
-            lua_pop(L, 1);
-            throw NeedsDom{};
-        }
+        if (read_only_data::has_other_metatable(L, index)) throw NeedsDom{};
         if (!lua_checkstack(L, 4)) throw NeedsDom{};
         // A table with a length may be a sequence (then an array); one without is an object
         // (or {}, which the DOM also writes as an object).

@@ -41,6 +41,33 @@ void push_cancel(lua_State* L) {
     }
 }
 
+// The bus's subscriptions live on the C++ heap (EventBus::bytes()). What they hold counts against
+// the Lua memory cap (docs/sandbox.md, "Memory"): the change since the last call is charged or
+// given back after each on/off, so subscriptions a reload dropped are given back at the next one.
+// Subscriptions outlive the run that made them (the collector cannot free them), so a refusal
+// leaves kHeadroom of the cap free: enough for the error, the next run, and umpire.bus.off.
+constexpr std::size_t kHeadroom = std::size_t{1} << 20;
+
+struct BusMemory {
+    explicit BusMemory(Game&) {}
+    std::size_t charged = 0;
+};
+
+bool charge_bus_memory(lua_State* L) {
+    Game& game = Game::of(L);
+    auto& memory = game.extension<BusMemory>();
+    const std::size_t now = GameLog::of(L).bus.bytes();
+    if (now <= memory.charged) {
+        game.release_memory(memory.charged - now);
+    } else if (!game.charge_memory(now - memory.charged + kHeadroom)) {
+        return false;
+    } else {
+        game.release_memory(kHeadroom);
+    }
+    memory.charged = now;
+    return true;
+}
+
 /// @lua umpire.bus.on(event, handler, options)
 /// ---Subscribes handler(ev) to a named event. Higher `priority` runs first (default 0; ties in
 /// ---registration order). A handler may change ev.payload, call ev:cancel() (later handlers are
@@ -82,6 +109,13 @@ int l_on(lua_State* L) {
                 if (cancelled && !ev.cancelled) ev.cancel();
             },
             log.owner(), sees_cancelled);
+        if (!charge_bus_memory(L)) {
+            log.bus.unsubscribe(id);
+            const std::size_t count = log.bus.subscription_count();
+            throw RuleError("memory limit: umpire.bus.on: " + std::to_string(count + 1) + " subscriptions (~" +
+                            std::to_string((log.bus.bytes() >> 20) + 1) +
+                            " MiB of C++ memory) would pass the Lua memory cap (subscribing without end?)");
+        }
         lua_pushnumber(L, static_cast<lua_Number>(id));
         return 1;
     });
@@ -96,6 +130,7 @@ int l_off(lua_State* L) {
         lua::StackCheck check(L, 1);
         const auto id = static_cast<bus::EventBus::SubscriptionId>(luaL_checknumber(L, 1));
         lua_pushboolean(L, GameLog::of(L).bus.unsubscribe(id));
+        charge_bus_memory(L);  // gives back
         return 1;
     });
 }

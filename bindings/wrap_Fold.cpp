@@ -31,6 +31,7 @@
 #include "bindings/GameState.hpp"
 #include "bindings/LuaError.hpp"
 #include "bindings/LuaLibrary.hpp"
+#include "bindings/ReadOnlyData.hpp"
 #include "bindings/api_modules.hpp"
 #include "core/odds/EnumeratingSource.hpp"
 #include "core/odds/Fold.hpp"
@@ -51,7 +52,8 @@ void fingerprint(lua_State* L, int index, int depth, std::string& key);
 // the table is too deep or too large (the caller falls back to identity).
 bool table_content(lua_State* L, int index, int depth, std::string& key) {
     if (depth > 6 || !lua_checkstack(L, 6)) return false;
-    if (lua_getmetatable(L, index)) {
+    if (read_only_data::has_other_metatable(L, index)) {
+        lua_getmetatable(L, index);
         luaL_getmetatable(L, "umpire.Hex");
         const bool hex = lua_rawequal(L, -1, -2);
         lua_pop(L, 2);
@@ -342,6 +344,25 @@ int fold(Game& game, const ChainSpec& spec, odds::EnumeratingSource& outer) {
             std::map<std::string, int>& refs;
             ~Unref() { for (const auto& [state, ref] : refs) luaL_unref(L, LUA_REGISTRYINDEX, ref); }
         } unref{L, templates};
+        // The fold's state maps (core/odds/Fold.hpp: on_memory) and the texts of `templates` live on
+        // the C++ heap: charged against the Lua memory cap while the fold runs (docs/sandbox.md,
+        // "Memory"), so a chain whose states never repeat ends in a clear error, not in swap.
+        std::size_t charged = 0, templates_bytes = 0;
+        struct Release {
+            Game& game;
+            std::size_t& charged;
+            ~Release() { game.release_memory(charged); }
+        } release{game, charged};
+        options.on_memory = [&](std::size_t bytes) {
+            bytes += templates_bytes;
+            if (bytes > charged && !game.charge_memory(bytes - charged))
+                throw RuleError("memory limit: umpire.odds.chain: its distinct states take ~" +
+                                std::to_string((bytes >> 20) + 1) +
+                                " MiB of C++ memory, which would pass the Lua memory cap (a state that never "
+                                "repeats, such as a counter without end?)");
+            if (bytes < charged) game.release_memory(charged - bytes);
+            charged = bytes;
+        };
         // Puts the game in a fold state: umpire.state as it stood there (written only if it
         // differs), and a fresh copy of its chain table pushed.
         const auto enter = [&](const std::string& state) {
@@ -354,6 +375,7 @@ int fold(Game& game, const ChainSpec& spec, odds::EnumeratingSource& outer) {
             if (found == templates.end()) {
                 game_state::push_from_json(L, chain);
                 found = templates.emplace(chain, luaL_ref(L, LUA_REGISTRYINDEX)).first;
+                templates_bytes += chain.capacity() + 64;
             }
             lua_rawgeti(L, LUA_REGISTRYINDEX, found->second);
             push_copy(L, -1);

@@ -35,6 +35,7 @@ struct HexMap {
     explicit HexMap(Game&) {}
     std::optional<hex::Map> map;
     bool declared = false;
+    std::size_t charged = 0;  // bytes of the boards, charged against the Lua cap
 
     const hex::Map& get() {
         if (!map) map.emplace(0);
@@ -205,6 +206,17 @@ int l_map(lua_State* L) {
                                                       : boards.front().board;
         lua_pop(L, 1);
         auto& m = hex_map(L);
+        // The boards are kept on the C++ heap: counted against the Lua memory cap (docs/sandbox.md,
+        // "Memory"), the previous map's share given back. (Always less than the Lua table they
+        // came from, so the Lua cap refuses a huge spec first; counted all the same.)
+        const std::size_t bytes = boards.size() * sizeof(hex::BoardPlacement);
+        Game& game = Game::of(L);
+        game.release_memory(m.charged);
+        m.charged = 0;
+        if (!game.charge_memory(bytes))
+            throw RuleError("memory limit: umpire.hex.map: " + std::to_string(boards.size()) +
+                            " boards would pass the Lua memory cap");
+        m.charged = bytes;
         m.map.emplace(std::move(boards), default_board);
         m.declared = true;
         return 0;

@@ -17,6 +17,7 @@ extern "C" std::size_t __sanitizer_get_allocated_size(const volatile void* block
 #endif
 
 #include "bindings/GameState.hpp"
+#include "host/DataGuard.hpp"
 #include "host/Isolation.hpp"
 #include "host/Sandbox.hpp"
 #include "host/Watchdog.hpp"
@@ -450,8 +451,10 @@ void LuaHost::run_file(const fs::path& file) {
         call(0, 0);
     } catch (...) {
         lua_settop(L_, top);
+        DataGuard::restore_quietly(*this);
         throw;
     }
+    DataGuard::check(*this, display_path(file));
 }
 
 int LuaHost::run_string(const std::string& code, const std::string& label, bool keep_results) {
@@ -461,8 +464,10 @@ int LuaHost::run_string(const std::string& code, const std::string& label, bool 
         load_chunk(code, label, -1);
         lua_remove(L_, -2);
         call(0, keep_results ? LUA_MULTRET : 0);
+        DataGuard::check(*this, label.substr(1));
     } catch (...) {
         lua_settop(L_, top);
+        DataGuard::restore_quietly(*this);
         throw;
     }
     return lua_gettop(L_) - top;

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "bindings/LuaError.hpp"
+#include "bindings/ReadOnlyData.hpp"
 #include "host/LuaHost.hpp"
 
 namespace umpire::sandbox {
@@ -573,12 +574,19 @@ bool is_read_only_view(lua_State* L, int index) {
     return view;
 }
 
-/// ---Like Lua's rawset, except that it refuses the read-only views of the libraries and of `umpire`.
+/// ---Like Lua's rawset, except that it refuses the read-only views of the libraries and of `umpire`,
+/// ---and the tables of `umpire.data`.
 int l_rawset(lua_State* L) {
     luaL_checktype(L, 1, LUA_TTABLE);
     luaL_checkany(L, 2);
     luaL_checkany(L, 3);
     if (is_read_only_view(L, 1)) return luaL_error(L, "rawset: this table is a read-only view");
+    if (lua_getmetatable(L, 1)) {
+        lua_getfield(L, -1, read_only_data::kMarker);
+        const bool data = lua_toboolean(L, -1);
+        lua_pop(L, 2);
+        if (data) return luaL_error(L, "rawset: umpire.data is read-only (copy it first, and change the copy)");
+    }
     lua_settop(L, 3);
     lua_rawset(L, 1);
     return 1;

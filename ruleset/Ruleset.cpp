@@ -6,6 +6,7 @@
 #include <set>
 
 #include "bindings/DataMarks.hpp"
+#include "host/DataGuard.hpp"
 #include "host/LuaHost.hpp"
 #include "host/Sandbox.hpp"
 #include "ruleset/Load.hpp"
@@ -381,9 +382,17 @@ void load_into(LuaHost& host, int env, const std::vector<fs::path>& dirs) {
         }
         lua_pushcclosure(L, l_scenario, 1);
         lua_setfield(L, data, "scenario");
+        // umpire.data is read-only from here on, module bodies and validate included
+        // (host/DataGuard.hpp): a ruleset cannot change another's data, even while loading.
+        auto& guard = host.extension<DataGuard>();
+        guard.seal(L, data);
         for (const auto& m : layers_in_order)
             for (const auto& file : m.modules) load_module(host, env, rules, bases, layers, file);
         validate(host, layers, data);
+        const std::string changed = guard.verify(L, data);
+        if (!changed.empty())
+            throw ScriptError("loading the rules changed " + changed +
+                              " (umpire.data is read-only: copy it first, and change the copy)");
         if (!layers_in_order.empty()) set_info(L, umpire, layers_in_order.back());
     } catch (...) {
         lua_settop(L, top);

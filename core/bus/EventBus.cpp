@@ -27,7 +27,19 @@ std::uint64_t EventBus::rank_of(const std::string& owner) {
     return it->second;
 }
 
+namespace {
+// What one subscription holds on the heap besides its names: the record and its shared_ptr
+// control block, the handler's captured state, a by_id_ node and a slot in its event's list, and
+// the event's lists_ node (counted per subscription: an upper bound). The names are counted twice
+// (the record's, and the list's key).
+template <class Subscription>
+std::size_t heap_bytes(const Subscription& s) {
+    return sizeof(Subscription) + 256 + 2 * s.event.capacity() + s.owner.capacity();
+}
+}  // namespace
+
 void EventBus::insert(std::shared_ptr<Subscription> sub) {
+    bytes_ += heap_bytes(*sub);
     auto it = lists_.find(sub->event);
     auto list = std::make_shared<List>();
     if (it != lists_.end()) *list = *it->second;
@@ -55,7 +67,7 @@ void EventBus::remove_from_lists(const std::vector<std::shared_ptr<Subscription>
     std::vector<std::string> events;
     for (const auto& s : subs) {
         s->active = false;
-        by_id_.erase(s->id);
+        if (by_id_.erase(s->id)) bytes_ -= heap_bytes(*s);
         events.push_back(s->event);
     }
     std::sort(events.begin(), events.end());

@@ -98,6 +98,9 @@ public:
     std::vector<SubscriptionInfo> subscriptions(std::string_view event) const;
     // Total number of live subscriptions; those of one owner.
     std::size_t subscription_count() const { return by_id_.size(); }
+    // An estimate of the C++ heap the subscriptions hold (each one's record, handler, names and
+    // its share of the indexes), so a host can count it against its memory cap.
+    std::size_t bytes() const { return bytes_; }
     std::size_t subscription_count(const std::string& owner) const;
 
     // Raises an event now (nested if called from a handler) and returns it as the handlers
@@ -151,6 +154,7 @@ private:
     // subscriptions during dispatch replaces the list without disturbing the iteration.
     std::unordered_map<std::string, std::shared_ptr<const List>, NameHash, std::equal_to<>> lists_;
     std::unordered_map<SubscriptionId, std::shared_ptr<Subscription>> by_id_;
+    std::size_t bytes_ = 0;
     std::unordered_map<std::string, std::uint64_t> owner_rank_;
     SubscriptionId next_id_ = 1;
 

@@ -23,6 +23,7 @@
 
 #include "bindings/GameLog.hpp"
 #include "core/bus/Journal.hpp"
+#include "core/odds/Exact.hpp"
 #include "ruleset/Load.hpp"
 #include "ruleset/Ruleset.hpp"
 #include "tests/support/helpers.hpp"
@@ -516,4 +517,150 @@ TEST_CASE("attacks: the journal's C++ memory counts against the Lua cap", "[atta
         CHECK(t.eval("1 + 1") == "2");
         CHECK(t.host.memory_used() < (std::size_t{16} << 20));
     }
+}
+
+// umpire.data is read-only (host/DataGuard.hpp): every write is refused after the run that made
+// it, with the path it changed, and undone, so the next run (and any other ruleset) sees the data
+// as loaded. A ruleset of two data files: `ift.columns` a list, `ift.table` nested maps.
+TEST_CASE("attacks: umpire.data cannot be changed, and a change never reaches the next run", "[attacks][data]") {
+    Scratch s("data");
+    const fs::path owner = s.ruleset("owner", "data: [ift]\nmodules: [fire]\n",
+                                     {{"data/ift.yaml", "columns: [1, 2, 4, 6]\ntable:\n  '12': {KIA: 1}\n"},
+                                      {"rules/fire.lua", "return { last = function() local c = umpire.data.ift.columns "
+                                                         "return c[#c] end }\n"}});
+    const Attack attacks[] = {
+        {"a nested list element", "umpire.data.ift.columns[3] = 99", "changed umpire.data.ift.columns[3] (umpire.data is read-only"},
+        {"a nested map value", "umpire.data.ift.table['12'].KIA = 0", "changed umpire.data.ift.table[\"12\"].KIA"},
+        {"a key added", "umpire.data.ift.extra = 1",
+         "attack.lua:1: cannot add the key 'extra' to umpire.data.ift: umpire.data is read-only"},
+        {"a list item added by index", "local c = umpire.data.ift.columns c[#c + 1] = 8",
+         "attack.lua:1: cannot add the key '5' to umpire.data.ift.columns"},
+        {"a key removed", "umpire.data.ift.table = nil", "changed umpire.data.ift.table"},
+        {"table.insert", "table.insert(umpire.data.ift.columns, 8)", "changed umpire.data.ift.columns[5]"},
+        {"table.remove", "table.remove(umpire.data.ift.columns)", "changed umpire.data.ift.columns[4]"},
+        {"table.sort", "table.sort(umpire.data.ift.columns, function(a, b) return a > b end)",
+         "changed umpire.data.ift.columns[1]"},
+        {"rawset", "rawset(umpire.data.ift, 'columns', {})", "attack.lua:1: rawset: umpire.data is read-only"},
+        {"setmetatable", "setmetatable(umpire.data.ift.columns, {__index = function() return 0 end})",
+         "cannot change a protected metatable"},
+        {"a subtable kept in a local and changed later",
+         "local c = umpire.data.ift.columns for i = 1, #c do c[i] = 0 end", "changed umpire.data.ift.columns[1]"},
+        {"the write made inside a coroutine", "coroutine.wrap(function() umpire.data.ift.columns[1] = 7 end)()",
+         "changed umpire.data.ift.columns[1]"},
+        {"umpire.data.scenario replaced", "umpire.data.scenario = print", "changed umpire.data.scenario"},
+        {"a new top-level data table", "umpire.data.mine = {1}", "cannot add the key 'mine' to umpire.data:"},
+        {"a key added in a table the run removed and put back",
+         "local t = umpire.data.ift.table umpire.data.ift.table = nil umpire.data.ift.table = t", "cannot add the key 'table'"},
+    };
+    TestHost t(attack_options());
+    umpire::ruleset::load(t.host, {owner.string()});
+    const std::string clean = "1 2 4 6 1 nil false";
+    const std::string look =
+        "table.concat(umpire.data.ift.columns, ' ') .. ' ' .. umpire.data.ift.table['12'].KIA .. ' ' .. "
+        "tostring(umpire.data.ift.extra) .. ' ' .. tostring(getmetatable(umpire.data.ift.columns))";
+    REQUIRE(t.eval(look) == clean);
+    for (const auto& a : attacks) {
+        check_refused(t, a);
+        INFO("attack: " << a.name);
+        CHECK(t.eval(look) == clean);  // restored for the next run
+        CHECK(t.eval("umpire.rules.fire.last()") == "6");
+        CHECK(t.eval("type(umpire.data.scenario)") == "function");
+    }
+
+    // A run that writes and then fails: its own error is reported, and the data is restored all
+    // the same.
+    CHECK_THROWS_WITH(t.host.run_string("umpire.data.ift.columns[1] = 5 error('boom')", "@attack.lua"),
+                      Catch::Contains("attack.lua:1: boom"));
+    CHECK(t.eval(look) == clean);
+
+    // A script file (what `watch` runs on each save): run 1 changes the data and is refused,
+    // run 2 of the same host sees the data as loaded.
+    const fs::path script = s.dir / "watched.lua";
+    test_helpers::write(script, "local c = umpire.data.ift.columns\nprint(c[1])\nc[1] = 100\n");
+    t.lines.clear();
+    CHECK_THROWS_WITH(t.host.run_file(script), Catch::Contains("watched.lua changed umpire.data.ift.columns[1]"));
+    t.lines.clear();
+    CHECK_THROWS(t.host.run_file(script));
+    REQUIRE(t.lines.size() == 1);
+    CHECK(t.lines[0] == "1");  // not 100
+
+    // Reading, copying and changing the copy stay allowed, and are not refused.
+    CHECK(t.eval("(function() local c = {} for i, v in ipairs(umpire.data.ift.columns) do c[i] = v * 2 end "
+                 "c[5] = 1 table.sort(c) return table.concat(c, ',') end)()") == "1,2,4,8,12");
+    CHECK(t.eval("#umpire.data.ift.columns .. type(umpire.data.ift) .. select('#', unpack(umpire.data.ift.columns))") ==
+          "4table4");
+}
+
+TEST_CASE("attacks: one ruleset cannot change another's data, at load time or at run time", "[attacks][data]") {
+    Scratch s("data2");
+    const fs::path owner = s.ruleset("owner", "data: [ift]\n", {{"data/ift.yaml", "columns: [1, 2, 4, 6]\n"}});
+    const fs::path at_load = s.ruleset("at_load", "modules: [m]\n",
+                                       {{"rules/m.lua", "umpire.data.ift.columns[2] = 0 return {}\n"}});
+    const fs::path in_validate =
+        s.ruleset("in_validate", "modules: [m]\n",
+                  {{"rules/m.lua", "return { validate = function(data) table.insert(data.ift.columns, 9) end }\n"}});
+    const fs::path at_run = s.ruleset("at_run", "modules: [m]\n",
+                                      {{"rules/m.lua", "return { fire = function() umpire.data.ift.columns[4] = 1 return 1 end }\n"}});
+    {
+        TestHost t(attack_options());
+        CHECK_THROWS_WITH(umpire::ruleset::load(t.host, {owner.string(), at_load.string()}),
+                          Catch::Contains("loading the rules changed umpire.data.ift.columns[2]"));
+        CHECK_THROWS_WITH(umpire::ruleset::load(t.host, {owner.string(), in_validate.string()}),
+                          Catch::Contains("loading the rules changed umpire.data.ift.columns[5]"));
+        umpire::ruleset::load(t.host, {owner.string()});
+        CHECK(t.eval("table.concat(umpire.data.ift.columns, ' ')") == "1 2 4 6");
+    }
+    TestHost t(attack_options());
+    umpire::ruleset::load(t.host, {owner.string(), at_run.string()});
+    CHECK_THROWS_WITH(t.host.run_string("return umpire.rules.m.fire()", "@attack.lua"),
+                      Catch::Contains("changed umpire.data.ift.columns[4]"));
+    CHECK(t.eval("table.concat(umpire.data.ift.columns, ' ')") == "1 2 4 6");
+}
+
+// The event bus's subscriptions, the fold's state maps and the hex map live on the C++ heap; each
+// counts against the Lua cap (docs/sandbox.md, "Memory"), so growing them without end ends in a
+// clear error with the host alive, and the charge is given back.
+TEST_CASE("attacks: the bus, the chain fold and the hex map count against the Lua cap", "[attacks][memory][cxx]") {
+    umpire::HostOptions o = attack_options();
+    o.time_limit = 30;  // the caps, not the clock, must stop these (ASan runs them slowly)
+    TestHost t(o);
+    const std::size_t before = t.host.memory_used();
+    // One shared handler and short names: ~30 bytes of Lua heap per subscription against ~400 of
+    // C++ heap, so without the charge the Lua cap would let about 10 times the cap through.
+    // The subscriptions stay (they are the game's), so the refusal leaves room for what follows.
+    CHECK_THROWS_WITH(t.host.run_string("local f = function() end for i = 1, 1e7 do umpire.bus.on('e' .. i, f) end",
+                                        "@attack.lua"),
+                      Catch::Contains("attack.lua:1: memory limit: umpire.bus.on: ") &&
+                          Catch::Contains("subscriptions (~") && Catch::Contains("would pass the Lua memory cap"));
+    CHECK(t.eval("1 + 1") == "2");
+    // umpire.bus.off gives the charge back: what is left is what the subscriptions kept.
+    const std::size_t subscribed = t.host.memory_used();
+    CHECK(subscribed > before + (std::size_t{8} << 20));  // the subscriptions were charged
+    t.host.run_string("local i = 1 while umpire.bus.off(i) do i = i + 1 end");
+    CHECK(t.host.memory_used() < before + (std::size_t{4} << 20));
+
+    // A chain whose states never repeat (and hold 20 kB of text each, all one interned Lua
+    // string): under the exact odds engine the fold's maps grow by 6 states per state per step.
+    t.host.run_string(
+        "function __chain() local s = umpire.odds.chain{state = {n = 0, pad = ('x'):rep(20000)}, max_steps = 12, "
+        "step = function(s) s.n = s.n * 6 + umpire.dice.d(6) end, stop = function() return false end} return s.n end");
+    const auto folded = [&] {
+        return umpire::odds::enumerate([&](umpire::dice::DieSource& d) {
+            t.host.set_die_source(std::shared_ptr<umpire::dice::DieSource>(&d, [](umpire::dice::DieSource*) {}));
+            const std::string value = t.eval("__chain()");
+            t.host.set_die_source(nullptr);
+            return umpire::odds::Outcome(value);
+        });
+    };
+    CHECK_THROWS_WITH(folded(), Catch::Contains(":1: memory limit: umpire.odds.chain: its distinct states take ~") &&
+                                    Catch::Contains("which would pass the Lua memory cap"));
+    t.host.set_die_source(nullptr);
+    CHECK(t.eval("1 + 1") == "2");
+    CHECK(t.host.memory_used() < before + (std::size_t{4} << 20));  // the fold's charge was given back
+
+    // A huge hex map: its boards are counted on the C++ side, and the Lua table that declares
+    // them is larger still, so the cap refuses it while it is built.
+    check_refused(t, {"a hex map of millions of boards",
+                      "local b = {} for i = 1, 1e7 do b[i] = {board = i} end umpire.hex.map{boards = b}", kMemory});
+    CHECK_NOTHROW(t.host.run_string("umpire.hex.map{boards = {{board = 21}, {board = 22, column_offset = 10}}}"));
 }

@@ -208,8 +208,10 @@ TEST_CASE("a reload reuses what did not change and re-reads what did", "[reload]
     umpire::ruleset::reload(t.host);
     CHECK(t.eval("umpire.data.weapons.lmg.B") == "9");
     CHECK_THAT(t.eval("umpire.where(umpire.data.weapons.lmg, 'B')"), Catch::EndsWith("house/data/weapons.yaml:7:7"));
-    // Data changed by rule code is fresh again after a reload, as after a cold load.
-    t.host.run_string("umpire.data.weapons.mmg.B = 99");
+    // Data changed by rule code is refused and undone (host/DataGuard.hpp), and a reload gives
+    // fresh tables anyway, as a cold load does.
+    CHECK_THROWS_WITH(t.host.run_string("umpire.data.weapons.mmg.B = 99"), Catch::Contains("changed umpire.data.weapons.mmg.B"));
+    CHECK(t.eval("umpire.data.weapons.mmg.B") == "10");
     umpire::ruleset::reload(t.host);
     CHECK(t.eval("umpire.data.weapons.mmg.B") == "10");
 }

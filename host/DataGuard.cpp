@@ -1,0 +1,520 @@
+#include "host/DataGuard.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <deque>
+#include <unordered_map>
+
+#include "bindings/Game.hpp"
+#include "bindings/LuaError.hpp"
+#include "bindings/ReadOnlyData.hpp"
+#include "host/LuaHost.hpp"
+
+namespace umpire {
+
+namespace {
+
+// One key or value of the copy. `slot` is a table's index for LUA_TTABLE, the anchor slot for a
+// function, userdata or thread (compared by identity).
+struct Value {
+    int type = LUA_TNIL;
+    bool boolean = false;
+    std::uint64_t number_bits = 0;
+    std::string string;
+    int slot = 0;
+};
+
+struct Entry {
+    Value key;
+    Value value;
+};
+
+int absolute(lua_State* L, int index) {
+    return index > 0 || index <= LUA_REGISTRYINDEX ? index : lua_gettop(L) + index + 1;
+}
+
+// Booleans, numbers and strings are kept by value; anything else by identity.
+bool by_value(int type) {
+    return type == LUA_TBOOLEAN || type == LUA_TNUMBER || type == LUA_TSTRING;
+}
+
+std::uint64_t bits_of(double d) {
+    std::uint64_t bits;
+    std::memcpy(&bits, &d, sizeof bits);
+    return bits;
+}
+
+double double_of(std::uint64_t bits) {
+    double d;
+    std::memcpy(&d, &bits, sizeof d);
+    return d;
+}
+
+// pairs() order: booleans (false, true), numbers ascending, strings in byte order, then the rest
+// by anchor slot (their order of discovery).
+int rank(int type) {
+    switch (type) {
+        case LUA_TBOOLEAN: return 0;
+        case LUA_TNUMBER: return 1;
+        case LUA_TSTRING: return 2;
+        default: return 3;
+    }
+}
+
+bool key_less(const Value& a, const Value& b) {
+    if (rank(a.type) != rank(b.type)) return rank(a.type) < rank(b.type);
+    switch (a.type) {
+        case LUA_TBOOLEAN: return a.boolean < b.boolean;
+        case LUA_TNUMBER: return double_of(a.number_bits) < double_of(b.number_bits);
+        case LUA_TSTRING: return a.string < b.string;
+        default: return a.slot < b.slot;
+    }
+}
+
+bool is_identifier(const std::string& s) {
+    static const char* const kKeywords[] = {"and", "break", "do", "else", "elseif", "end", "false", "for",
+                                            "function", "if", "in", "local", "nil", "not", "or", "repeat",
+                                            "return", "then", "true", "until", "while"};
+    if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+    for (char c : s)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+    return std::none_of(std::begin(kKeywords), std::end(kKeywords), [&](const char* k) { return s == k; });
+}
+
+// ".name", "[3]", "[\"two words\"]", "[true]", "[?]" for a key of another type.
+std::string key_suffix(const Value& key) {
+    switch (key.type) {
+        case LUA_TBOOLEAN: return key.boolean ? "[true]" : "[false]";
+        case LUA_TNUMBER: {
+            const double d = double_of(key.number_bits);
+            char text[40];
+            if (d == std::floor(d) && std::fabs(d) < 1e15) std::snprintf(text, sizeof text, "[%.0f]", d);
+            else std::snprintf(text, sizeof text, "[%.17g]", d);
+            return text;
+        }
+        case LUA_TSTRING: {
+            if (is_identifier(key.string)) return "." + key.string;
+            std::string quoted = "[\"";
+            for (char c : key.string) {
+                if (c == '"' || c == '\\') quoted += '\\';
+                quoted += c;
+            }
+            return quoted + "\"]";
+        }
+        default: return "[?]";
+    }
+}
+
+// __newindex of the read-only data metatable: a new key in a data table is refused at once, with
+// the table's path when the guard knows it. (Writes to existing keys never reach __newindex in
+// Lua 5.1; the check after the run finds those.)
+int l_data_newindex(lua_State* L) {
+    std::string path = DataGuard::path_of(L, 1);
+    if (path.empty()) path = "umpire.data";
+    lua_pushvalue(L, 2);
+    const char* key = lua_type(L, 2) == LUA_TSTRING || lua_type(L, 2) == LUA_TNUMBER ? lua_tostring(L, -1) : luaL_typename(L, 2);
+    return luaL_error(L, "cannot add the key '%s' to %s: umpire.data is read-only (copy it first, and change the copy)",
+                      key, path.c_str());
+}
+
+// Pushes the read-only data metatable, made once per state.
+void push_trap(lua_State* L) {
+    if (luaL_newmetatable(L, read_only_data::kMetatable)) {
+        lua_pushcfunction(L, l_data_newindex);
+        lua_setfield(L, -2, "__newindex");
+        lua_pushboolean(L, 0);  // getmetatable() answers false; setmetatable() is refused
+        lua_setfield(L, -2, "__metatable");
+        lua_pushboolean(L, 1);
+        lua_setfield(L, -2, read_only_data::kMarker);
+    }
+}
+
+}  // namespace
+
+struct DataGuard::Snapshot {
+    struct Table {
+        const void* pointer = nullptr;
+        std::string path;
+        std::size_t first = 0;  // its entries: entries[first, first + count)
+        std::size_t count = 0;
+        int metatable_slot = 0;  // anchor slot of its metatable at the seal; 0: none
+    };
+    lua_State* L = nullptr;
+    int anchor = LUA_NOREF;  // registry: [i] = table i (1-based), then the other values
+    int anchor_size = 0;
+    std::vector<Table> tables;  // tables[0] is umpire.data itself
+    std::vector<Entry> entries;
+    std::size_t charged = 0;
+
+    // Appends the value at `index` to the anchor; returns its slot.
+    int anchor_value(int index) {
+        index = absolute(L, index);
+        lua_rawgeti(L, LUA_REGISTRYINDEX, anchor);
+        lua_pushvalue(L, index);
+        lua_rawseti(L, -2, ++anchor_size);
+        lua_pop(L, 1);
+        return anchor_size;
+    }
+
+    void push_value(const Value& v) {
+        switch (v.type) {
+            case LUA_TBOOLEAN: lua_pushboolean(L, v.boolean); break;
+            case LUA_TNUMBER: lua_pushnumber(L, double_of(v.number_bits)); break;
+            case LUA_TSTRING: lua_pushlstring(L, v.string.data(), v.string.size()); break;
+            case LUA_TNIL: lua_pushnil(L); break;
+            case LUA_TTABLE: lua_rawgeti(L, LUA_REGISTRYINDEX, anchor); lua_rawgeti(L, -1, v.slot + 1); lua_remove(L, -2); break;
+            default: lua_rawgeti(L, LUA_REGISTRYINDEX, anchor); lua_rawgeti(L, -1, v.slot); lua_remove(L, -2); break;
+        }
+    }
+
+    // Does the value at `index` equal v (tables by identity)?
+    bool equals(int index, const Value& v) {
+        if (lua_type(L, index) != v.type) return false;
+        switch (v.type) {
+            case LUA_TBOOLEAN: return (lua_toboolean(L, index) != 0) == v.boolean;
+            case LUA_TNUMBER: return bits_of(lua_tonumber(L, index)) == v.number_bits;
+            case LUA_TSTRING: {
+                std::size_t n = 0;
+                const char* s = lua_tolstring(L, index, &n);
+                return n == v.string.size() && std::memcmp(s, v.string.data(), n) == 0;
+            }
+            case LUA_TTABLE: return lua_topointer(L, index) == tables[static_cast<std::size_t>(v.slot)].pointer;
+            default: {
+                index = absolute(L, index);
+                push_value(v);
+                const bool same = lua_rawequal(L, index, -1) != 0;
+                lua_pop(L, 1);
+                return same;
+            }
+        }
+    }
+};
+
+DataGuard::DataGuard(Game& game) : game_(game) {}
+
+DataGuard::~DataGuard() {
+    for (auto& s : snapshots_) {
+        luaL_unref(s->L, LUA_REGISTRYINDEX, s->anchor);
+        game_.release_memory(s->charged);
+    }
+}
+
+DataGuard::Snapshot* DataGuard::find(lua_State* L, int index) {
+    if (!lua_istable(L, index)) return nullptr;
+    const void* root = lua_topointer(L, index);
+    for (auto& s : snapshots_)
+        if (s->tables.front().pointer == root) return s.get();
+    return nullptr;
+}
+
+void DataGuard::seal(lua_State* L, int index) {
+    index = absolute(L, index);
+    // Sealed again (a second load into the same generation): the new copy replaces the old one.
+    for (auto it = snapshots_.begin(); it != snapshots_.end(); ++it)
+        if ((*it)->tables.front().pointer == lua_topointer(L, index)) {
+            luaL_unref(L, LUA_REGISTRYINDEX, (*it)->anchor);
+            game_.release_memory((*it)->charged);
+            snapshots_.erase(it);
+            break;
+        }
+    auto snapshot = std::make_unique<Snapshot>();
+    Snapshot& s = *snapshot;
+    s.L = L;
+    lua_newtable(L);
+    s.anchor = luaL_ref(L, LUA_REGISTRYINDEX);
+    std::unordered_map<const void*, int> table_of;  // pointer -> index in s.tables
+    auto add_table = [&](int at, std::string path) {
+        const void* p = lua_topointer(L, at);
+        auto [it, fresh] = table_of.emplace(p, static_cast<int>(s.tables.size()));
+        if (fresh) {
+            Snapshot::Table t;
+            t.pointer = p;
+            t.path = std::move(path);
+            s.tables.push_back(std::move(t));
+            lua_rawgeti(L, LUA_REGISTRYINDEX, s.anchor);
+            lua_pushvalue(L, at);
+            lua_rawseti(L, -2, static_cast<int>(s.tables.size()));
+            lua_pop(L, 1);
+        }
+        return it->second;
+    };
+    add_table(index, "umpire.data");
+    // Tables occupy anchor slots 1..T as they are found; other values are appended after all of
+    // them, so they go to a side list first and are anchored at the end.
+    std::vector<std::pair<std::size_t, bool>> others;  // (entry, is key) to anchor afterwards
+    lua_newtable(L);  // scratch: other keys and values, by scratch slot
+    const int scratch = lua_gettop(L);
+    int scratch_size = 0;
+    auto read = [&](int at, Value& v) {
+        v.type = lua_type(L, at);
+        switch (v.type) {
+            case LUA_TBOOLEAN: v.boolean = lua_toboolean(L, at) != 0; break;
+            case LUA_TNUMBER: v.number_bits = bits_of(lua_tonumber(L, at)); break;
+            case LUA_TSTRING: {
+                std::size_t n = 0;
+                const char* text = lua_tolstring(L, at, &n);
+                v.string.assign(text, n);
+                break;
+            }
+            case LUA_TTABLE: break;  // by the caller, in sorted order
+            default:
+                lua_pushvalue(L, at);
+                lua_rawseti(L, scratch, ++scratch_size);
+                v.slot = scratch_size;
+        }
+    };
+    for (std::size_t i = 0; i < s.tables.size(); ++i) {
+        lua_rawgeti(L, LUA_REGISTRYINDEX, s.anchor);
+        lua_rawgeti(L, -1, static_cast<int>(i + 1));
+        lua_remove(L, -2);
+        const int table = lua_gettop(L);
+        std::vector<Entry> entries;
+        std::vector<int> value_scratch;  // tables among the values: their scratch slot
+        lua_pushnil(L);
+        while (lua_next(L, table) != 0) {
+            Entry e;
+            read(-2, e.key);
+            if (e.key.type == LUA_TTABLE) {
+                // A table as a key (not in YAML data): kept by identity like a function, not
+                // walked; "light userdata" here only means "push it from the anchor".
+                lua_pushvalue(L, -2);
+                lua_rawseti(L, scratch, ++scratch_size);
+                e.key.type = LUA_TLIGHTUSERDATA;
+                e.key.slot = scratch_size;
+            }
+            read(-1, e.value);
+            if (e.value.type == LUA_TTABLE) {
+                lua_pushvalue(L, -1);
+                lua_rawseti(L, scratch, ++scratch_size);
+                e.value.slot = -scratch_size;  // resolved below, after sorting
+            }
+            entries.push_back(std::move(e));
+            lua_pop(L, 1);
+        }
+        std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return key_less(a.key, b.key); });
+        Snapshot::Table& t = s.tables[i];
+        t.first = s.entries.size();
+        t.count = entries.size();
+        // A table without a metatable gets the trap (new keys refused at once); one that has its
+        // own keeps it, and is checked after the run like the others.
+        if (!lua_getmetatable(L, table)) {
+            push_trap(L);
+            lua_pushvalue(L, -1);
+            lua_setmetatable(L, table);
+        }
+        lua_rawseti(L, scratch, ++scratch_size);
+        t.metatable_slot = -scratch_size;
+        const std::string path = t.path;
+        for (auto& e : entries) {
+            if (e.value.type == LUA_TTABLE) {
+                lua_rawgeti(L, scratch, -e.value.slot);
+                e.value.slot = add_table(lua_gettop(L), path + key_suffix(e.key));
+                lua_pop(L, 1);
+            }
+            s.entries.push_back(std::move(e));
+        }
+        lua_pop(L, 1);
+    }
+    // Now that every table has its slot, anchor the other values after them.
+    s.anchor_size = static_cast<int>(s.tables.size());
+    auto anchor_scratch = [&](int& slot) {
+        lua_rawgeti(L, scratch, slot);
+        slot = s.anchor_value(-1);
+        lua_pop(L, 1);
+    };
+    for (auto& e : s.entries) {
+        if (!by_value(e.key.type)) anchor_scratch(e.key.slot);
+        if (!by_value(e.value.type) && e.value.type != LUA_TTABLE) anchor_scratch(e.value.slot);
+    }
+    for (auto& t : s.tables)
+        if (t.metatable_slot < 0) {
+            int slot = -t.metatable_slot;
+            anchor_scratch(slot);
+            t.metatable_slot = slot;
+        }
+    lua_pop(L, 1);  // scratch
+    std::size_t bytes = sizeof(Snapshot) + s.tables.size() * sizeof(Snapshot::Table) + s.entries.size() * sizeof(Entry);
+    for (const auto& t : s.tables) bytes += t.path.capacity();
+    for (const auto& e : s.entries) bytes += e.key.string.capacity() + e.value.string.capacity();
+    if (!game_.charge_memory(bytes)) {
+        luaL_unref(L, LUA_REGISTRYINDEX, s.anchor);
+        throw ScriptError("memory limit: the read-only copy of umpire.data (~" + std::to_string(bytes >> 20) +
+                          " MiB) would pass the Lua memory cap");
+    }
+    s.charged = bytes;
+    if (snapshots_.size() >= 2) {
+        luaL_unref(snapshots_.front()->L, LUA_REGISTRYINDEX, snapshots_.front()->anchor);
+        game_.release_memory(snapshots_.front()->charged);
+        snapshots_.erase(snapshots_.begin());
+    }
+    snapshots_.push_back(std::move(snapshot));
+}
+
+std::string DataGuard::verify(lua_State* L, int index) {
+    Snapshot* s = find(L, index);
+    if (!s) return "";
+    lua_rawgeti(L, LUA_REGISTRYINDEX, s->anchor);
+    const int anchor = lua_gettop(L);
+    std::string changed;
+    for (std::size_t i = 0; i < s->tables.size() && changed.empty(); ++i) {
+        const Snapshot::Table& t = s->tables[i];
+        lua_rawgeti(L, anchor, static_cast<int>(i + 1));
+        const int table = lua_gettop(L);
+        for (std::size_t k = t.first; k < t.first + t.count; ++k) {
+            const Entry& e = s->entries[k];
+            s->push_value(e.key);
+            lua_rawget(L, table);
+            const bool same = s->equals(-1, e.value);
+            lua_pop(L, 1);
+            if (!same) {
+                changed = t.path + key_suffix(e.key);
+                break;
+            }
+        }
+        if (changed.empty()) {
+            // Every recorded key holds its value; one key more means one was added. Find the
+            // first added key in pairs() order, so the message does not depend on next().
+            std::size_t live = 0;
+            lua_pushnil(L);
+            while (lua_next(L, table) != 0) {
+                ++live;
+                lua_pop(L, 1);
+            }
+            if (live != t.count) {
+                std::vector<Value> added;
+                lua_pushnil(L);
+                while (lua_next(L, table) != 0) {
+                    Value key;
+                    key.type = lua_type(L, -2);
+                    if (key.type == LUA_TBOOLEAN) key.boolean = lua_toboolean(L, -2) != 0;
+                    else if (key.type == LUA_TNUMBER) key.number_bits = bits_of(lua_tonumber(L, -2));
+                    else if (key.type == LUA_TSTRING) {
+                        std::size_t n = 0;
+                        const char* text = lua_tolstring(L, -2, &n);
+                        key.string.assign(text, n);
+                    }
+                    const bool known = std::any_of(
+                        s->entries.begin() + static_cast<std::ptrdiff_t>(t.first),
+                        s->entries.begin() + static_cast<std::ptrdiff_t>(t.first + t.count), [&](const Entry& e) {
+                            if (!by_value(e.key.type)) {
+                                lua_rawgeti(L, anchor, e.key.slot);
+                                const bool same = lua_rawequal(L, -1, -3) != 0;
+                                lua_pop(L, 1);
+                                return same;
+                            }
+                            return e.key.type == key.type && e.key.boolean == key.boolean &&
+                                   e.key.number_bits == key.number_bits && e.key.string == key.string;
+                        });
+                    if (!known) added.push_back(std::move(key));
+                    lua_pop(L, 1);
+                }
+                std::sort(added.begin(), added.end(), key_less);
+                changed = t.path + (added.empty() ? "" : key_suffix(added.front()));
+            }
+        }
+        if (changed.empty()) {
+            const bool has = lua_getmetatable(L, table) != 0;
+            bool same = !has && t.metatable_slot == 0;
+            if (has && t.metatable_slot != 0) {
+                lua_rawgeti(L, anchor, t.metatable_slot);
+                same = lua_rawequal(L, -1, -2) != 0;
+                lua_pop(L, 1);
+            }
+            if (has) lua_pop(L, 1);
+            if (!same) changed = t.path + " (its metatable)";
+        }
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    return changed;
+}
+
+void DataGuard::restore(lua_State* L, int index) {
+    Snapshot* s = find(L, index);
+    if (!s) return;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, s->anchor);
+    const int anchor = lua_gettop(L);
+    for (std::size_t i = 0; i < s->tables.size(); ++i) {
+        const Snapshot::Table& t = s->tables[i];
+        lua_rawgeti(L, anchor, static_cast<int>(i + 1));
+        const int table = lua_gettop(L);
+        // Clearing an existing field during a traversal is allowed by next().
+        lua_pushnil(L);
+        while (lua_next(L, table) != 0) {
+            lua_pop(L, 1);
+            lua_pushvalue(L, -1);
+            lua_pushnil(L);
+            lua_rawset(L, table);
+        }
+        for (std::size_t k = t.first; k < t.first + t.count; ++k) {
+            const Entry& e = s->entries[k];
+            s->push_value(e.key);
+            s->push_value(e.value);
+            lua_rawset(L, table);
+        }
+        if (t.metatable_slot != 0) lua_rawgeti(L, anchor, t.metatable_slot);
+        else lua_pushnil(L);
+        lua_setmetatable(L, table);
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+}
+
+namespace {
+
+// Pushes the committed generation's umpire.data (nil if there is none).
+void push_data(LuaHost& host) {
+    lua_State* L = host.state();
+    host.push_env();
+    lua_getfield(L, -1, "umpire");
+    lua_remove(L, -2);
+    if (lua_istable(L, -1)) lua_getfield(L, -1, "data");
+    else lua_pushnil(L);
+    lua_remove(L, -2);
+}
+
+}  // namespace
+
+void DataGuard::check(LuaHost& host, const std::string& who) {
+    std::string changed;
+    host.protect([&] {
+        lua_State* L = host.state();
+        push_data(host);
+        auto& guard = host.extension<DataGuard>();
+        changed = guard.verify(L, -1);
+
+        if (!changed.empty()) guard.restore(L, -1);
+        lua_pop(L, 1);
+    });
+    if (!changed.empty())
+        throw ScriptError(who + " changed " + changed + " (umpire.data is read-only: copy it first, and change the copy)");
+}
+
+std::string DataGuard::path_of(lua_State* L, int index) {
+    const void* table = lua_topointer(L, index);
+    auto& guard = LuaHost::from(L).extension<DataGuard>();
+    for (auto it = guard.snapshots_.rbegin(); it != guard.snapshots_.rend(); ++it)
+        for (const auto& t : (*it)->tables)
+            if (t.pointer == table) return t.path;
+    return "";
+}
+
+void DataGuard::restore_quietly(LuaHost& host) {
+    try {
+        host.protect([&] {
+            lua_State* L = host.state();
+            push_data(host);
+            auto& guard = host.extension<DataGuard>();
+            if (!guard.verify(L, -1).empty()) guard.restore(L, -1);
+            lua_pop(L, 1);
+        });
+    } catch (const std::exception&) {
+        // The run's own error is the one to report.
+    }
+}
+
+}  // namespace umpire

@@ -1,0 +1,75 @@
+// DataGuard: umpire.data is read-only to rule code, checked once per run.
+//
+// Why not a read-only view, as for the libraries: LuaJIT (Lua 5.1, built without 5.2
+// compatibility) calls __newindex only for absent keys and never calls __len on a table, so a
+// proxy table would make `#umpire.data.x.list` 0 without an error (a silent change of results),
+// and a userdata proxy would break type(), unpack, table.concat and the state writer. So the data
+// tables stay the real, plain tables. At the seal each one without a metatable gets a shared,
+// locked one (bindings/ReadOnlyData.hpp) whose __newindex refuses a new key at once; every other
+// write is found by comparing the tables with a copy after each run.
+//
+// The algorithm. seal() takes a reference copy of the whole data tree once per load, right after
+// the data files are loaded and before any rule code runs: every table reachable from umpire.data
+// gets an index (breadth first, keys in pairs() order: booleans, numbers, strings, so the first
+// changed path reported is always the same), and its entries are kept in C++ (booleans, numbers
+// bit for bit, strings by their bytes, tables by index; any other value -- the host's
+// umpire.data.scenario -- by identity through a registry anchor that also keeps every data table
+// alive). verify() walks the copy: each recorded key is looked up raw in its live table and
+// compared; then the live table's keys are counted, so an added key shows as one key too many,
+// and its metatable is compared. A write anywhere (an existing key changed or removed, a key
+// added, table.insert/remove/sort, rawset, setmetatable, a subtable replaced) changes one of
+// these. Cost: one raw look-up per data value and one next() per live key, per run.
+//
+// On a change, restore() puts every table back in place from the copy (same tables, so a module
+// that captured a subtable sees the clean one too), and the run is refused with the changed path.
+#pragma once
+#include <lua.hpp>
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace umpire {
+
+class Game;
+class LuaHost;
+
+class DataGuard {
+public:
+    explicit DataGuard(Game& game);
+    ~DataGuard();
+    DataGuard(const DataGuard&) = delete;
+    DataGuard& operator=(const DataGuard&) = delete;
+
+    // Takes the reference copy of the data table at `index` ("umpire.data" in messages). The copy's
+    // C++ memory is charged against the Lua memory cap while it is kept.
+    void seal(lua_State* L, int index);
+
+    // The first changed path ("umpire.data.ift.columns[3]") of the sealed tree whose root is the
+    // table at `index`, or "" when nothing changed or that table was never sealed.
+    std::string verify(lua_State* L, int index);
+    // Puts the sealed tree rooted at `index` back as it was sealed (no-op if never sealed).
+    void restore(lua_State* L, int index);
+
+    // After a run: verifies the committed generation's umpire.data; on a change restores it and
+    // throws ScriptError "<who> changed umpire.data.x[3] (data is read-only; copy it first)".
+    // Runs inside LuaHost::protect (the walk may allocate).
+    static void check(LuaHost& host, const std::string& who);
+    // After a run that failed anyway: restores the data if it changed, never throws a change.
+    static void restore_quietly(LuaHost& host);
+
+    // The path of a sealed data table ("umpire.data.ift.columns"), "" if it is not one.
+    static std::string path_of(lua_State* L, int index);
+
+private:
+    struct Snapshot;
+    Snapshot* find(lua_State* L, int index);
+
+    Game& game_;
+    // The most recent seals: a load generation that fails after its seal must not leave the
+    // committed generation's data unguarded, so the one before is kept too.
+    std::vector<std::unique_ptr<Snapshot>> snapshots_;
+};
+
+}  // namespace umpire
