@@ -1,8 +1,11 @@
 #include "ruleset/Ruleset.hpp"
 
+#include <sys/stat.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <map>
+#include <optional>
 #include <set>
 
 #include "bindings/DataMarks.hpp"
@@ -18,11 +21,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// inside() with the folder already resolved (a manifest checks all its files against one folder).
-bool inside_resolved(const fs::path& root, const fs::path& file) {
-    std::error_code ec;
-    const fs::path real = fs::canonical(file, ec);
-    if (ec) return false;
+// Is the resolved path `real` strictly inside the resolved folder `root`?
+bool inside_real(const fs::path& root, const fs::path& real) {
+    if (root.empty() || real.empty()) return false;
     const auto [r, f] = std::mismatch(root.begin(), root.end(), real.begin(), real.end());
     return r == root.end() && f != real.end();
 }
@@ -32,7 +33,9 @@ bool inside_resolved(const fs::path& root, const fs::path& file) {
 bool inside(const fs::path& dir, const fs::path& file) {
     std::error_code ec;
     const fs::path root = fs::canonical(dir, ec);
-    return !ec && inside_resolved(root, file);
+    if (ec) return false;
+    const fs::path real = fs::canonical(file, ec);
+    return !ec && inside_real(root, real);
 }
 
 bool valid_name(const std::string& name) {
@@ -75,12 +78,52 @@ std::vector<std::string> list(const YAML::Node& node, const std::string& display
     return out;
 }
 
+// Where the files of one manifest resolve, symlinks followed, with each folder resolved once: the
+// files a manifest names share a few folders (data/, rules/, tests/), and fs::canonical of every
+// file walked the whole path again, about ten system calls a file on each reload.
+//
+// Why this is the same check: canonical(folder/name) is canonical(folder)/name whenever `name` is
+// not itself a symlink (nor "." or "..", which a regular file's name never is), and lstat tells
+// that with one call. A file that is a symlink is resolved whole by fs::canonical, as before. The
+// folders are resolved on every read of the manifest, so a folder or a file swapped for a symlink
+// after a load is seen by the next load; a swap during one load could already slip between the
+// check and the read before this memo, and still can.
+class Resolver {
+public:
+    // None when file is not a regular file (symlinks followed); else canonical(file), empty when
+    // that does not resolve.
+    std::optional<fs::path> regular_file(const fs::path& file) {
+        struct stat st {};
+        if (::lstat(file.c_str(), &st) != 0) return std::nullopt;
+        if (S_ISREG(st.st_mode)) {
+            const fs::path& folder = real_folder(file.parent_path());
+            return folder.empty() ? folder : folder / file.filename();
+        }
+        std::error_code ec;
+        if (!S_ISLNK(st.st_mode) || !fs::is_regular_file(file, ec)) return std::nullopt;
+        fs::path resolved = fs::canonical(file, ec);
+        return ec ? fs::path() : resolved;
+    }
+
+private:
+    const fs::path& real_folder(const fs::path& folder) {
+        auto [it, fresh] = folders_.try_emplace(folder);
+        if (fresh) {
+            std::error_code ec;
+            it->second = fs::canonical(folder, ec);
+            if (ec) it->second.clear();
+        }
+        return it->second;
+    }
+    std::map<fs::path, fs::path> folders_;
+};
+
 // "machine_guns" / "machine_guns.lua" / "rules/machine_guns.lua" all name rules/machine_guns.lua.
 // A manifest comes from a stranger, so a file it names must be inside its folder: an absolute
 // path or a ".." is refused as written, and the file found is checked again after following
 // symlinks (a link in rules/ to ~/.config/... resolves outside and is refused).
-fs::path resolve_file(const fs::path& dir, const fs::path& real_dir, const std::string& entry, const char* subdir,
-                      const char* ext, const std::string& display, const YAML::Mark& mark) {
+fs::path resolve_file(const fs::path& dir, const fs::path& real_dir, Resolver& resolver, const std::string& entry,
+                      const char* subdir, const char* ext, const std::string& display, const YAML::Mark& mark) {
     fs::path p(entry);
     const bool climbs = std::any_of(p.begin(), p.end(), [](const fs::path& part) { return part == ".."; });
     if (p.is_absolute() || climbs || entry.empty())
@@ -88,8 +131,9 @@ fs::path resolve_file(const fs::path& dir, const fs::path& real_dir, const std::
                                           "(no absolute paths, no '..')");
     if (p.extension().empty()) p += ext;
     for (const fs::path& candidate : {dir / p, dir / subdir / p}) {
-        if (!fs::is_regular_file(candidate)) continue;
-        if (real_dir.empty() || !inside_resolved(real_dir, candidate))
+        const auto real = resolver.regular_file(candidate);
+        if (!real) continue;
+        if (!inside_real(real_dir, *real))
             fail(display, mark, "'" + entry + "' resolves outside the ruleset folder (to " +
                                     LuaHost::display_path(fs::canonical(candidate)) + ", through a symlink)");
         return candidate;
@@ -121,6 +165,7 @@ Manifest read_manifest(const fs::path& dir, LoadCache* cache) {
     m.dir = clean_dir(dir);
     std::error_code ec;
     const fs::path real_dir = fs::canonical(m.dir, ec);  // empty if it cannot be resolved: nothing is inside
+    Resolver resolver;
     for (const auto& entry : root) {
         const std::string key = entry.first.Scalar();
         if (!kKnown.count(key))
@@ -141,19 +186,21 @@ Manifest read_manifest(const fs::path& dir, LoadCache* cache) {
     if (root["turn_sequence"]) m.turn_sequence_yaml = YAML::Dump(root["turn_sequence"]);
     if (auto data = root["data"]) {
         for (const auto& name : list(data, display, "data"))
-            m.data.push_back(resolve_file(m.dir, real_dir, name, "data", ".yaml", display, data.Mark()));
+            m.data.push_back(resolve_file(m.dir, real_dir, resolver, name, "data", ".yaml", display, data.Mark()));
     }
     if (auto modules = root["modules"]) {
         for (const auto& name : list(modules, display, "modules"))
-            m.modules.push_back(resolve_file(m.dir, real_dir, name, "rules", ".lua", display, modules.Mark()));
+            m.modules.push_back(resolve_file(m.dir, real_dir, resolver, name, "rules", ".lua", display, modules.Mark()));
     }
     if (auto tests = root["tests"]) {
         for (const auto& name : list(tests, display, "tests"))
-            m.tests.push_back(resolve_file(m.dir, real_dir, name, "tests", ".lua", display, tests.Mark()));
+            m.tests.push_back(resolve_file(m.dir, real_dir, resolver, name, "tests", ".lua", display, tests.Mark()));
     } else if (fs::is_directory(m.dir / "tests")) {
         for (const auto& e : fs::directory_iterator(m.dir / "tests"))
             if (e.path().extension() == ".lua") {
-                if (real_dir.empty() || !inside_resolved(real_dir, e.path()))
+                const auto real = resolver.regular_file(e.path());
+                std::error_code not_found;  // a dangling link: empty, so refused
+                if (!inside_real(real_dir, real ? *real : fs::canonical(e.path(), not_found)))
                     throw ScriptError(LuaHost::display_path(e.path()) + ": resolves outside the ruleset folder "
                                       "(a symlink?); spec files must be inside it", LuaHost::display_path(e.path()));
                 m.tests.push_back(e.path());
