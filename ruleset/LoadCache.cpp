@@ -51,6 +51,7 @@ YAML::Node LoadCache::manifest(const std::filesystem::path& file, const std::str
     read(file, fresh, [&](const std::filesystem::path& f) { return yaml::read_data_file(f, display); });
     if (!entry.parsed || entry.source.bytes != fresh.bytes || entry.display != display) {
         entry.parsed = false;  // stays so if parse raises
+        entry.turn_sequence_yaml.reset();
         entry.root = parse(fresh.bytes);
         entry.parsed = true;
         entry.display = display;
@@ -59,6 +60,24 @@ YAML::Node LoadCache::manifest(const std::filesystem::path& file, const std::str
     entry.source = std::move(fresh);
     entry.used = true;
     return entry.root;
+}
+
+const std::string& LoadCache::manifest_turn_sequence(const std::filesystem::path& file, const YAML::Node& node) {
+    ManifestEntry& entry = manifests_[file];
+    if (!entry.turn_sequence_yaml) entry.turn_sequence_yaml = YAML::Dump(node);
+    return *entry.turn_sequence_yaml;
+}
+
+std::shared_ptr<const yaml::Document> LoadCache::text(const std::string& text, const std::string& display) {
+    TextEntry& entry = texts_[display];
+    if (!entry.document || entry.text != text) {
+        entry.document.reset();
+        entry.document = yaml::parse(text, display);
+        entry.text = text;
+        ++counts_.parses;
+    }
+    entry.used = true;
+    return entry.document;
 }
 
 void LoadCache::push_chunk(LuaHost& host, const std::filesystem::path& file, const std::string& display,
@@ -99,11 +118,13 @@ void LoadCache::begin_load() {
     for (auto& [file, entry] : data_) entry.used = false;
     for (auto& [file, entry] : chunks_) entry.used = false;
     for (auto& [file, entry] : manifests_) entry.used = false;
+    for (auto& [display, entry] : texts_) entry.used = false;
 }
 
 void LoadCache::end_load(lua_State* L) {
     std::erase_if(data_, [](const auto& item) { return !item.second.used; });
     std::erase_if(manifests_, [](const auto& item) { return !item.second.used; });
+    std::erase_if(texts_, [](const auto& item) { return !item.second.used; });
     for (auto it = chunks_.begin(); it != chunks_.end();) {
         if (it->second.used) {
             ++it;

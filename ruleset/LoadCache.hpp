@@ -65,6 +65,14 @@ public:
     YAML::Node manifest(const std::filesystem::path& file, const std::string& display,
                         const std::function<YAML::Node(const std::string&)>& parse);
 
+    // YAML::Dump of the manifest's turn_sequence node, worked out once per parse of the manifest
+    // file (the node is from manifest(file, ...) of this load).
+    const std::string& manifest_turn_sequence(const std::filesystem::path& file, const YAML::Node& node);
+
+    // The checked YAML of text that is not a file (a manifest's turn sequence), parsed again only
+    // when the text changed; keyed by display.
+    std::shared_ptr<const yaml::Document> text(const std::string& text, const std::string& display);
+
     // Pushes the compiled chunk of a rules module with its env set to the table at env_index,
     // compiled again (LuaHost::load_chunk) only when its bytes or its chunk name changed.
     void push_chunk(LuaHost& host, const std::filesystem::path& file, const std::string& display, int env_index);
@@ -109,6 +117,7 @@ private:
         Source source;
         std::string display;
         YAML::Node root;
+        std::optional<std::string> turn_sequence_yaml;  // of root
         bool parsed = false;
         bool used = false;
     };
@@ -121,6 +130,12 @@ private:
     std::map<std::filesystem::path, DataEntry> data_;
     std::map<std::filesystem::path, ChunkEntry> chunks_;
     std::map<std::filesystem::path, ManifestEntry> manifests_;
+    struct TextEntry {
+        std::string text;
+        std::shared_ptr<const yaml::Document> document;
+        bool used = false;
+    };
+    std::map<std::string, TextEntry> texts_;
     Counts counts_;
 };
 

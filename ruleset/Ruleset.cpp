@@ -21,11 +21,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Is the resolved path `real` strictly inside the resolved folder `root`?
-bool inside_real(const fs::path& root, const fs::path& real) {
-    if (root.empty() || real.empty()) return false;
-    const auto [r, f] = std::mismatch(root.begin(), root.end(), real.begin(), real.end());
-    return r == root.end() && f != real.end();
+// Is the resolved path `real` strictly inside the resolved folder `root`? Both are canonical
+// (no ".", "..", doubled or trailing separators), so "inside" is "starts with root and a '/'".
+bool inside_real(const std::string& root, const std::string& real) {
+    if (root.empty() || real.size() <= root.size()) return false;
+    if (root == "/") return real[0] == '/';
+    return real.compare(0, root.size(), root) == 0 && real[root.size()] == '/';
 }
 
 }  // namespace
@@ -35,7 +36,7 @@ bool inside(const fs::path& dir, const fs::path& file) {
     const fs::path root = fs::canonical(dir, ec);
     if (ec) return false;
     const fs::path real = fs::canonical(file, ec);
-    return !ec && inside_real(root, real);
+    return !ec && inside_real(root.native(), real.native());
 }
 
 bool valid_name(const std::string& name) {
@@ -91,51 +92,67 @@ std::vector<std::string> list(const YAML::Node& node, const std::string& display
 class Resolver {
 public:
     // None when file is not a regular file (symlinks followed); else canonical(file), empty when
-    // that does not resolve.
-    std::optional<fs::path> regular_file(const fs::path& file) {
+    // that does not resolve. Strings, not fs::path: a path splits itself into parts at every
+    // construction and join, which cost more than the system calls here.
+    std::optional<std::string> regular_file(const std::string& file) {
         struct stat st {};
         if (::lstat(file.c_str(), &st) != 0) return std::nullopt;
         if (S_ISREG(st.st_mode)) {
-            const fs::path& folder = real_folder(file.parent_path());
-            return folder.empty() ? folder : folder / file.filename();
+            const std::size_t slash = file.rfind('/');
+            if (slash == std::string::npos) return canonical(file);
+            const std::string& folder = real_folder(file.substr(0, slash == 0 ? 1 : slash));
+            return folder.empty() ? folder : join(folder, file.substr(slash + 1));
         }
         std::error_code ec;
         if (!S_ISLNK(st.st_mode) || !fs::is_regular_file(file, ec)) return std::nullopt;
-        fs::path resolved = fs::canonical(file, ec);
-        return ec ? fs::path() : resolved;
+        return canonical(file);
+    }
+
+    static std::string join(const std::string& folder, const std::string& name) {
+        std::string out;
+        out.reserve(folder.size() + 1 + name.size());
+        out.append(folder);
+        if (!folder.empty() && folder.back() != '/') out.push_back('/');
+        out.append(name);
+        return out;
     }
 
 private:
-    const fs::path& real_folder(const fs::path& folder) {
+    static std::string canonical(const std::string& file) {
+        std::error_code ec;
+        fs::path resolved = fs::canonical(file, ec);
+        return ec ? std::string() : resolved.native();
+    }
+    const std::string& real_folder(const std::string& folder) {
         auto [it, fresh] = folders_.try_emplace(folder);
-        if (fresh) {
-            std::error_code ec;
-            it->second = fs::canonical(folder, ec);
-            if (ec) it->second.clear();
-        }
+        if (fresh) it->second = canonical(folder);
         return it->second;
     }
-    std::map<fs::path, fs::path> folders_;
+    std::map<std::string, std::string> folders_;
 };
 
 // "machine_guns" / "machine_guns.lua" / "rules/machine_guns.lua" all name rules/machine_guns.lua.
 // A manifest comes from a stranger, so a file it names must be inside its folder: an absolute
 // path or a ".." is refused as written, and the file found is checked again after following
 // symlinks (a link in rules/ to ~/.config/... resolves outside and is refused).
-fs::path resolve_file(const fs::path& dir, const fs::path& real_dir, Resolver& resolver, const std::string& entry,
-                      const char* subdir, const char* ext, const std::string& display, const YAML::Mark& mark) {
+// Returns the file, and appends its canonical path to `real`.
+fs::path resolve_file(const fs::path& dir, const std::string& real_dir, Resolver& resolver, const std::string& entry,
+                      const char* subdir, const char* ext, const std::string& display, const YAML::Mark& mark,
+                      std::vector<std::string>* real_paths = nullptr) {
     fs::path p(entry);
     const bool climbs = std::any_of(p.begin(), p.end(), [](const fs::path& part) { return part == ".."; });
     if (p.is_absolute() || climbs || entry.empty())
         fail(display, mark, "'" + entry + "': a manifest names files inside its ruleset folder "
                                           "(no absolute paths, no '..')");
     if (p.extension().empty()) p += ext;
-    for (const fs::path& candidate : {dir / p, dir / subdir / p}) {
+    for (const std::string& candidate : {Resolver::join(dir.native(), p.native()),
+                                         Resolver::join(Resolver::join(dir.native(), subdir), p.native())}) {
         const auto real = resolver.regular_file(candidate);
         if (!real) continue;
         if (!inside_real(real_dir, *real))
             fail(display, mark, "'" + entry + "' resolves outside the ruleset folder (to " +
                                     LuaHost::display_path(fs::canonical(candidate)) + ", through a symlink)");
+        if (real_paths) real_paths->push_back(*real);
         return candidate;
     }
     fail(display, mark, "file not found: " + entry + " (looked in " +
@@ -164,7 +181,7 @@ Manifest read_manifest(const fs::path& dir, LoadCache* cache) {
     Manifest m;
     m.dir = clean_dir(dir);
     std::error_code ec;
-    const fs::path real_dir = fs::canonical(m.dir, ec);  // empty if it cannot be resolved: nothing is inside
+    const std::string real_dir = fs::canonical(m.dir, ec).native();  // empty if it cannot be resolved: nothing is inside
     Resolver resolver;
     for (const auto& entry : root) {
         const std::string key = entry.first.Scalar();
@@ -183,14 +200,15 @@ Manifest read_manifest(const fs::path& dir, LoadCache* cache) {
     }
     // The turn sequence's shape belongs to the ruleset (ASL: players + phases; Bolt Action: the
     // order-dice steps), so it is passed to Lua as written: umpire.ruleset.turn_sequence.
-    if (root["turn_sequence"]) m.turn_sequence_yaml = YAML::Dump(root["turn_sequence"]);
+    if (const auto turns = root["turn_sequence"])
+        m.turn_sequence_yaml = cache ? cache->manifest_turn_sequence(file, turns) : YAML::Dump(turns);
     if (auto data = root["data"]) {
         for (const auto& name : list(data, display, "data"))
-            m.data.push_back(resolve_file(m.dir, real_dir, resolver, name, "data", ".yaml", display, data.Mark()));
+            m.data.push_back(resolve_file(m.dir, real_dir, resolver, name, "data", ".yaml", display, data.Mark(), &m.data_real));
     }
     if (auto modules = root["modules"]) {
         for (const auto& name : list(modules, display, "modules"))
-            m.modules.push_back(resolve_file(m.dir, real_dir, resolver, name, "rules", ".lua", display, modules.Mark()));
+            m.modules.push_back(resolve_file(m.dir, real_dir, resolver, name, "rules", ".lua", display, modules.Mark(), &m.modules_real));
     }
     if (auto tests = root["tests"]) {
         for (const auto& name : list(tests, display, "tests"))
@@ -198,9 +216,9 @@ Manifest read_manifest(const fs::path& dir, LoadCache* cache) {
     } else if (fs::is_directory(m.dir / "tests")) {
         for (const auto& e : fs::directory_iterator(m.dir / "tests"))
             if (e.path().extension() == ".lua") {
-                const auto real = resolver.regular_file(e.path());
+                const auto real = resolver.regular_file(e.path().native());
                 std::error_code not_found;  // a dangling link: empty, so refused
-                if (!inside_real(real_dir, real ? *real : fs::canonical(e.path(), not_found)))
+                if (!inside_real(real_dir, real ? *real : fs::canonical(e.path(), not_found).native()))
                     throw ScriptError(LuaHost::display_path(e.path()) + ": resolves outside the ruleset folder "
                                       "(a symlink?); spec files must be inside it", LuaHost::display_path(e.path()));
                 m.tests.push_back(e.path());
@@ -269,10 +287,19 @@ std::vector<Manifest> chain(const fs::path& dir, const std::vector<fs::path>& se
 
 namespace {
 
-void load_data(LuaHost& host, int data, const fs::path& file) {
+// LuaHost::display_path of a file whose canonical path is `real`, without resolving it again: the
+// path relative to the working directory `cwd` (canonical, as getcwd gives it) when inside it,
+// else the absolute path.
+std::string display_of(const std::string& real, const std::string& cwd) {
+    if (real == cwd) return ".";
+    if (cwd == "/") return real.substr(1);
+    if (inside_real(cwd, real)) return real.substr(cwd.size() + 1);
+    return real;
+}
+
+void load_data(LuaHost& host, int data, const fs::path& file, const std::string& display) {
     lua_State* L = host.state();
     lua::StackCheck check(L, 0);
-    const std::string display = LuaHost::display_path(file);
     yaml::push(L, *host.extension<LoadCache>().data(file, display, L));
     if (!lua_istable(L, -1)) {
         lua_pop(L, 1);
@@ -291,10 +318,10 @@ void load_data(LuaHost& host, int data, const fs::path& file) {
 
 // Runs one module: its chunk gets (name, parent module or nil) as `...` and must return a table.
 // Leaves nothing on the stack; appends the module table to `layers` (for validate()).
-void load_module(LuaHost& host, int env, int rules, int bases, int layers, const fs::path& file) {
+void load_module(LuaHost& host, int env, int rules, int bases, int layers, const fs::path& file,
+                 const std::string& display) {
     lua_State* L = host.state();
     lua::StackCheck check(L, 0);
-    const std::string display = LuaHost::display_path(file);
     const std::string name = file.stem().string();
     host.extension<LoadCache>().push_chunk(host, file, display, env);
     lua_pushstring(L, name.c_str());
@@ -375,14 +402,15 @@ int l_scenario(lua_State* L) {
     });
 }
 
-void set_info(lua_State* L, int umpire, const Manifest& m) {
+void set_info(LuaHost& host, int umpire, const Manifest& m) {
+    lua_State* L = host.state();
     lua_newtable(L);
     lua_pushstring(L, m.name.c_str());
     lua_setfield(L, -2, "name");
     lua_pushstring(L, m.version.c_str());
     lua_setfield(L, -2, "version");
     if (m.turn_sequence_yaml.empty()) lua_newtable(L);
-    else yaml::push_string(L, m.turn_sequence_yaml, LuaHost::display_path(m.dir / "ruleset.yaml") + " (turn_sequence)");
+    else yaml::push(L, *host.extension<LoadCache>().text(m.turn_sequence_yaml, LuaHost::display_path(m.dir / "ruleset.yaml") + " (turn_sequence)"));
     lua_setfield(L, -2, "turn_sequence");
     sandbox::push_writable(L, umpire);  // `umpire` is a read-only view to rule code
     lua_insert(L, -2);
@@ -397,6 +425,8 @@ void load_into(LuaHost& host, int env, const std::vector<fs::path>& dirs) {
     if (env < 0) env = lua_gettop(L) + env + 1;
     lua::StackCheck check(L, 0);
     const auto search = search_path(host);
+    std::error_code ec;
+    const std::string cwd = fs::current_path(ec).native();
     std::vector<Manifest> layers_in_order;
     for (const auto& dir : dirs) {
         for (auto& m : chain(dir, search, &host.extension<LoadCache>())) {
@@ -420,7 +450,7 @@ void load_into(LuaHost& host, int env, const std::vector<fs::path>& dirs) {
     try {
         // Data of every layer before any rule code runs, so modules see the merged result.
         for (const auto& m : layers_in_order)
-            for (const auto& file : m.data) load_data(host, data, file);
+            for (std::size_t i = 0; i < m.data.size(); ++i) load_data(host, data, m.data[i], display_of(m.data_real[i], cwd));
         lua_newtable(L);
         for (std::size_t i = 0; i < layers_in_order.size(); ++i) {
             lua_pushstring(L, layers_in_order[i].dir.string().c_str());
@@ -429,9 +459,10 @@ void load_into(LuaHost& host, int env, const std::vector<fs::path>& dirs) {
         lua_pushcclosure(L, l_scenario, 1);
         lua_setfield(L, data, "scenario");
         for (const auto& m : layers_in_order)
-            for (const auto& file : m.modules) load_module(host, env, rules, bases, layers, file);
+            for (std::size_t i = 0; i < m.modules.size(); ++i)
+                load_module(host, env, rules, bases, layers, m.modules[i], display_of(m.modules_real[i], cwd));
         validate(host, layers, data);
-        if (!layers_in_order.empty()) set_info(L, umpire, layers_in_order.back());
+        if (!layers_in_order.empty()) set_info(host, umpire, layers_in_order.back());
     } catch (...) {
         lua_settop(L, top);
         throw;

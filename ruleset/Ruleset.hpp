@@ -20,6 +20,9 @@ struct Manifest {
     std::string name, version, extends;
     std::string turn_sequence_yaml;  // any YAML shape (list of phases, map...), as written
     std::vector<std::filesystem::path> data, modules, tests;  // absolute paths
+    // The canonical paths of data and modules (same order), resolved when the manifest was read:
+    // their display names are made from them without resolving the files again.
+    std::vector<std::string> data_real, modules_real;
 };
 
 // Reads <dir>/ruleset.yaml; every problem is a ScriptError "ruleset.yaml:line:col: ...".
