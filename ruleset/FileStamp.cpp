@@ -1,7 +1,5 @@
 #include "ruleset/FileStamp.hpp"
 
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <ctime>
 
@@ -14,6 +12,10 @@ std::int64_t ns(const timespec& t) { return std::int64_t{t.tv_sec} * 1'000'000'0
 std::optional<FileStamp> stamp_of(const std::filesystem::path& file) {
     struct stat st {};
     if (::stat(file.c_str(), &st) != 0) return std::nullopt;
+    return stamp_from(st);
+}
+
+FileStamp stamp_from(const struct stat& st) {
     FileStamp s;
     s.device = st.st_dev;
     s.inode = st.st_ino;

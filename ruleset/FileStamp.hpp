@@ -17,6 +17,8 @@
 // the system clock to forge a ctime. The first two are where make and git also fail; the last
 // needs root.
 #pragma once
+#include <sys/stat.h>
+
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
@@ -34,6 +36,9 @@ struct FileStamp {
 // Twice FAT's 2 s timestamp granularity, far above a clock tick: a file saved in the last 4 s is
 // compared by its bytes on the next load (what every load did before stamps were kept).
 inline constexpr std::chrono::nanoseconds kSettleMargin = std::chrono::seconds(4);
+
+// The stamp in a stat() or lstat() result (of a regular file: then the two agree).
+FileStamp stamp_from(const struct stat& st);
 
 // The stamp of file, symlinks followed (the file whose bytes a read returns); none if stat fails.
 std::optional<FileStamp> stamp_of(const std::filesystem::path& file);

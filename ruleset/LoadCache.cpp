@@ -5,9 +5,10 @@
 
 namespace umpire::ruleset {
 
-bool LoadCache::unchanged(const Source& source, const std::filesystem::path& file) {
+bool LoadCache::unchanged(const Source& source, const std::filesystem::path& file,
+                          const std::optional<FileStamp>& stamp) {
     if (!source.trusted) return false;
-    const auto now = stamp_of(file);
+    const auto now = stamp ? stamp : stamp_of(file);
     return now && *now == *source.stamp;
 }
 
@@ -21,9 +22,10 @@ void LoadCache::read(const std::filesystem::path& file, Source& fresh,
 }
 
 std::shared_ptr<const yaml::Document> LoadCache::data(const std::filesystem::path& file,
-                                                      const std::string& display, lua_State* charge_to) {
+                                                      const std::string& display, lua_State* charge_to,
+                                                      const std::optional<FileStamp>& stamp) {
     DataEntry& entry = data_[file];
-    if (entry.document && entry.display == display && unchanged(entry.source, file)) {
+    if (entry.document && entry.display == display && unchanged(entry.source, file, stamp)) {
         entry.used = true;
         return entry.document;
     }
@@ -81,12 +83,12 @@ std::shared_ptr<const yaml::Document> LoadCache::text(const std::string& text, c
 }
 
 void LoadCache::push_chunk(LuaHost& host, const std::filesystem::path& file, const std::string& display,
-                           int env_index) {
+                           int env_index, const std::optional<FileStamp>& stamp) {
     lua_State* L = host.state();
     if (env_index < 0) env_index = lua_gettop(L) + env_index + 1;
     const std::string chunkname = "@" + display;
     ChunkEntry& entry = chunks_[file];
-    bool reuse = entry.ref != LUA_NOREF && entry.chunkname == chunkname && unchanged(entry.source, file);
+    bool reuse = entry.ref != LUA_NOREF && entry.chunkname == chunkname && unchanged(entry.source, file, stamp);
     if (!reuse) {
         Source fresh;
         read(file, fresh, [](const std::filesystem::path& f) {

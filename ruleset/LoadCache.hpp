@@ -57,8 +57,11 @@ public:
 
     // The checked YAML of a data file (yaml::parse), parsed again only when its bytes changed.
     // charge_to: the state whose memory cap the yaml-cpp tree counts against while it is parsed.
+    // stamp: the file's stamp if the caller just took it (the manifest check's lstat of a file
+    // that is no symlink), so that it is not taken again.
     std::shared_ptr<const yaml::Document> data(const std::filesystem::path& file, const std::string& display,
-                                               lua_State* charge_to = nullptr);
+                                               lua_State* charge_to = nullptr,
+                                               const std::optional<FileStamp>& stamp = std::nullopt);
 
     // The YAML tree of a ruleset.yaml, parsed again (by parse, which raises its errors) only when
     // its bytes changed. Read it as a const YAML::Node.
@@ -75,7 +78,8 @@ public:
 
     // Pushes the compiled chunk of a rules module with its env set to the table at env_index,
     // compiled again (LuaHost::load_chunk) only when its bytes or its chunk name changed.
-    void push_chunk(LuaHost& host, const std::filesystem::path& file, const std::string& display, int env_index);
+    void push_chunk(LuaHost& host, const std::filesystem::path& file, const std::string& display, int env_index,
+                    const std::optional<FileStamp>& stamp = std::nullopt);
 
     // Around one load: entries not used by it are dropped at the end, so a file removed from a
     // manifest does not stay in memory.
@@ -101,7 +105,8 @@ private:
         bool trusted = false;  // the stamp was settled when the bytes were read
     };
     // Is source still the file's content, by its stamp alone? (false: read and compare)
-    static bool unchanged(const Source& source, const std::filesystem::path& file);
+    static bool unchanged(const Source& source, const std::filesystem::path& file,
+                          const std::optional<FileStamp>& stamp = std::nullopt);
     // Reads file with read(file) and fills `fresh` (stamp taken before the bytes: a write in
     // between leaves a stamp that no longer matches, so the file is read again next time).
     void read(const std::filesystem::path& file, Source& fresh,

@@ -29,6 +29,16 @@ bool inside_real(const std::string& root, const std::string& real) {
     return real.compare(0, root.size(), root) == 0 && real[root.size()] == '/';
 }
 
+// LuaHost::display_path of a file whose canonical path is `real`, without resolving it again: the
+// path relative to the working directory `cwd` (canonical, as getcwd gives it) when inside it,
+// else the absolute path.
+std::string display_of(const std::string& real, const std::string& cwd) {
+    if (real == cwd) return ".";
+    if (cwd == "/") return real.substr(1);
+    if (inside_real(cwd, real)) return real.substr(cwd.size() + 1);
+    return real;
+}
+
 }  // namespace
 
 bool inside(const fs::path& dir, const fs::path& file) {
@@ -91,13 +101,20 @@ std::vector<std::string> list(const YAML::Node& node, const std::string& display
 // check and the read before this memo, and still can.
 class Resolver {
 public:
+    // dir resolves to real_dir (resolved by the caller in this load).
+    Resolver(const std::string& dir, const std::string& real_dir) {
+        if (!real_dir.empty()) folders_.emplace(dir, real_dir);
+    }
+
     // None when file is not a regular file (symlinks followed); else canonical(file), empty when
     // that does not resolve. Strings, not fs::path: a path splits itself into parts at every
-    // construction and join, which cost more than the system calls here.
-    std::optional<std::string> regular_file(const std::string& file) {
+    // construction and join, which cost more than the system calls here. `stamp` (if given) is
+    // set to the file's stamp when it is no symlink.
+    std::optional<std::string> regular_file(const std::string& file, std::optional<FileStamp>* stamp = nullptr) {
         struct stat st {};
         if (::lstat(file.c_str(), &st) != 0) return std::nullopt;
         if (S_ISREG(st.st_mode)) {
+            if (stamp) *stamp = stamp_from(st);
             const std::size_t slash = file.rfind('/');
             if (slash == std::string::npos) return canonical(file);
             const std::string& folder = real_folder(file.substr(0, slash == 0 ? 1 : slash));
@@ -123,9 +140,20 @@ private:
         fs::path resolved = fs::canonical(file, ec);
         return ec ? std::string() : resolved.native();
     }
+    // A folder that is no symlink, inside a folder resolved already, is its parent's resolved
+    // path and its own name (one lstat instead of a walk of the whole path).
     const std::string& real_folder(const std::string& folder) {
         auto [it, fresh] = folders_.try_emplace(folder);
-        if (fresh) it->second = canonical(folder);
+        if (!fresh) return it->second;
+        const std::size_t slash = folder.rfind('/');
+        const std::string name = slash == std::string::npos ? std::string() : folder.substr(slash + 1);
+        const auto parent = slash == std::string::npos || slash == 0 ? folders_.end() : folders_.find(folder.substr(0, slash));
+        struct stat st {};
+        if (parent != folders_.end() && !parent->second.empty() && !name.empty() && name != "." && name != ".." &&
+            ::lstat(folder.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+            it->second = join(parent->second, name);
+        else
+            it->second = canonical(folder);
         return it->second;
     }
     std::map<std::string, std::string> folders_;
@@ -135,10 +163,10 @@ private:
 // A manifest comes from a stranger, so a file it names must be inside its folder: an absolute
 // path or a ".." is refused as written, and the file found is checked again after following
 // symlinks (a link in rules/ to ~/.config/... resolves outside and is refused).
-// Returns the file, and appends its canonical path to `real`.
+// Returns the file, and appends what the check found to `resolved`.
 fs::path resolve_file(const fs::path& dir, const std::string& real_dir, Resolver& resolver, const std::string& entry,
                       const char* subdir, const char* ext, const std::string& display, const YAML::Mark& mark,
-                      std::vector<std::string>* real_paths = nullptr) {
+                      std::vector<Manifest::Resolved>* resolved = nullptr) {
     fs::path p(entry);
     const bool climbs = std::any_of(p.begin(), p.end(), [](const fs::path& part) { return part == ".."; });
     if (p.is_absolute() || climbs || entry.empty())
@@ -147,12 +175,13 @@ fs::path resolve_file(const fs::path& dir, const std::string& real_dir, Resolver
     if (p.extension().empty()) p += ext;
     for (const std::string& candidate : {Resolver::join(dir.native(), p.native()),
                                          Resolver::join(Resolver::join(dir.native(), subdir), p.native())}) {
-        const auto real = resolver.regular_file(candidate);
+        std::optional<FileStamp> stamp;
+        const auto real = resolver.regular_file(candidate, &stamp);
         if (!real) continue;
         if (!inside_real(real_dir, *real))
             fail(display, mark, "'" + entry + "' resolves outside the ruleset folder (to " +
                                     LuaHost::display_path(fs::canonical(candidate)) + ", through a symlink)");
-        if (real_paths) real_paths->push_back(*real);
+        if (resolved) resolved->push_back({*real, stamp});
         return candidate;
     }
     fail(display, mark, "file not found: " + entry + " (looked in " +
@@ -163,8 +192,17 @@ fs::path resolve_file(const fs::path& dir, const std::string& real_dir, Resolver
 }  // namespace
 
 Manifest read_manifest(const fs::path& dir, LoadCache* cache) {
+    Manifest m;
+    m.dir = clean_dir(dir);
+    std::error_code ec;
+    const std::string real_dir = fs::canonical(m.dir, ec).native();  // empty if it cannot be resolved: nothing is inside
+    Resolver resolver(m.dir.native(), real_dir);
     const fs::path file = dir / "ruleset.yaml";
-    const std::string display = LuaHost::display_path(file);
+    // LuaHost::display_path(file), from the resolved path when there is one.
+    const auto real_file = resolver.regular_file(Resolver::join(m.dir.native(), "ruleset.yaml"));
+    const std::string display = real_file && !real_file->empty()
+        ? display_of(*real_file, fs::current_path(ec).native()) : LuaHost::display_path(file);
+    m.display = display;
     const auto parse = [&](const std::string& text) {
         try {
             return yaml::parse_tree(text, display);  // bounded: a manifest is untrusted too
@@ -178,11 +216,6 @@ Manifest read_manifest(const fs::path& dir, LoadCache* cache) {
     if (!root.IsMap()) fail(display, root.Mark(), "a ruleset manifest must be a map (name: ..., data: [...], ...)");
     static const std::set<std::string> kKnown = {"name", "version", "extends", "turn_sequence",
                                                  "data", "modules", "tests", "description"};
-    Manifest m;
-    m.dir = clean_dir(dir);
-    std::error_code ec;
-    const std::string real_dir = fs::canonical(m.dir, ec).native();  // empty if it cannot be resolved: nothing is inside
-    Resolver resolver;
     for (const auto& entry : root) {
         const std::string key = entry.first.Scalar();
         if (!kKnown.count(key))
@@ -204,11 +237,11 @@ Manifest read_manifest(const fs::path& dir, LoadCache* cache) {
         m.turn_sequence_yaml = cache ? cache->manifest_turn_sequence(file, turns) : YAML::Dump(turns);
     if (auto data = root["data"]) {
         for (const auto& name : list(data, display, "data"))
-            m.data.push_back(resolve_file(m.dir, real_dir, resolver, name, "data", ".yaml", display, data.Mark(), &m.data_real));
+            m.data.push_back(resolve_file(m.dir, real_dir, resolver, name, "data", ".yaml", display, data.Mark(), &m.data_resolved));
     }
     if (auto modules = root["modules"]) {
         for (const auto& name : list(modules, display, "modules"))
-            m.modules.push_back(resolve_file(m.dir, real_dir, resolver, name, "rules", ".lua", display, modules.Mark(), &m.modules_real));
+            m.modules.push_back(resolve_file(m.dir, real_dir, resolver, name, "rules", ".lua", display, modules.Mark(), &m.modules_resolved));
     }
     if (auto tests = root["tests"]) {
         for (const auto& name : list(tests, display, "tests"))
@@ -287,20 +320,11 @@ std::vector<Manifest> chain(const fs::path& dir, const std::vector<fs::path>& se
 
 namespace {
 
-// LuaHost::display_path of a file whose canonical path is `real`, without resolving it again: the
-// path relative to the working directory `cwd` (canonical, as getcwd gives it) when inside it,
-// else the absolute path.
-std::string display_of(const std::string& real, const std::string& cwd) {
-    if (real == cwd) return ".";
-    if (cwd == "/") return real.substr(1);
-    if (inside_real(cwd, real)) return real.substr(cwd.size() + 1);
-    return real;
-}
-
-void load_data(LuaHost& host, int data, const fs::path& file, const std::string& display) {
+void load_data(LuaHost& host, int data, const fs::path& file, const std::string& display,
+               const std::optional<FileStamp>& stamp) {
     lua_State* L = host.state();
     lua::StackCheck check(L, 0);
-    yaml::push(L, *host.extension<LoadCache>().data(file, display, L));
+    yaml::push(L, *host.extension<LoadCache>().data(file, display, L, stamp));
     if (!lua_istable(L, -1)) {
         lua_pop(L, 1);
         throw ScriptError(display + ":1:1: a data file must hold a map or a list", display, 1);
@@ -319,11 +343,11 @@ void load_data(LuaHost& host, int data, const fs::path& file, const std::string&
 // Runs one module: its chunk gets (name, parent module or nil) as `...` and must return a table.
 // Leaves nothing on the stack; appends the module table to `layers` (for validate()).
 void load_module(LuaHost& host, int env, int rules, int bases, int layers, const fs::path& file,
-                 const std::string& display) {
+                 const std::string& display, const std::optional<FileStamp>& stamp) {
     lua_State* L = host.state();
     lua::StackCheck check(L, 0);
     const std::string name = file.stem().string();
-    host.extension<LoadCache>().push_chunk(host, file, display, env);
+    host.extension<LoadCache>().push_chunk(host, file, display, env, stamp);
     lua_pushstring(L, name.c_str());
     lua_getfield(L, rules, name.c_str());
     const bool has_parent = lua_istable(L, -1);
@@ -410,7 +434,7 @@ void set_info(LuaHost& host, int umpire, const Manifest& m) {
     lua_pushstring(L, m.version.c_str());
     lua_setfield(L, -2, "version");
     if (m.turn_sequence_yaml.empty()) lua_newtable(L);
-    else yaml::push(L, *host.extension<LoadCache>().text(m.turn_sequence_yaml, LuaHost::display_path(m.dir / "ruleset.yaml") + " (turn_sequence)"));
+    else yaml::push(L, *host.extension<LoadCache>().text(m.turn_sequence_yaml, m.display + " (turn_sequence)"));
     lua_setfield(L, -2, "turn_sequence");
     sandbox::push_writable(L, umpire);  // `umpire` is a read-only view to rule code
     lua_insert(L, -2);
@@ -450,7 +474,8 @@ void load_into(LuaHost& host, int env, const std::vector<fs::path>& dirs) {
     try {
         // Data of every layer before any rule code runs, so modules see the merged result.
         for (const auto& m : layers_in_order)
-            for (std::size_t i = 0; i < m.data.size(); ++i) load_data(host, data, m.data[i], display_of(m.data_real[i], cwd));
+            for (std::size_t i = 0; i < m.data.size(); ++i)
+                load_data(host, data, m.data[i], display_of(m.data_resolved[i].real, cwd), m.data_resolved[i].stamp);
         lua_newtable(L);
         for (std::size_t i = 0; i < layers_in_order.size(); ++i) {
             lua_pushstring(L, layers_in_order[i].dir.string().c_str());
@@ -460,7 +485,8 @@ void load_into(LuaHost& host, int env, const std::vector<fs::path>& dirs) {
         lua_setfield(L, data, "scenario");
         for (const auto& m : layers_in_order)
             for (std::size_t i = 0; i < m.modules.size(); ++i)
-                load_module(host, env, rules, bases, layers, m.modules[i], display_of(m.modules_real[i], cwd));
+                load_module(host, env, rules, bases, layers, m.modules[i], display_of(m.modules_resolved[i].real, cwd),
+                            m.modules_resolved[i].stamp);
         validate(host, layers, data);
         if (!layers_in_order.empty()) set_info(host, umpire, layers_in_order.back());
     } catch (...) {
