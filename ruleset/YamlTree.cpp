@@ -3,6 +3,7 @@
 #include <yaml.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <memory>
 #include <unordered_map>
 
@@ -116,6 +117,11 @@ Tree read_tree_events(const std::string& text, const std::string& display,
         Event e;
         if (!yaml_parser_parse(&p.parser, &e.event)) {
             std::string what = p.parser.problem ? p.parser.problem : "YAML syntax error";
+            if (p.parser.error == YAML_READER_ERROR) {  // placed by a byte offset, not a mark
+                char value[16];
+                std::snprintf(value, sizeof value, " (0x%02X)", static_cast<unsigned>(p.parser.problem_value));
+                detail::fail(display, positions.at_byte(p.parser.problem_offset), what + value);
+            }
             if (p.parser.context) {
                 const YAML::Mark c = positions.mark(p.parser.context_mark);
                 what += " (" + std::string(p.parser.context) + " at " + std::to_string(c.line + 1) + ":" +

@@ -124,6 +124,10 @@ int last_content_line(const std::string& text) {
 //     line. (yaml-cpp then went on to report the loader's own errors of earlier lines, if any.)
 //  2. A map entry without a key (`: 1`, `{a: 1, : 2}`): yaml-cpp read a null key, which the loader
 //     refused ("a map key must be a plain value"); libyaml refuses the syntax, at the same place.
+//  3. A control character (other than tab and line breaks): YAML does not allow one; yaml-cpp read
+//     it as text, libyaml refuses it at its place.
+//  4. A lone carriage return (old Mac line ends): a line break in YAML, which yaml-cpp did not
+//     know (it refused the document or read the CR as text); libyaml reads the lines.
 bool known_difference(const std::string& text, const Outcome& old_outcome, const Outcome& new_outcome, std::string& why) {
     const Place o = place_of(old_outcome.error), n = place_of(new_outcome.error);
     const bool cut_short = (starts_with(n.message, "could not find expected ':'") ||
@@ -140,6 +144,15 @@ bool known_difference(const std::string& text, const Outcome& old_outcome, const
         why = "map entry without a key";
         return true;
     }
+    if (starts_with(n.message, "control characters are not allowed") && !old_outcome.syntax) {
+        why = "control character";
+        return true;
+    }
+    for (std::size_t i = 0; i < text.size(); ++i)
+        if (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n')) {
+            why = "lone carriage return";
+            return true;
+        }
     return false;
 }
 
@@ -386,7 +399,25 @@ TEST_CASE("libyaml's events and yaml-cpp agree on the loader's own errors and ma
         "a:\n  - 1\n  -  ",
         "a:\n  - 1\n  -  # c",
         "a:\n  - 1\n  -\n\n",
+        "a: b\x01c\n",
+        std::string("a: 1\n\0b: 2\n", 12),
+        "a: \"x\ty\"\nb:\tc\n",
+        "a:\n\t- 1\n",
+        "a: 1\rb: 2\r",
+        "a: x\xC2\x85y\nb: \xE2\x80\xA8z\n",
+        "%YAML 1.2\n---\na: 1\n",
+        "%TAG !e! tag:example.com,2000:\n---\na: !e!foo x\n",
+        "a: !<tag:yaml.org,2002:str> 5\n",
+        "? a\n: 1\n? b\n",
     };
     for (std::size_t i = 0; i < docs.size(); ++i) compare(docs[i], "case " + std::to_string(i), tally);
     CHECK(tally.same_error >= 8);
+}
+
+TEST_CASE("what yaml-cpp read and libyaml refuses is refused at its place", "[yaml][differential]") {
+    CHECK(new_parse("a: 1\nb: x\x01y\n", "doc.yaml").error == "doc.yaml:2:5: control characters are not allowed (0x01)");
+    CHECK(new_parse("a: 1\nb: [1, 2\n", "doc.yaml").error.rfind("doc.yaml:3:1: ", 0) == 0);
+    const auto cr = new_parse("a: 1\rb: 2\r", "doc.yaml");
+    REQUIRE(cr.document);
+    CHECK(cr.document->root.entries.size() == 2);
 }
