@@ -31,14 +31,26 @@ end
 
 function G.point(m) return T.point(m.x, m.y) end
 
+-- Does the kernel read the same model from `m` as from kmodel(m)? It reads x, y, base_mm and
+-- facing, and takes a missing base_mm or facing as kmodel's defaults (25 mm, 0), so a model whose
+-- base_mm and facing are missing or numbers can be given as it is: no copy is made for every
+-- shooter-target pair of a distance (issue 18). Anything else still goes through kmodel.
+local function as_kernel_model(m)
+  local base, facing = m.base_mm, m.facing
+  if (base == nil or type(base) == "number") and (facing == nil or type(facing) == "number") then return m end
+  return kmodel(m)
+end
+
 -- Base edge to base edge, the way Bolt Action measures between models.
-function G.edge_distance(a, b) return T.edge_distance(kmodel(a), kmodel(b)) end
+local function edge_distance(a, b) return T.edge_distance(as_kernel_model(a), as_kernel_model(b)) end
+G.edge_distance = edge_distance
 
 -- Shortest base-to-base distance between a model and any model of a list.
 function G.nearest(model, models)
   local best, bm = math.huge, nil
+  local km = as_kernel_model(model)
   for _, m in ipairs(models) do
-    local d = G.edge_distance(model, m)
+    local d = T.edge_distance(km, as_kernel_model(m))
     if d < best then best, bm = d, m end
   end
   return best, bm

@@ -28,9 +28,9 @@ local function find(list, id) for _, x in ipairs(list) do if x.id == id then ret
 
 -- Centre-of-weapon to target distance for minimum ranges ("measured from the centre of the
 -- weapon itself"), and base-to-base distance for range.
-local function distances(model, unit)
-  local G = R("geometry")
-  local best, bm = G.nearest(model, R("core").alive(unit))
+-- `alive`: the target unit's models still on the table (core.alive).
+local function distances(model, alive, G)
+  local best, bm = G.nearest(model, alive)
   local r = (model.base_mm or 25) / 25.4 / 2
   return best, best + r
 end
@@ -56,9 +56,11 @@ function S.declare(o)
   local firers = {}
   local chosen
   if o.models then chosen = {} for _, id in ipairs(o.models) do chosen[id] = true end end
+  -- (one options table for all the firers: weapons.profile only reads it)
+  local profile_opts = {towed = shooter.towed}
   for _, m in ipairs(C.alive(shooter)) do
     if m.weapon and (not chosen or chosen[m.id]) and not m.spent then
-      local p = W.profile(m.weapon, {towed = shooter.towed})
+      local p = W.profile(m.weapon, profile_opts)
       -- BA One-shot: "you do not have to fire all of a unit's one-shot weapons in the same
       -- turn" - they fire only when named in o.models or o.split.
       if W.has(p, "one_shot") and not chosen and not (o.split and o.split[m.id]) then
@@ -80,7 +82,11 @@ function S.declare(o)
   R("spotters").check_firers(shooter, firers)
   R("team").loaders_busy(shooter, firers)
   -- Firers at the same target are resolved together; order of declaration is kept.
+  -- Each target's models still on the table are listed once for all its firers (nothing is
+  -- removed while fire is declared): a list per firer was an allocation per shooter.
   local out = {}
+  local G = R("geometry")
+  local alive_of = {}
   for _, f in ipairs(firers) do
     local p = f.profile
     f.mode = "direct"
@@ -90,7 +96,12 @@ function S.declare(o)
     if f.mode == "indirect" then R("indirect_fire").check_allowed(shooter, f, o) end
     if W.has(p, "fixed") then R("fixed").check(shooter, f, o) end
     local range, min_range = W.ranges(p, f.mode)
-    f.distance, f.centre_distance = distances(f.model, f.target)
+    local alive = alive_of[f.target]
+    if not alive then
+      alive = C.alive(f.target)
+      alive_of[f.target] = alive
+    end
+    f.distance, f.centre_distance = distances(f.model, alive, G)
     f.range = range
     if f.distance > range + 1e-9 then
       umpire.cite(C.CITE, ("%s (%s) out of range: %.2f\" > %d\""):format(f.model.id, p.name, f.distance, range))
