@@ -1,5 +1,6 @@
 #include "ruleset/Ruleset.hpp"
 
+#include <dirent.h>
 #include <sys/stat.h>
 #include <yaml-cpp/yaml.h>
 
@@ -111,6 +112,20 @@ public:
     // construction and join, which cost more than the system calls here. `stamp` (if given) is
     // set to the file's stamp when it is no symlink.
     std::optional<std::string> regular_file(const std::string& file, std::optional<FileStamp>* stamp = nullptr) {
+        // The folder's listing answers without a system call a file that is not there (the first
+        // place a manifest entry is looked for, usually) and a regular file whose stamp is not
+        // wanted (spec files); anything else, or a folder that cannot be listed, is lstat'ed.
+        const std::size_t slash = file.rfind('/');
+        if (slash != std::string::npos && slash > 0) {
+            if (const auto* names = listing(file.substr(0, slash))) {
+                const auto entry = names->find(file.substr(slash + 1));
+                if (entry == names->end()) return std::nullopt;
+                if (entry->second == DT_REG && !stamp) {
+                    const std::string& folder = real_folder(file.substr(0, slash));
+                    return folder.empty() ? folder : join(folder, file.substr(slash + 1));
+                }
+            }
+        }
         struct stat st {};
         if (::lstat(file.c_str(), &st) != 0) return std::nullopt;
         if (S_ISREG(st.st_mode)) {
@@ -156,7 +171,23 @@ private:
             it->second = canonical(folder);
         return it->second;
     }
+    // The names in folder and their d_type (DT_UNKNOWN where the file system gives none), read
+    // once per manifest read; null if the folder cannot be listed.
+    const std::map<std::string, unsigned char>* listing(const std::string& folder) {
+        auto [it, fresh] = listings_.try_emplace(folder);
+        if (fresh) {
+            DIR* d = ::opendir(folder.c_str());
+            if (d) {
+                std::map<std::string, unsigned char> names;
+                while (const dirent* e = ::readdir(d)) names.emplace(e->d_name, e->d_type);
+                ::closedir(d);
+                it->second = std::move(names);
+            }
+        }
+        return it->second ? &*it->second : nullptr;
+    }
     std::map<std::string, std::string> folders_;
+    std::map<std::string, std::optional<std::map<std::string, unsigned char>>> listings_;
 };
 
 // "machine_guns" / "machine_guns.lua" / "rules/machine_guns.lua" all name rules/machine_guns.lua.
@@ -176,7 +207,7 @@ fs::path resolve_file(const fs::path& dir, const std::string& real_dir, Resolver
     for (const std::string& candidate : {Resolver::join(dir.native(), p.native()),
                                          Resolver::join(Resolver::join(dir.native(), subdir), p.native())}) {
         std::optional<FileStamp> stamp;
-        const auto real = resolver.regular_file(candidate, &stamp);
+        const auto real = resolver.regular_file(candidate, resolved ? &stamp : nullptr);
         if (!real) continue;
         if (!inside_real(real_dir, *real))
             fail(display, mark, "'" + entry + "' resolves outside the ruleset folder (to " +
