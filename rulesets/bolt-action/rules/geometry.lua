@@ -56,6 +56,33 @@ function G.nearest(model, models)
   return best, bm
 end
 
+-- `list` itself if the kernel reads every model of it as kmodel's copy (see as_kernel_model),
+-- else a list of kernel models: no table is made in the usual case.
+local function as_kernel_models(list)
+  for i, m in ipairs(list) do
+    if as_kernel_model(m) ~= m then
+      local out = {}
+      for j, x in ipairs(list) do out[j] = as_kernel_model(x) end
+      return out
+    end
+  end
+  return list
+end
+
+-- G.nearest for every model of `models` against one list `targets`, in one kernel call
+-- (umpire.table.nearest_each) instead of one per pair (issue 18): returns the distances, in the
+-- order of `models`, and the 1-based indices into `targets` of the nearest ones. Same numbers
+-- and ties as G.nearest (the first of equally near targets); with no targets every distance is
+-- math.huge, no index is given and no model is read, as G.nearest does.
+function G.nearest_each(models, targets)
+  if #targets == 0 then
+    local distances = {}
+    for i = 1, #models do distances[i] = math.huge end
+    return distances, {}
+  end
+  return T.nearest_each(as_kernel_models(models), as_kernel_models(targets))
+end
+
 -- True if `m` lies within `half` degrees of `facing` seen from `origin`: any part of its base if
 -- `whole_base` (umpire.table.in_arc with a base), else its centre only.
 function G.base_in_arc(origin, facing, half, m, whole_base)

@@ -26,13 +26,23 @@ local function R(name) return umpire.rules[name] end
 
 local function find(list, id) for _, x in ipairs(list) do if x.id == id then return x end end end
 
--- Centre-of-weapon to target distance for minimum ranges ("measured from the centre of the
--- weapon itself"), and base-to-base distance for range.
--- `alive`: the target unit's models still on the table (core.alive).
-local function distances(model, alive, G)
-  local best, bm = G.nearest(model, alive)
+-- Base-to-base distance from each firer at `target` to its nearest model still on the table
+-- (`alive`, core.alive), for range, measured for all of them in one kernel call
+-- (geometry.nearest_each): sets edge_of[f] for every firer f of `firers` aiming at `target`.
+local function measure_firers_at(target, alive, firers, edge_of, G)
+  local at, models = {}, {}
+  for _, f in ipairs(firers) do
+    if f.target == target then at[#at + 1] = f; models[#models + 1] = f.model end
+  end
+  local d = G.nearest_each(models, alive)
+  for i, f in ipairs(at) do edge_of[f] = d[i] end
+end
+
+-- The base-to-base distance and the centre-of-weapon to target distance for minimum ranges
+-- ("measured from the centre of the weapon itself").
+local function distances(model, edge)
   local r = (model.base_mm or 25) / 25.4 / 2
-  return best, best + r
+  return edge, edge + r
 end
 
 function S.result_for(res, unit)
@@ -82,11 +92,12 @@ function S.declare(o)
   R("spotters").check_firers(shooter, firers)
   R("team").loaders_busy(shooter, firers)
   -- Firers at the same target are resolved together; order of declaration is kept.
-  -- Each target's models still on the table are listed once for all its firers (nothing is
-  -- removed while fire is declared): a list per firer was an allocation per shooter.
+  -- Each target's models still on the table are listed once for all its firers, and all its
+  -- firers are measured to them together when the first of them is declared (nothing is removed
+  -- or moved while fire is declared): a list and a kernel call per firer cost more.
   local out = {}
   local G = R("geometry")
-  local alive_of = {}
+  local alive_of, edge_of = {}, {}
   for _, f in ipairs(firers) do
     local p = f.profile
     f.mode = "direct"
@@ -100,8 +111,9 @@ function S.declare(o)
     if not alive then
       alive = C.alive(f.target)
       alive_of[f.target] = alive
+      measure_firers_at(f.target, alive, firers, edge_of, G)
     end
-    f.distance, f.centre_distance = distances(f.model, alive, G)
+    f.distance, f.centre_distance = distances(f.model, edge_of[f])
     f.range = range
     if f.distance > range + 1e-9 then
       umpire.cite(C.CITE, ("%s (%s) out of range: %.2f\" > %d\""):format(f.model.id, p.name, f.distance, range))
