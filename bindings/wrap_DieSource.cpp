@@ -132,9 +132,7 @@ int source_unfix(lua_State* L) {
 // table and the game pointer; it replaces d/d2/d3/d6/d100/count/dr with FFI versions.
 void open_fast_dice(lua_State* L, int dice_table) {
     lua::StackCheck check(L, 0);
-    const std::string_view code = embedded_lua("fast_dice.lua");
-    if (luaL_loadbuffer(L, code.data(), code.size(), "=fast_dice.lua") != 0)
-        throw Error(std::string("fast_dice.lua: ") + lua_tostring(L, -1));
+    push_embedded_chunk(L, "fast_dice.lua");
     lua_pushvalue(L, dice_table);
     lua_pushlightuserdata(L, &Game::of(L));
     if (lua_pcall(L, 2, 0, 0) != 0) {

@@ -170,9 +170,7 @@ int l_steps(lua_State* L) {
 // umpire.bus.modifiers and the pipeline methods, closing over the classic functions above.
 void open_modifiers(lua_State* L, int bus_table) {
     lua::StackCheck check(L, 0);
-    const std::string_view code = embedded_lua("fast_modifiers.lua");
-    if (luaL_loadbuffer(L, code.data(), code.size(), "=fast_modifiers.lua") != 0)
-        throw Error(std::string("fast_modifiers.lua: ") + lua_tostring(L, -1));
+    push_embedded_chunk(L, "fast_modifiers.lua");
     lua_pushvalue(L, bus_table);
     lua_pushlightuserdata(L, &Game::of(L));
     lua_pushcfunction(L, l_render);

@@ -5,55 +5,114 @@
 
 namespace umpire::ruleset {
 
+bool LoadCache::unchanged(const Source& source, const std::filesystem::path& file,
+                          const std::optional<FileStamp>& stamp) {
+    if (!source.trusted) return false;
+    const auto now = stamp ? stamp : stamp_of(file);
+    return now && *now == *source.stamp;
+}
+
+void LoadCache::read(const std::filesystem::path& file, Source& fresh,
+                     const std::function<std::string(const std::filesystem::path&)>& read) {
+    const std::int64_t started = now_ns();
+    fresh.stamp = stamp_of(file);
+    fresh.bytes = read(file);  // raises the usual errors (missing, unreadable, too big)
+    fresh.trusted = fresh.stamp && settled(*fresh.stamp, started, settle_margin);
+    ++counts_.reads;
+}
+
 std::shared_ptr<const yaml::Document> LoadCache::data(const std::filesystem::path& file,
-                                                      const std::string& display, lua_State* charge_to) {
-    std::string bytes = yaml::read_data_file(file, display);
+                                                      const std::string& display, lua_State* charge_to,
+                                                      const std::optional<FileStamp>& stamp) {
     DataEntry& entry = data_[file];
-    if (!entry.document || entry.bytes != bytes || entry.display != display) {
-        entry.document.reset();  // a file that no longer parses leaves no stale document behind
-        entry.document = yaml::parse(bytes, display, charge_to);
-        entry.bytes = std::move(bytes);
-        entry.display = display;
+    if (entry.document && entry.display == display && unchanged(entry.source, file, stamp)) {
+        entry.used = true;
+        return entry.document;
     }
+    Source fresh;
+    read(file, fresh, [&](const std::filesystem::path& f) { return yaml::read_data_file(f, display); });
+    if (!entry.document || entry.source.bytes != fresh.bytes || entry.display != display) {
+        entry.document.reset();  // a file that no longer parses leaves no stale document behind
+        entry.document = yaml::parse(fresh.bytes, display, charge_to);
+        entry.display = display;
+        ++counts_.parses;
+    }
+    entry.source = std::move(fresh);
     entry.used = true;
     return entry.document;
 }
 
 YAML::Node LoadCache::manifest(const std::filesystem::path& file, const std::string& display,
                                const std::function<YAML::Node(const std::string&)>& parse) {
-    std::string bytes = yaml::read_data_file(file, display);  // a manifest is capped like data
     ManifestEntry& entry = manifests_[file];
-    if (!entry.parsed || entry.bytes != bytes || entry.display != display) {
-        entry.parsed = false;  // stays so if parse raises
-        entry.root = parse(bytes);
-        entry.parsed = true;
-        entry.bytes = std::move(bytes);
-        entry.display = display;
+    if (entry.parsed && entry.display == display && unchanged(entry.source, file)) {
+        entry.used = true;
+        return entry.root;
     }
+    Source fresh;  // a manifest is capped like data
+    read(file, fresh, [&](const std::filesystem::path& f) { return yaml::read_data_file(f, display); });
+    if (!entry.parsed || entry.source.bytes != fresh.bytes || entry.display != display) {
+        entry.parsed = false;  // stays so if parse raises
+        entry.turn_sequence_yaml.reset();
+        entry.root = parse(fresh.bytes);
+        entry.parsed = true;
+        entry.display = display;
+        ++counts_.parses;
+    }
+    entry.source = std::move(fresh);
     entry.used = true;
     return entry.root;
 }
 
+const std::string& LoadCache::manifest_turn_sequence(const std::filesystem::path& file, const YAML::Node& node) {
+    ManifestEntry& entry = manifests_[file];
+    if (!entry.turn_sequence_yaml) entry.turn_sequence_yaml = YAML::Dump(node);
+    return *entry.turn_sequence_yaml;
+}
+
+std::shared_ptr<const yaml::Document> LoadCache::text(const std::string& text, const std::string& display) {
+    TextEntry& entry = texts_[display];
+    if (!entry.document || entry.text != text) {
+        entry.document.reset();
+        entry.document = yaml::parse(text, display);
+        entry.text = text;
+        ++counts_.parses;
+    }
+    entry.used = true;
+    return entry.document;
+}
+
 void LoadCache::push_chunk(LuaHost& host, const std::filesystem::path& file, const std::string& display,
-                           int env_index) {
+                           int env_index, const std::optional<FileStamp>& stamp) {
     lua_State* L = host.state();
     if (env_index < 0) env_index = lua_gettop(L) + env_index + 1;
-    std::string bytes = LuaHost::read_file(file, LuaHost::kMaxCodeBytes, "a rules module");
     const std::string chunkname = "@" + display;
     ChunkEntry& entry = chunks_[file];
-    if (entry.ref != LUA_NOREF && entry.bytes == bytes && entry.chunkname == chunkname) {
-        lua_rawgeti(L, LUA_REGISTRYINDEX, entry.ref);
-        lua_pushvalue(L, env_index);
-        lua_setfenv(L, -2);
-    } else {
-        if (entry.ref != LUA_NOREF) luaL_unref(L, LUA_REGISTRYINDEX, entry.ref);
-        entry.ref = LUA_NOREF;
-        host.load_chunk(bytes, chunkname, env_index);
-        lua_pushvalue(L, -1);
-        entry.ref = luaL_ref(L, LUA_REGISTRYINDEX);
-        entry.bytes = std::move(bytes);
-        entry.chunkname = chunkname;
+    bool reuse = entry.ref != LUA_NOREF && entry.chunkname == chunkname && unchanged(entry.source, file, stamp);
+    if (!reuse) {
+        Source fresh;
+        read(file, fresh, [](const std::filesystem::path& f) {
+            return LuaHost::read_file(f, LuaHost::kMaxCodeBytes, "a rules module");
+        });
+        reuse = entry.ref != LUA_NOREF && entry.source.bytes == fresh.bytes && entry.chunkname == chunkname;
+        if (!reuse) {
+            if (entry.ref != LUA_NOREF) luaL_unref(L, LUA_REGISTRYINDEX, entry.ref);
+            entry.ref = LUA_NOREF;
+            host.load_chunk(fresh.bytes, chunkname, env_index);
+            lua_pushvalue(L, -1);
+            entry.ref = luaL_ref(L, LUA_REGISTRYINDEX);
+            entry.chunkname = chunkname;
+            ++counts_.compiles;
+        }
+        entry.source = std::move(fresh);
+        if (!reuse) {
+            entry.used = true;
+            return;
+        }
     }
+    lua_rawgeti(L, LUA_REGISTRYINDEX, entry.ref);
+    lua_pushvalue(L, env_index);
+    lua_setfenv(L, -2);
     entry.used = true;
 }
 
@@ -61,11 +120,13 @@ void LoadCache::begin_load() {
     for (auto& [file, entry] : data_) entry.used = false;
     for (auto& [file, entry] : chunks_) entry.used = false;
     for (auto& [file, entry] : manifests_) entry.used = false;
+    for (auto& [display, entry] : texts_) entry.used = false;
 }
 
 void LoadCache::end_load(lua_State* L) {
     std::erase_if(data_, [](const auto& item) { return !item.second.used; });
     std::erase_if(manifests_, [](const auto& item) { return !item.second.used; });
+    std::erase_if(texts_, [](const auto& item) { return !item.second.used; });
     for (auto it = chunks_.begin(); it != chunks_.end();) {
         if (it->second.used) {
             ++it;

@@ -2,20 +2,28 @@
 // each manifest's YAML tree and each rules module's compiled chunk, keyed by the file's path and
 // its exact bytes.
 //
-// Incremental reload. A reload reads every file of the rulesets again (a few hundred kB: cheap)
-// and compares the bytes with those it last parsed or compiled. Equal bytes reuse the result; any
-// difference parses or compiles again, with every check and error of a cold load. Nothing is
-// ever read back from disk but source text: no bytecode, no serialized cache, and no hash taken
-// as proof of equality (the bytes themselves are compared).
+// Incremental reload. A reload first asks the kernel whether each file changed (a stat: device,
+// inode, size, mtime and ctime with nanoseconds, ruleset/FileStamp.hpp, the way make and git
+// decide); a file whose stamp is the one recorded when its bytes were read, and was already
+// settled then (not written within the last few seconds), is not read again. Any other file is
+// read (a few hundred kB for a whole ruleset: cheap) and its bytes compared with those last parsed
+// or compiled. Equal bytes reuse the result; any difference parses or compiles again, with every
+// check and error of a cold load. Nothing is ever read back from disk but source text: no
+// bytecode, no serialized cache, and no hash taken as proof of equality (the bytes themselves
+// are compared whenever the stamp changed).
 //
 // What is always re-run: each module's body and every validate(data), in the new generation's
 // fresh env, on fresh data tables. A module's functions see `umpire` through the env of the
 // generation that ran its body, and data tables may have been changed by rule code since, so
 // reusing a module table or a data table of the old generation would not give what a cold load
 // gives. Those steps are a small part of a load (about 3% of a cold start; parsing YAML and
-// compiling Lua are the rest), so a reload costs little more than reading the files, and its
+// compiling Lua are the rest), so a reload costs little more than a stat of each file, and its
 // result is a cold load's by construction (tests/ruleset/test_reload.cpp checks that over random
 // edit sequences).
+//
+// The paths are checked again on every load, stamps or not (ruleset/Ruleset.cpp, resolve_file):
+// a file swapped for a symlink that leads out of the ruleset folder changes no stamp of this cache
+// (stat follows the link), and is refused there.
 //
 // A cached chunk is the function luaL_loadbuffer made (a main chunk has no upvalues): each
 // generation calls it again after setting its env to the new generation's env; the closures its
@@ -28,7 +36,10 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
+
+#include "ruleset/FileStamp.hpp"
 
 namespace umpire {
 class Game;
@@ -46,39 +57,77 @@ public:
 
     // The checked YAML of a data file (yaml::parse), parsed again only when its bytes changed.
     // charge_to: the state whose memory cap the yaml-cpp tree counts against while it is parsed.
+    // stamp: the file's stamp if the caller just took it (the manifest check's lstat of a file
+    // that is no symlink), so that it is not taken again.
     std::shared_ptr<const yaml::Document> data(const std::filesystem::path& file, const std::string& display,
-                                               lua_State* charge_to = nullptr);
+                                               lua_State* charge_to = nullptr,
+                                               const std::optional<FileStamp>& stamp = std::nullopt);
 
     // The YAML tree of a ruleset.yaml, parsed again (by parse, which raises its errors) only when
     // its bytes changed. Read it as a const YAML::Node.
     YAML::Node manifest(const std::filesystem::path& file, const std::string& display,
                         const std::function<YAML::Node(const std::string&)>& parse);
 
+    // YAML::Dump of the manifest's turn_sequence node, worked out once per parse of the manifest
+    // file (the node is from manifest(file, ...) of this load).
+    const std::string& manifest_turn_sequence(const std::filesystem::path& file, const YAML::Node& node);
+
+    // The checked YAML of text that is not a file (a manifest's turn sequence), parsed again only
+    // when the text changed; keyed by display.
+    std::shared_ptr<const yaml::Document> text(const std::string& text, const std::string& display);
+
     // Pushes the compiled chunk of a rules module with its env set to the table at env_index,
     // compiled again (LuaHost::load_chunk) only when its bytes or its chunk name changed.
-    void push_chunk(LuaHost& host, const std::filesystem::path& file, const std::string& display, int env_index);
+    void push_chunk(LuaHost& host, const std::filesystem::path& file, const std::string& display, int env_index,
+                    const std::optional<FileStamp>& stamp = std::nullopt);
 
     // Around one load: entries not used by it are dropped at the end, so a file removed from a
     // manifest does not stay in memory.
     void begin_load();
     void end_load(lua_State* L);
 
+    // How much work the loads of this host did, for tests and benchmarks: files read from disk,
+    // YAML files parsed (data and manifests), modules compiled.
+    struct Counts {
+        long reads = 0, parses = 0, compiles = 0;
+    };
+    const Counts& counts() const { return counts_; }
+
+    // How long after its last change a file's stamp is trusted (FileStamp.hpp); tests set 0 to
+    // see the stat path without waiting.
+    std::chrono::nanoseconds settle_margin = kSettleMargin;
+
 private:
-    struct DataEntry {
+    // The bytes of a file as last read, and whether its stamp then may stand for them.
+    struct Source {
         std::string bytes;
+        std::optional<FileStamp> stamp;
+        bool trusted = false;  // the stamp was settled when the bytes were read
+    };
+    // Is source still the file's content, by its stamp alone? (false: read and compare)
+    static bool unchanged(const Source& source, const std::filesystem::path& file,
+                          const std::optional<FileStamp>& stamp = std::nullopt);
+    // Reads file with read(file) and fills `fresh` (stamp taken before the bytes: a write in
+    // between leaves a stamp that no longer matches, so the file is read again next time).
+    void read(const std::filesystem::path& file, Source& fresh,
+              const std::function<std::string(const std::filesystem::path&)>& read);
+
+    struct DataEntry {
+        Source source;
         std::string display;
         std::shared_ptr<const yaml::Document> document;
         bool used = false;
     };
     struct ManifestEntry {
-        std::string bytes;
+        Source source;
         std::string display;
         YAML::Node root;
+        std::optional<std::string> turn_sequence_yaml;  // of root
         bool parsed = false;
         bool used = false;
     };
     struct ChunkEntry {
-        std::string bytes;
+        Source source;
         std::string chunkname;
         int ref = LUA_NOREF;  // the function, in the registry
         bool used = false;
@@ -86,6 +135,13 @@ private:
     std::map<std::filesystem::path, DataEntry> data_;
     std::map<std::filesystem::path, ChunkEntry> chunks_;
     std::map<std::filesystem::path, ManifestEntry> manifests_;
+    struct TextEntry {
+        std::string text;
+        std::shared_ptr<const yaml::Document> document;
+        bool used = false;
+    };
+    std::map<std::string, TextEntry> texts_;
+    Counts counts_;
 };
 
 }  // namespace umpire::ruleset

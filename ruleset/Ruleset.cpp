@@ -1,8 +1,12 @@
 #include "ruleset/Ruleset.hpp"
 
+#include <dirent.h>
+#include <sys/stat.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <map>
+#include <optional>
 #include <set>
 
 #include "bindings/DataMarks.hpp"
@@ -19,13 +23,22 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// inside() with the folder already resolved (a manifest checks all its files against one folder).
-bool inside_resolved(const fs::path& root, const fs::path& file) {
-    std::error_code ec;
-    const fs::path real = fs::canonical(file, ec);
-    if (ec) return false;
-    const auto [r, f] = std::mismatch(root.begin(), root.end(), real.begin(), real.end());
-    return r == root.end() && f != real.end();
+// Is the resolved path `real` strictly inside the resolved folder `root`? Both are canonical
+// (no ".", "..", doubled or trailing separators), so "inside" is "starts with root and a '/'".
+bool inside_real(const std::string& root, const std::string& real) {
+    if (root.empty() || real.size() <= root.size()) return false;
+    if (root == "/") return real[0] == '/';
+    return real.compare(0, root.size(), root) == 0 && real[root.size()] == '/';
+}
+
+// LuaHost::display_path of a file whose canonical path is `real`, without resolving it again: the
+// path relative to the working directory `cwd` (canonical, as getcwd gives it) when inside it,
+// else the absolute path.
+std::string display_of(const std::string& real, const std::string& cwd) {
+    if (real == cwd) return ".";
+    if (cwd == "/") return real.substr(1);
+    if (inside_real(cwd, real)) return real.substr(cwd.size() + 1);
+    return real;
 }
 
 }  // namespace
@@ -33,7 +46,9 @@ bool inside_resolved(const fs::path& root, const fs::path& file) {
 bool inside(const fs::path& dir, const fs::path& file) {
     std::error_code ec;
     const fs::path root = fs::canonical(dir, ec);
-    return !ec && inside_resolved(root, file);
+    if (ec) return false;
+    const fs::path real = fs::canonical(file, ec);
+    return !ec && inside_real(root.native(), real.native());
 }
 
 bool valid_name(const std::string& name) {
@@ -76,23 +91,129 @@ std::vector<std::string> list(const YAML::Node& node, const std::string& display
     return out;
 }
 
+// Where the files of one manifest resolve, symlinks followed, with each folder resolved once: the
+// files a manifest names share a few folders (data/, rules/, tests/), and fs::canonical of every
+// file walked the whole path again, about ten system calls a file on each reload.
+//
+// Why this is the same check: canonical(folder/name) is canonical(folder)/name whenever `name` is
+// not itself a symlink (nor "." or "..", which a regular file's name never is), and lstat tells
+// that with one call. A file that is a symlink is resolved whole by fs::canonical, as before. The
+// folders are resolved on every read of the manifest, so a folder or a file swapped for a symlink
+// after a load is seen by the next load; a swap during one load could already slip between the
+// check and the read before this memo, and still can.
+class Resolver {
+public:
+    // dir resolves to real_dir (resolved by the caller in this load).
+    Resolver(const std::string& dir, const std::string& real_dir) {
+        if (!real_dir.empty()) folders_.emplace(dir, real_dir);
+    }
+
+    // None when file is not a regular file (symlinks followed); else canonical(file), empty when
+    // that does not resolve. Strings, not fs::path: a path splits itself into parts at every
+    // construction and join, which cost more than the system calls here. `stamp` (if given) is
+    // set to the file's stamp when it is no symlink.
+    std::optional<std::string> regular_file(const std::string& file, std::optional<FileStamp>* stamp = nullptr) {
+        // The folder's listing answers without a system call a file that is not there (the first
+        // place a manifest entry is looked for, usually) and a regular file whose stamp is not
+        // wanted (spec files); anything else, or a folder that cannot be listed, is lstat'ed.
+        const std::size_t slash = file.rfind('/');
+        if (slash != std::string::npos && slash > 0) {
+            if (const auto* names = listing(file.substr(0, slash))) {
+                const auto entry = names->find(file.substr(slash + 1));
+                if (entry == names->end()) return std::nullopt;
+                if (entry->second == DT_REG && !stamp) {
+                    const std::string& folder = real_folder(file.substr(0, slash));
+                    return folder.empty() ? folder : join(folder, file.substr(slash + 1));
+                }
+            }
+        }
+        struct stat st {};
+        if (::lstat(file.c_str(), &st) != 0) return std::nullopt;
+        if (S_ISREG(st.st_mode)) {
+            if (stamp) *stamp = stamp_from(st);
+            const std::size_t slash = file.rfind('/');
+            if (slash == std::string::npos) return canonical(file);
+            const std::string& folder = real_folder(file.substr(0, slash == 0 ? 1 : slash));
+            return folder.empty() ? folder : join(folder, file.substr(slash + 1));
+        }
+        std::error_code ec;
+        if (!S_ISLNK(st.st_mode) || !fs::is_regular_file(file, ec)) return std::nullopt;
+        return canonical(file);
+    }
+
+    static std::string join(const std::string& folder, const std::string& name) {
+        std::string out;
+        out.reserve(folder.size() + 1 + name.size());
+        out.append(folder);
+        if (!folder.empty() && folder.back() != '/') out.push_back('/');
+        out.append(name);
+        return out;
+    }
+
+private:
+    static std::string canonical(const std::string& file) {
+        std::error_code ec;
+        fs::path resolved = fs::canonical(file, ec);
+        return ec ? std::string() : resolved.native();
+    }
+    // A folder that is no symlink, inside a folder resolved already, is its parent's resolved
+    // path and its own name (one lstat instead of a walk of the whole path).
+    const std::string& real_folder(const std::string& folder) {
+        auto [it, fresh] = folders_.try_emplace(folder);
+        if (!fresh) return it->second;
+        const std::size_t slash = folder.rfind('/');
+        const std::string name = slash == std::string::npos ? std::string() : folder.substr(slash + 1);
+        const auto parent = slash == std::string::npos || slash == 0 ? folders_.end() : folders_.find(folder.substr(0, slash));
+        struct stat st {};
+        if (parent != folders_.end() && !parent->second.empty() && !name.empty() && name != "." && name != ".." &&
+            ::lstat(folder.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+            it->second = join(parent->second, name);
+        else
+            it->second = canonical(folder);
+        return it->second;
+    }
+    // The names in folder and their d_type (DT_UNKNOWN where the file system gives none), read
+    // once per manifest read; null if the folder cannot be listed.
+    const std::map<std::string, unsigned char>* listing(const std::string& folder) {
+        auto [it, fresh] = listings_.try_emplace(folder);
+        if (fresh) {
+            DIR* d = ::opendir(folder.c_str());
+            if (d) {
+                std::map<std::string, unsigned char> names;
+                while (const dirent* e = ::readdir(d)) names.emplace(e->d_name, e->d_type);
+                ::closedir(d);
+                it->second = std::move(names);
+            }
+        }
+        return it->second ? &*it->second : nullptr;
+    }
+    std::map<std::string, std::string> folders_;
+    std::map<std::string, std::optional<std::map<std::string, unsigned char>>> listings_;
+};
+
 // "machine_guns" / "machine_guns.lua" / "rules/machine_guns.lua" all name rules/machine_guns.lua.
 // A manifest comes from a stranger, so a file it names must be inside its folder: an absolute
 // path or a ".." is refused as written, and the file found is checked again after following
 // symlinks (a link in rules/ to ~/.config/... resolves outside and is refused).
-fs::path resolve_file(const fs::path& dir, const fs::path& real_dir, const std::string& entry, const char* subdir,
-                      const char* ext, const std::string& display, const YAML::Mark& mark) {
+// Returns the file, and appends what the check found to `resolved`.
+fs::path resolve_file(const fs::path& dir, const std::string& real_dir, Resolver& resolver, const std::string& entry,
+                      const char* subdir, const char* ext, const std::string& display, const YAML::Mark& mark,
+                      std::vector<Manifest::Resolved>* resolved = nullptr) {
     fs::path p(entry);
     const bool climbs = std::any_of(p.begin(), p.end(), [](const fs::path& part) { return part == ".."; });
     if (p.is_absolute() || climbs || entry.empty())
         fail(display, mark, "'" + entry + "': a manifest names files inside its ruleset folder "
                                           "(no absolute paths, no '..')");
     if (p.extension().empty()) p += ext;
-    for (const fs::path& candidate : {dir / p, dir / subdir / p}) {
-        if (!fs::is_regular_file(candidate)) continue;
-        if (real_dir.empty() || !inside_resolved(real_dir, candidate))
+    for (const std::string& candidate : {Resolver::join(dir.native(), p.native()),
+                                         Resolver::join(Resolver::join(dir.native(), subdir), p.native())}) {
+        std::optional<FileStamp> stamp;
+        const auto real = resolver.regular_file(candidate, resolved ? &stamp : nullptr);
+        if (!real) continue;
+        if (!inside_real(real_dir, *real))
             fail(display, mark, "'" + entry + "' resolves outside the ruleset folder (to " +
                                     LuaHost::display_path(fs::canonical(candidate)) + ", through a symlink)");
+        if (resolved) resolved->push_back({*real, stamp});
         return candidate;
     }
     fail(display, mark, "file not found: " + entry + " (looked in " +
@@ -103,8 +224,17 @@ fs::path resolve_file(const fs::path& dir, const fs::path& real_dir, const std::
 }  // namespace
 
 Manifest read_manifest(const fs::path& dir, LoadCache* cache) {
+    Manifest m;
+    m.dir = clean_dir(dir);
+    std::error_code ec;
+    const std::string real_dir = fs::canonical(m.dir, ec).native();  // empty if it cannot be resolved: nothing is inside
+    Resolver resolver(m.dir.native(), real_dir);
     const fs::path file = dir / "ruleset.yaml";
-    const std::string display = LuaHost::display_path(file);
+    // LuaHost::display_path(file), from the resolved path when there is one.
+    const auto real_file = resolver.regular_file(Resolver::join(m.dir.native(), "ruleset.yaml"));
+    const std::string display = real_file && !real_file->empty()
+        ? display_of(*real_file, fs::current_path(ec).native()) : LuaHost::display_path(file);
+    m.display = display;
     const auto parse = [&](const std::string& text) {
         try {
             return yaml::parse_tree(text, display);  // bounded: a manifest is untrusted too
@@ -118,10 +248,6 @@ Manifest read_manifest(const fs::path& dir, LoadCache* cache) {
     if (!root.IsMap()) fail(display, root.Mark(), "a ruleset manifest must be a map (name: ..., data: [...], ...)");
     static const std::set<std::string> kKnown = {"name", "version", "extends", "turn_sequence",
                                                  "data", "modules", "tests", "description"};
-    Manifest m;
-    m.dir = clean_dir(dir);
-    std::error_code ec;
-    const fs::path real_dir = fs::canonical(m.dir, ec);  // empty if it cannot be resolved: nothing is inside
     for (const auto& entry : root) {
         const std::string key = entry.first.Scalar();
         if (!kKnown.count(key))
@@ -139,22 +265,25 @@ Manifest read_manifest(const fs::path& dir, LoadCache* cache) {
     }
     // The turn sequence's shape belongs to the ruleset (ASL: players + phases; Bolt Action: the
     // order-dice steps), so it is passed to Lua as written: umpire.ruleset.turn_sequence.
-    if (root["turn_sequence"]) m.turn_sequence_yaml = YAML::Dump(root["turn_sequence"]);
+    if (const auto turns = root["turn_sequence"])
+        m.turn_sequence_yaml = cache ? cache->manifest_turn_sequence(file, turns) : YAML::Dump(turns);
     if (auto data = root["data"]) {
         for (const auto& name : list(data, display, "data"))
-            m.data.push_back(resolve_file(m.dir, real_dir, name, "data", ".yaml", display, data.Mark()));
+            m.data.push_back(resolve_file(m.dir, real_dir, resolver, name, "data", ".yaml", display, data.Mark(), &m.data_resolved));
     }
     if (auto modules = root["modules"]) {
         for (const auto& name : list(modules, display, "modules"))
-            m.modules.push_back(resolve_file(m.dir, real_dir, name, "rules", ".lua", display, modules.Mark()));
+            m.modules.push_back(resolve_file(m.dir, real_dir, resolver, name, "rules", ".lua", display, modules.Mark(), &m.modules_resolved));
     }
     if (auto tests = root["tests"]) {
         for (const auto& name : list(tests, display, "tests"))
-            m.tests.push_back(resolve_file(m.dir, real_dir, name, "tests", ".lua", display, tests.Mark()));
+            m.tests.push_back(resolve_file(m.dir, real_dir, resolver, name, "tests", ".lua", display, tests.Mark()));
     } else if (fs::is_directory(m.dir / "tests")) {
         for (const auto& e : fs::directory_iterator(m.dir / "tests"))
             if (e.path().extension() == ".lua") {
-                if (real_dir.empty() || !inside_resolved(real_dir, e.path()))
+                const auto real = resolver.regular_file(e.path().native());
+                std::error_code not_found;  // a dangling link: empty, so refused
+                if (!inside_real(real_dir, real ? *real : fs::canonical(e.path(), not_found).native()))
                     throw ScriptError(LuaHost::display_path(e.path()) + ": resolves outside the ruleset folder "
                                       "(a symlink?); spec files must be inside it", LuaHost::display_path(e.path()));
                 m.tests.push_back(e.path());
@@ -223,11 +352,11 @@ std::vector<Manifest> chain(const fs::path& dir, const std::vector<fs::path>& se
 
 namespace {
 
-void load_data(LuaHost& host, int data, const fs::path& file) {
+void load_data(LuaHost& host, int data, const fs::path& file, const std::string& display,
+               const std::optional<FileStamp>& stamp) {
     lua_State* L = host.state();
     lua::StackCheck check(L, 0);
-    const std::string display = LuaHost::display_path(file);
-    yaml::push(L, *host.extension<LoadCache>().data(file, display, L));
+    yaml::push(L, *host.extension<LoadCache>().data(file, display, L, stamp));
     if (!lua_istable(L, -1)) {
         lua_pop(L, 1);
         throw ScriptError(display + ":1:1: a data file must hold a map or a list", display, 1);
@@ -245,12 +374,12 @@ void load_data(LuaHost& host, int data, const fs::path& file) {
 
 // Runs one module: its chunk gets (name, parent module or nil) as `...` and must return a table.
 // Leaves nothing on the stack; appends the module table to `layers` (for validate()).
-void load_module(LuaHost& host, int env, int rules, int bases, int layers, const fs::path& file) {
+void load_module(LuaHost& host, int env, int rules, int bases, int layers, const fs::path& file,
+                 const std::string& display, const std::optional<FileStamp>& stamp) {
     lua_State* L = host.state();
     lua::StackCheck check(L, 0);
-    const std::string display = LuaHost::display_path(file);
     const std::string name = file.stem().string();
-    host.extension<LoadCache>().push_chunk(host, file, display, env);
+    host.extension<LoadCache>().push_chunk(host, file, display, env, stamp);
     lua_pushstring(L, name.c_str());
     lua_getfield(L, rules, name.c_str());
     const bool has_parent = lua_istable(L, -1);
@@ -329,14 +458,15 @@ int l_scenario(lua_State* L) {
     });
 }
 
-void set_info(lua_State* L, int umpire, const Manifest& m) {
+void set_info(LuaHost& host, int umpire, const Manifest& m) {
+    lua_State* L = host.state();
     lua_newtable(L);
     lua_pushstring(L, m.name.c_str());
     lua_setfield(L, -2, "name");
     lua_pushstring(L, m.version.c_str());
     lua_setfield(L, -2, "version");
     if (m.turn_sequence_yaml.empty()) lua_newtable(L);
-    else yaml::push_string(L, m.turn_sequence_yaml, LuaHost::display_path(m.dir / "ruleset.yaml") + " (turn_sequence)");
+    else yaml::push(L, *host.extension<LoadCache>().text(m.turn_sequence_yaml, m.display + " (turn_sequence)"));
     lua_setfield(L, -2, "turn_sequence");
     sandbox::push_writable(L, umpire);  // `umpire` is a read-only view to rule code
     lua_insert(L, -2);
@@ -351,6 +481,8 @@ void load_into(LuaHost& host, int env, const std::vector<fs::path>& dirs) {
     if (env < 0) env = lua_gettop(L) + env + 1;
     lua::StackCheck check(L, 0);
     const auto search = search_path(host);
+    std::error_code ec;
+    const std::string cwd = fs::current_path(ec).native();
     std::vector<Manifest> layers_in_order;
     for (const auto& dir : dirs) {
         for (auto& m : chain(dir, search, &host.extension<LoadCache>())) {
@@ -374,7 +506,8 @@ void load_into(LuaHost& host, int env, const std::vector<fs::path>& dirs) {
     try {
         // Data of every layer before any rule code runs, so modules see the merged result.
         for (const auto& m : layers_in_order)
-            for (const auto& file : m.data) load_data(host, data, file);
+            for (std::size_t i = 0; i < m.data.size(); ++i)
+                load_data(host, data, m.data[i], display_of(m.data_resolved[i].real, cwd), m.data_resolved[i].stamp);
         lua_newtable(L);
         for (std::size_t i = 0; i < layers_in_order.size(); ++i) {
             lua_pushstring(L, layers_in_order[i].dir.string().c_str());
@@ -387,13 +520,15 @@ void load_into(LuaHost& host, int env, const std::vector<fs::path>& dirs) {
         auto& guard = host.extension<DataGuard>();
         guard.seal(L, data);
         for (const auto& m : layers_in_order)
-            for (const auto& file : m.modules) load_module(host, env, rules, bases, layers, file);
+            for (std::size_t i = 0; i < m.modules.size(); ++i)
+                load_module(host, env, rules, bases, layers, m.modules[i], display_of(m.modules_resolved[i].real, cwd),
+                            m.modules_resolved[i].stamp);
         validate(host, layers, data);
         const std::string changed = guard.verify(L, data);
         if (!changed.empty())
             throw ScriptError("loading the rules changed " + changed +
                               " (umpire.data is read-only: copy it first, and change the copy)");
-        if (!layers_in_order.empty()) set_info(L, umpire, layers_in_order.back());
+        if (!layers_in_order.empty()) set_info(host, umpire, layers_in_order.back());
     } catch (...) {
         lua_settop(L, top);
         throw;

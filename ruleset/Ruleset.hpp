@@ -4,8 +4,11 @@
 #include <lua.hpp>
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "ruleset/FileStamp.hpp"
 
 namespace umpire {
 class LuaHost;
@@ -17,9 +20,18 @@ class LoadCache;
 
 struct Manifest {
     std::filesystem::path dir;
+    std::string display;  // of its ruleset.yaml, for messages
     std::string name, version, extends;
     std::string turn_sequence_yaml;  // any YAML shape (list of phases, map...), as written
     std::vector<std::filesystem::path> data, modules, tests;  // absolute paths
+    // What the check of each data file and module (same order) found when the manifest was read:
+    // its canonical path (display names are made from it without resolving the file again) and,
+    // for a file that is no symlink, its stamp (the load cache's "changed?" needs no second stat).
+    struct Resolved {
+        std::string real;
+        std::optional<FileStamp> stamp;
+    };
+    std::vector<Resolved> data_resolved, modules_resolved;
 };
 
 // Reads <dir>/ruleset.yaml; every problem is a ScriptError "ruleset.yaml:line:col: ...".

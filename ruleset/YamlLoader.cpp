@@ -4,8 +4,6 @@
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
-#include <cerrno>
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -19,21 +17,25 @@
 #include "bindings/Game.hpp"
 #include "bindings/LuaError.hpp"
 #include "host/LuaHost.hpp"
+#include "ruleset/YamlConvert.hpp"
+#include "ruleset/YamlTree.hpp"
 
 namespace umpire::yaml {
 namespace {
 
-// Limits on untrusted data (a ruleset's YAML comes from strangers). The file size bounds what
-// yaml-cpp builds on the C++ heap, outside the Lua memory cap; the value count bounds alias
-// expansion (`a: &a [*b, *b, ...]` nests exponentially many copies into Lua tables from a few
-// lines); the depth bounds the converter's recursion.
+using detail::count_value;
+using detail::fail;
+using detail::mark_text;
+
+// The file size bounds what a parser builds on the C++ heap, outside the Lua memory cap (the
+// other limits are in YamlConvert.hpp).
 constexpr std::size_t kMaxBytes = std::size_t{16} << 20;
-constexpr std::size_t kMaxValues = 250'000;
-constexpr int kMaxDepth = 64;
 // yaml-cpp's tree takes about 470 bytes of C++ heap per node (measured with mallinfo2 over lists,
 // maps and nested lists of 200 000 nodes), outside the Lua allocator: 16 MiB of "- 1" lines built
 // a 1.9 GB tree before the value count above was ever looked at. The tree of a file is charged
-// against the Lua memory cap at this rate while it exists (docs/sandbox.md, "Memory").
+// against the Lua memory cap at this rate while it exists (docs/sandbox.md, "Memory"). The data
+// files' tree (YamlTree.hpp) takes less (about 150 bytes a node), and is charged at the same rate,
+// so that every file the cap let through before is let through now, and no other.
 constexpr std::size_t kTreeBytesPerNode = 512;
 
 // The first byte of text that is not well-formed UTF-8 (overlong forms, surrogates and code
@@ -68,15 +70,6 @@ std::pair<int, int> line_col(const std::string& text, std::size_t offset) {
 }
 
 
-std::string mark_text(const std::string& display, const YAML::Mark& m) {
-    return display + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
-}
-
-[[noreturn]] void fail(const std::string& display, const YAML::Mark& m, const std::string& what) {
-    std::string file = display;
-    throw ScriptError(mark_text(display, m) + ": " + what, file, m.line + 1);
-}
-
 // One file's bounds, refused at the place they are passed: its size (before it is read or parsed)
 // and its count of values (nodes while parsing, values with aliases expanded while converting).
 void refuse_if_too_big(std::size_t bytes, const std::string& display) {
@@ -85,35 +78,6 @@ void refuse_if_too_big(std::size_t bytes, const std::string& display) {
                               std::to_string(kMaxBytes >> 20) + " MiB",
                           display, 1);
 }
-void count_value(std::size_t& values, const std::string& display, const YAML::Mark& m) {
-    if (++values > kMaxValues)
-        fail(display, m, "more than " + std::to_string(kMaxValues) +
-                             " values in one file (aliases expanding without end?)");
-}
-
-// A value of a parsed document: a scalar, or a table with its entries in document order. A
-// table keeps the size yaml-cpp reported (null entries included), so the Lua table is created with
-// the same size hint as before the cache existed, and so has the same layout.
-enum class Kind : unsigned char { Boolean, Number, String, Sequence, Map };
-
-struct Entry;
-
-struct Value {
-    Kind kind = Kind::String;
-    bool boolean = false;
-    double number = 0;
-    std::string text;   // a string's bytes; a table's own mark ("file:line:col")
-    int size_hint = 0;  // tables: yaml-cpp's node.size()
-    std::vector<Entry> entries;
-};
-
-// One key of a table that holds a value (a null map value is skipped, as Lua cannot hold it).
-struct Entry {
-    Value key;
-    Value value;
-    std::string key_mark;  // "file:line:col" of the key (of the item, in a sequence)
-};
-
 // YAML 1.2 core-schema scalars, by hand: std::regex took a tenth of a cold start.
 bool digit(char c) { return c >= '0' && c <= '9'; }
 
@@ -156,143 +120,7 @@ bool is_octal(const std::string& text) {
     return std::all_of(text.begin() + 2, text.end(), [](char c) { return c >= '0' && c <= '7'; });
 }
 
-struct Document {
-    Value root;
-};
-
 namespace {
-
-// YAML nodes -> Values, with every check of the format (see the header).
-struct Converter {
-    std::string display;
-    std::size_t values = 0;
-    int depth = 0;
-
-    // A number, or an error at the node when it does not fit a double (1e999, a 30-digit hex):
-    // std::stod would throw std::out_of_range, which said only "stod".
-    Value number(const YAML::Node& node, const std::string& digits, int base) {
-        errno = 0;
-        char* end = nullptr;
-        const double value = base == 10 ? std::strtod(digits.c_str(), &end)
-                                        : double(std::strtoull(digits.c_str(), &end, base));
-        if (errno == ERANGE || !std::isfinite(value))
-            fail(display, node.Mark(), "number out of range: " +
-                                           (node.Scalar().size() > 40 ? node.Scalar().substr(0, 40) + "..." : node.Scalar()) +
-                                           " (quote it to keep it as text)");
-        return numeric(value);
-    }
-    static Value numeric(double value) {
-        Value v;
-        v.kind = Kind::Number;
-        v.number = value;
-        return v;
-    }
-    static Value boolean(bool value) {
-        Value v;
-        v.kind = Kind::Boolean;
-        v.boolean = value;
-        return v;
-    }
-    static Value string(const std::string& text) {
-        Value v;
-        v.text = text;
-        return v;
-    }
-
-    // The scalar's value, or false for null.
-    bool scalar(const YAML::Node& node, Value& out) {
-        const std::string& text = node.Scalar();
-        const std::string& tag = node.Tag();
-        if (tag == "!" || tag == "tag:yaml.org,2002:str") {  // quoted, or !!str
-            out = string(text);
-            return true;
-        }
-        if (text.empty() || text == "~" || text == "null" || text == "Null" || text == "NULL")
-            return false;
-        if (text == "true" || text == "True" || text == "TRUE") { out = boolean(true); return true; }
-        if (text == "false" || text == "False" || text == "FALSE") { out = boolean(false); return true; }
-        if (is_decimal(text)) { out = number(node, text, 10); return true; }
-        if (is_hex(text)) { out = number(node, text.substr(2), 16); return true; }
-        if (is_octal(text)) { out = number(node, text.substr(2), 8); return true; }
-        if (text == ".inf" || text == ".Inf" || text == ".INF" || text == "+.inf") { out = numeric(HUGE_VAL); return true; }
-        if (text == "-.inf" || text == "-.Inf" || text == "-.INF") { out = numeric(-HUGE_VAL); return true; }
-        if (text == ".nan" || text == ".NaN" || text == ".NAN") { out = numeric(NAN); return true; }
-        if (tag != "?" && tag != "!")
-            fail(display, node.Mark(), "unsupported YAML tag '" + tag + "'");
-        out = string(text);
-        return true;
-    }
-
-    // The node's value; false for null.
-    bool convert(const YAML::Node& node, Value& out) {
-        count_value(values, display, node.Mark());
-        if (node.IsSequence() || node.IsMap()) {
-            if (depth >= kMaxDepth)
-                fail(display, node.Mark(), "nested deeper than " + std::to_string(kMaxDepth) + " levels");
-            ++depth;
-            const bool converted = convert_value(node, out);
-            --depth;
-            return converted;
-        }
-        return convert_value(node, out);
-    }
-
-    bool convert_value(const YAML::Node& node, Value& out) {
-        switch (node.Type()) {
-        case YAML::NodeType::Null: return false;
-        case YAML::NodeType::Undefined: return false;
-        case YAML::NodeType::Scalar: return scalar(node, out);
-        case YAML::NodeType::Sequence: {
-            out.kind = Kind::Sequence;
-            out.size_hint = static_cast<int>(node.size());
-            out.text = mark_text(display, node.Mark());
-            out.entries.reserve(node.size());
-            int i = 0;
-            for (const auto& item : node) {
-                ++i;
-                Entry entry;
-                if (!convert(item, entry.value))
-                    fail(display, item.Mark(), "empty item in a list (Lua lists cannot hold nil; "
-                                                "remove it or quote it)");
-                entry.key = numeric(i);
-                entry.key_mark = mark_text(display, item.Mark());
-                out.entries.push_back(std::move(entry));
-            }
-            return true;
-        }
-        case YAML::NodeType::Map: {
-            out.kind = Kind::Map;
-            out.size_hint = static_cast<int>(node.size());
-            out.text = mark_text(display, node.Mark());
-            out.entries.reserve(node.size());
-            std::map<std::string, int> seen;  // key text -> line, to report duplicates
-            for (const auto& item : node) {
-                const YAML::Node& key = item.first;
-                if (!key.IsScalar()) fail(display, key.Mark(), "a map key must be a plain value");
-                if (key.Scalar() == "<<" && key.Tag() == "?")
-                    fail(display, key.Mark(), "YAML merge keys (<<) are not supported: write the keys "
-                                              "out, or quote \"<<\" for a literal key");
-                const auto [it, fresh] = seen.emplace(key.Scalar(), key.Mark().line + 1);
-                if (!fresh)
-                    fail(display, key.Mark(), "duplicate key '" + key.Scalar() +
-                                                  "' (first defined at line " +
-                                                  std::to_string(it->second) + ")");
-                Entry entry;
-                if (!scalar(key, entry.key)) fail(display, key.Mark(), "a map key cannot be null");
-                // A Lua table cannot hold a NaN key (lua_rawset raises): refuse it here, with the place.
-                if (entry.key.kind == Kind::Number && std::isnan(entry.key.number))
-                    fail(display, key.Mark(), "a map key cannot be NaN (.nan)");
-                if (convert(item.second, entry.value)) {
-                    entry.key_mark = mark_text(display, key.Mark());
-                    out.entries.push_back(std::move(entry));
-                }
-            }
-            return true;
-        }
-        }
-        return false;
-    }
-};
 
 // Values -> Lua tables, recording the marks through one marks::Writer.
 struct Pusher {
@@ -401,18 +229,12 @@ std::shared_ptr<const Document> parse(const std::string& text, const std::string
                           display, line);
     }
     auto document = std::make_shared<Document>();
-    try {
-        const ParseCharge charge(charge_to, count_nodes(text, display), text.size(), display);
-        const YAML::Node root = YAML::Load(text);
-        Converter converter{display};
-        // An empty file is an empty table.
-        if (!converter.convert(root, document->root)) document->root.kind = Kind::Map;
-    } catch (const YAML::DeepRecursion& e) {  // yaml-cpp's own guard ("bad file" otherwise)
-        throw ScriptError(mark_text(display, e.mark) + ": nested deeper than " + std::to_string(kMaxDepth) + " levels",
-                          display, e.mark.line + 1);
-    } catch (const YAML::Exception& e) {
-        throw ScriptError(mark_text(display, e.mark) + ": " + e.msg, display, e.mark.line + 1);
-    }
+    std::size_t nodes = 0;
+    const Tree tree = read_tree_events(text, display, [&](const YAML::Mark& m) { count_value(nodes, display, m); });
+    const ParseCharge charge(charge_to, nodes, text.size(), display);
+    detail::Converter<TreeRef> converter{display};
+    // An empty file is an empty table.
+    if (!converter.convert(TreeRef(tree, 0), document->root)) document->root.kind = Kind::Map;
     return document;
 }
 

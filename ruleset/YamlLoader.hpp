@@ -26,9 +26,10 @@ void push_string(lua_State* L, const std::string& text, const std::string& displ
 // The two halves of push_string, for a loader that keeps what it parsed (ruleset/LoadCache.hpp):
 // parse() does every check above (size, UTF-8, syntax, duplicate keys, limits) and keeps the
 // values, keys and marks in C++; push() turns them into fresh Lua tables, the same tables
-// push_string makes, as many times as asked, without yaml-cpp.
+// push_string makes, as many times as asked, without parsing again. parse() reads the text with
+// libyaml's event parser (ruleset/YamlTree.hpp), in yaml-cpp's node model and marks.
 struct Document;
-// With `charge_to`, the yaml-cpp tree's C++ memory is charged against that Lua state's memory cap
+// With `charge_to`, the parse tree's C++ memory is charged against that Lua state's memory cap
 // while it exists (docs/sandbox.md, "Memory"); a cached parse (no state) has only the node cap.
 std::shared_ptr<const Document> parse(const std::string& text, const std::string& display,
                                       lua_State* charge_to = nullptr);

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 mode="${1:-}"
 case "$mode" in demo|test) ;; *) echo "usage: scripts/setup.sh demo|test" >&2; exit 2;; esac
 
-packages=(g++ cmake ninja-build pkg-config libluajit-5.1-dev luajit libyaml-cpp-dev catch2
+packages=(g++ cmake ninja-build pkg-config libluajit-5.1-dev luajit libyaml-cpp-dev libyaml-dev catch2
           libcli11-dev nlohmann-json3-dev libgmp-dev libbenchmark-dev
           chromium python3   # chromium renders `umpire draw` SVGs in a test, python3 reads its pixels
                              # (tests/cli/draw_svg_test.sh, tests/cli/svg_pixels.py: standard library only)

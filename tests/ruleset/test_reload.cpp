@@ -12,8 +12,13 @@
 #include <set>
 #include <sstream>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+
 #include "app/SpecRunner.hpp"
+#include "ruleset/FileStamp.hpp"
 #include "ruleset/Load.hpp"
+#include "ruleset/LoadCache.hpp"
 #include "ruleset/Ruleset.hpp"
 #include "tests/support/helpers.hpp"
 
@@ -214,4 +219,170 @@ TEST_CASE("a reload reuses what did not change and re-reads what did", "[reload]
     CHECK(t.eval("umpire.data.weapons.mmg.B") == "10");
     umpire::ruleset::reload(t.host);
     CHECK(t.eval("umpire.data.weapons.mmg.B") == "10");
+}
+
+namespace {
+
+using umpire::ruleset::LoadCache;
+
+LoadCache::Counts counts_of(umpire::LuaHost& host) { return host.extension<LoadCache>().counts(); }
+
+// What one reload did: files read, YAML files parsed, modules compiled.
+LoadCache::Counts reload_counting(umpire::LuaHost& host) {
+    const LoadCache::Counts before = counts_of(host);
+    umpire::ruleset::reload(host);
+    const LoadCache::Counts after = counts_of(host);
+    return {after.reads - before.reads, after.parses - before.parses, after.compiles - before.compiles};
+}
+
+// Sets the file's mtime back to `mtime` (as cp -p or a tool restoring times would); its ctime
+// becomes the present, which no user can set.
+void set_mtime(const fs::path& file, const timespec& mtime) {
+    const timespec times[2] = {mtime, mtime};
+    REQUIRE(::utimensat(AT_FDCWD, file.c_str(), times, 0) == 0);
+}
+
+timespec mtime_of(const fs::path& file) {
+    struct stat st {};
+    REQUIRE(::stat(file.c_str(), &st) == 0);
+    return st.st_mtim;
+}
+
+}  // namespace
+
+TEST_CASE("a stamp is trusted only once the file is older than the margin", "[reload][incremental]") {
+    using umpire::ruleset::FileStamp;
+    using umpire::ruleset::settled;
+    const std::int64_t now = 1'000'000'000'000'000'000;  // an instant, in ns
+    const std::int64_t second = 1'000'000'000;
+    FileStamp s;
+    s.mtime_ns = s.ctime_ns = now - 10 * second;
+    CHECK(settled(s, now));
+    s.ctime_ns = now - 2 * second;  // a write 2 s ago: same-size rewrites in the same tick are possible
+    CHECK_FALSE(settled(s, now));
+    CHECK(settled(s, now, std::chrono::seconds(1)));
+    s.ctime_ns = now - 10 * second;
+    s.mtime_ns = now + 3600 * second;  // touch -d tomorrow: never trusted
+    CHECK_FALSE(settled(s, now));
+    s.mtime_ns = now - 10 * second;
+    CHECK_FALSE(settled(s, now - 10 * second, std::chrono::nanoseconds(0)));  // equal is not older
+}
+
+TEST_CASE("a reload reads no unchanged file, and a touched one without parsing it", "[reload][incremental]") {
+    const fs::path dir = test_helpers::scratch_copy("incremental-stamps");
+    TestHost t;
+    // The files were copied a moment ago: with the usual margin their stamps are not trusted yet,
+    // so every file is read and compared (and none parsed or compiled again).
+    umpire::ruleset::load(t.host, {(dir / "house").string()});
+    const LoadCache::Counts fresh = reload_counting(t.host);
+    CHECK(fresh.reads == 6);  // two manifests, two data files, two modules
+    CHECK(fresh.parses == 0);
+    CHECK(fresh.compiles == 0);
+
+    // Margin 0: a stamp is trusted as soon as the read is later than the file's times.
+    t.host.extension<LoadCache>().settle_margin = std::chrono::nanoseconds(0);
+    umpire::ruleset::reload(t.host);  // records stamps that are trusted from now on
+    const LoadCache::Counts unchanged = reload_counting(t.host);
+    CHECK(unchanged.reads == 0);
+    CHECK(unchanged.parses == 0);
+    CHECK(t.eval("umpire.data.weapons.mmg.B") == "10");
+
+    // touch: a new mtime and ctime, the same bytes: read and compared, not parsed.
+    const fs::path weapons = dir / "house/data/weapons.yaml";
+    REQUIRE(::utimensat(AT_FDCWD, weapons.c_str(), nullptr, 0) == 0);
+    const LoadCache::Counts touched = reload_counting(t.host);
+    CHECK(touched.reads == 1);
+    CHECK(touched.parses == 0);
+    CHECK(t.eval("umpire.data.weapons.mmg.B") == "10");
+
+    // A same-size edit with the old mtime put back: the ctime still changed.
+    const timespec old_mtime = mtime_of(weapons);
+    const std::string text = umpire::LuaHost::read_file(weapons);
+    std::string edited = text;
+    edited.replace(edited.find("B: 10"), 5, "B: 11");
+    REQUIRE(edited.size() == text.size());
+    test_helpers::write(weapons, edited);
+    set_mtime(weapons, old_mtime);
+    const LoadCache::Counts same_size = reload_counting(t.host);
+    CHECK(same_size.reads >= 1);
+    CHECK(same_size.parses == 1);
+    CHECK(t.eval("umpire.data.weapons.mmg.B") == "11");
+}
+
+TEST_CASE("a same-size rewrite right after a load is seen however coarse the clock", "[reload][incremental]") {
+    // With the usual margin: the edit below may land in the same clock tick as the read before it
+    // (same size, same inode, the old mtime put back, and on a coarse clock the same ctime), so
+    // the stamp alone cannot tell. The file was written less than the margin before that read, so
+    // its stamp was not trusted and the bytes are compared.
+    const fs::path dir = test_helpers::scratch_copy("incremental-racy");
+    TestHost t;
+    const fs::path rules = dir / "house/rules/machine_guns.lua";
+    const fs::path weapons = dir / "house/data/weapons.yaml";
+    umpire::ruleset::load(t.host, {(dir / "house").string()});
+    for (int value = 11; value <= 19; ++value) {
+        const timespec old_mtime = mtime_of(weapons);
+        std::string text = umpire::LuaHost::read_file(weapons);
+        const std::size_t at = text.find("B: ") + 3;
+        text.replace(at, 2, std::to_string(value));
+        test_helpers::write(weapons, text);
+        set_mtime(weapons, old_mtime);
+        umpire::ruleset::reload(t.host);
+        CHECK(t.eval("umpire.data.weapons.mmg.B") == std::to_string(value));
+    }
+    // And a module: an edit of the same size that changes what it does.
+    const std::string code = umpire::LuaHost::read_file(rules);
+    const std::size_t at = code.rfind("return M");
+    REQUIRE(at != std::string::npos);
+    umpire::ruleset::reload(t.host);
+    const timespec old_mtime = mtime_of(rules);
+    test_helpers::write(rules, code.substr(0, at) + "error'x'" + code.substr(at + 8));
+    set_mtime(rules, old_mtime);
+    CHECK_THROWS_WITH(umpire::ruleset::reload(t.host), Catch::Contains("machine_guns.lua"));
+}
+
+TEST_CASE("a file or folder swapped for a symlink out of the ruleset after a load is refused", "[reload][incremental]") {
+    const fs::path dir = test_helpers::scratch_copy("incremental-symlink");
+    const fs::path outside = dir / "outside";
+    fs::create_directories(outside);
+    const fs::path house = dir / "house";
+    const fs::path weapons = house / "data/weapons.yaml";
+    fs::copy_file(weapons, outside / "weapons.yaml");  // the same bytes: only the path differs
+    TestHost t;
+    umpire::ruleset::load(t.host, {house.string()});
+    // Every stamp trusted at once: the worst case for a swap.
+    t.host.extension<LoadCache>().settle_margin = std::chrono::nanoseconds(0);
+    umpire::ruleset::reload(t.host);
+
+    SECTION("the data file") {
+        fs::remove(weapons);
+        fs::create_symlink(outside / "weapons.yaml", weapons);
+    }
+    SECTION("the data folder") {
+        fs::rename(house / "data", house / "data.old");
+        fs::create_directory_symlink(outside, house / "data");
+    }
+    SECTION("a folder above the file, with a relative link") {
+        fs::rename(house / "data", house / "data.old");
+        fs::create_directory_symlink("../outside", house / "data");
+    }
+    CHECK_THROWS_WITH(umpire::ruleset::reload(t.host), Catch::Contains("resolves outside the ruleset folder"));
+    CHECK(t.eval("umpire.data.weapons.mmg.B") == "10");  // the last good rules stay
+}
+
+TEST_CASE("a symlink that stays inside the ruleset folder still loads after a swap", "[reload][incremental]") {
+    const fs::path dir = test_helpers::scratch_copy("incremental-symlink-inside");
+    const fs::path house = dir / "house";
+    const fs::path weapons = house / "data/weapons.yaml";
+    TestHost t;
+    umpire::ruleset::load(t.host, {house.string()});
+    t.host.extension<LoadCache>().settle_margin = std::chrono::nanoseconds(0);
+    umpire::ruleset::reload(t.host);
+    fs::create_directories(house / "extra");
+    std::string text = umpire::LuaHost::read_file(weapons);
+    text.replace(text.find("B: 10"), 5, "B: 12");
+    test_helpers::write(house / "extra/weapons.yaml", text);
+    fs::remove(weapons);
+    fs::create_symlink("../extra/weapons.yaml", weapons);
+    umpire::ruleset::reload(t.host);
+    CHECK(t.eval("umpire.data.weapons.mmg.B") == "12");
 }

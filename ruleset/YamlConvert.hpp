@@ -1,0 +1,205 @@
+// The checks of a YAML data file and its values, shared by the parser front ends: the Converter
+// turns a parsed tree (libyaml's, ruleset/YamlTree.hpp, or yaml-cpp's YAML::Node, which the
+// differential test tests/ruleset/test_yaml_differential.cpp still runs) into the values a load
+// keeps and pushes (YamlLoader.hpp describes the format and its errors).
+#pragma once
+#include <yaml-cpp/mark.h>
+#include <yaml-cpp/node/type.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "bindings/LuaError.hpp"
+#include "ruleset/YamlLoader.hpp"
+
+namespace umpire::yaml {
+
+// Limits on untrusted data (a ruleset's YAML comes from strangers): the value count bounds alias
+// expansion (`a: &a [*b, *b, ...]` nests exponentially many copies into Lua tables from a few
+// lines) and the parser's tree; the depth bounds the converter's recursion.
+inline constexpr std::size_t kMaxValues = 250'000;
+inline constexpr int kMaxDepth = 64;
+
+// A value of a parsed document: a scalar, or a table with its entries in document order. A
+// table keeps the size yaml-cpp reported (null entries included), so the Lua table is created with
+// the same size hint as before the cache existed, and so has the same layout.
+enum class Kind : unsigned char { Boolean, Number, String, Sequence, Map };
+
+struct Entry;
+
+struct Value {
+    Kind kind = Kind::String;
+    bool boolean = false;
+    double number = 0;
+    std::string text;   // a string's bytes; a table's own mark ("file:line:col")
+    int size_hint = 0;  // tables: yaml-cpp's node.size()
+    std::vector<Entry> entries;
+};
+
+// One key of a table that holds a value (a null map value is skipped, as Lua cannot hold it).
+struct Entry {
+    Value key;
+    Value value;
+    std::string key_mark;  // "file:line:col" of the key (of the item, in a sequence)
+};
+
+struct Document {
+    Value root;
+};
+
+namespace detail {
+
+inline std::string mark_text(const std::string& display, const YAML::Mark& m) {
+    return display + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
+}
+
+[[noreturn]] inline void fail(const std::string& display, const YAML::Mark& m, const std::string& what) {
+    std::string file = display;
+    throw ScriptError(mark_text(display, m) + ": " + what, file, m.line + 1);
+}
+
+inline void count_value(std::size_t& values, const std::string& display, const YAML::Mark& m) {
+    if (++values > kMaxValues)
+        fail(display, m, "more than " + std::to_string(kMaxValues) +
+                             " values in one file (aliases expanding without end?)");
+}
+
+// YAML nodes -> Values, with every check of the format (see the header).
+template <class Node>
+struct Converter {
+    std::string display;
+    std::size_t values = 0;
+    int depth = 0;
+
+    // A number, or an error at the node when it does not fit a double (1e999, a 30-digit hex):
+    // std::stod would throw std::out_of_range, which said only "stod".
+    Value number(const Node& node, const std::string& digits, int base) {
+        errno = 0;
+        char* end = nullptr;
+        const double value = base == 10 ? std::strtod(digits.c_str(), &end)
+                                        : double(std::strtoull(digits.c_str(), &end, base));
+        if (errno == ERANGE || !std::isfinite(value))
+            fail(display, node.Mark(), "number out of range: " +
+                                           (node.Scalar().size() > 40 ? node.Scalar().substr(0, 40) + "..." : node.Scalar()) +
+                                           " (quote it to keep it as text)");
+        return numeric(value);
+    }
+    static Value numeric(double value) {
+        Value v;
+        v.kind = Kind::Number;
+        v.number = value;
+        return v;
+    }
+    static Value boolean(bool value) {
+        Value v;
+        v.kind = Kind::Boolean;
+        v.boolean = value;
+        return v;
+    }
+    static Value string(const std::string& text) {
+        Value v;
+        v.text = text;
+        return v;
+    }
+
+    // The scalar's value, or false for null.
+    bool scalar(const Node& node, Value& out) {
+        const std::string& text = node.Scalar();
+        const std::string& tag = node.Tag();
+        if (tag == "!" || tag == "tag:yaml.org,2002:str") {  // quoted, or !!str
+            out = string(text);
+            return true;
+        }
+        if (text.empty() || text == "~" || text == "null" || text == "Null" || text == "NULL")
+            return false;
+        if (text == "true" || text == "True" || text == "TRUE") { out = boolean(true); return true; }
+        if (text == "false" || text == "False" || text == "FALSE") { out = boolean(false); return true; }
+        if (is_decimal(text)) { out = number(node, text, 10); return true; }
+        if (is_hex(text)) { out = number(node, text.substr(2), 16); return true; }
+        if (is_octal(text)) { out = number(node, text.substr(2), 8); return true; }
+        if (text == ".inf" || text == ".Inf" || text == ".INF" || text == "+.inf") { out = numeric(HUGE_VAL); return true; }
+        if (text == "-.inf" || text == "-.Inf" || text == "-.INF") { out = numeric(-HUGE_VAL); return true; }
+        if (text == ".nan" || text == ".NaN" || text == ".NAN") { out = numeric(NAN); return true; }
+        if (tag != "?" && tag != "!")
+            fail(display, node.Mark(), "unsupported YAML tag '" + tag + "'");
+        out = string(text);
+        return true;
+    }
+
+    // The node's value; false for null.
+    bool convert(const Node& node, Value& out) {
+        count_value(values, display, node.Mark());
+        if (node.IsSequence() || node.IsMap()) {
+            if (depth >= kMaxDepth)
+                fail(display, node.Mark(), "nested deeper than " + std::to_string(kMaxDepth) + " levels");
+            ++depth;
+            const bool converted = convert_value(node, out);
+            --depth;
+            return converted;
+        }
+        return convert_value(node, out);
+    }
+
+    bool convert_value(const Node& node, Value& out) {
+        switch (node.Type()) {
+        case YAML::NodeType::Null: return false;
+        case YAML::NodeType::Undefined: return false;
+        case YAML::NodeType::Scalar: return scalar(node, out);
+        case YAML::NodeType::Sequence: {
+            out.kind = Kind::Sequence;
+            out.size_hint = static_cast<int>(node.size());
+            out.text = mark_text(display, node.Mark());
+            out.entries.reserve(node.size());
+            int i = 0;
+            for (const auto& item : node) {
+                ++i;
+                Entry entry;
+                if (!convert(item, entry.value))
+                    fail(display, item.Mark(), "empty item in a list (Lua lists cannot hold nil; "
+                                                "remove it or quote it)");
+                entry.key = numeric(i);
+                entry.key_mark = mark_text(display, item.Mark());
+                out.entries.push_back(std::move(entry));
+            }
+            return true;
+        }
+        case YAML::NodeType::Map: {
+            out.kind = Kind::Map;
+            out.size_hint = static_cast<int>(node.size());
+            out.text = mark_text(display, node.Mark());
+            out.entries.reserve(node.size());
+            std::map<std::string, int> seen;  // key text -> line, to report duplicates
+            for (const auto& item : node) {
+                const Node& key = item.first;
+                if (!key.IsScalar()) fail(display, key.Mark(), "a map key must be a plain value");
+                if (key.Scalar() == "<<" && key.Tag() == "?")
+                    fail(display, key.Mark(), "YAML merge keys (<<) are not supported: write the keys "
+                                              "out, or quote \"<<\" for a literal key");
+                const auto [it, fresh] = seen.emplace(key.Scalar(), key.Mark().line + 1);
+                if (!fresh)
+                    fail(display, key.Mark(), "duplicate key '" + key.Scalar() +
+                                                  "' (first defined at line " +
+                                                  std::to_string(it->second) + ")");
+                Entry entry;
+                if (!scalar(key, entry.key)) fail(display, key.Mark(), "a map key cannot be null");
+                // A Lua table cannot hold a NaN key (lua_rawset raises): refuse it here, with the place.
+                if (entry.key.kind == Kind::Number && std::isnan(entry.key.number))
+                    fail(display, key.Mark(), "a map key cannot be NaN (.nan)");
+                if (convert(item.second, entry.value)) {
+                    entry.key_mark = mark_text(display, key.Mark());
+                    out.entries.push_back(std::move(entry));
+                }
+            }
+            return true;
+        }
+        }
+        return false;
+    }
+};
+
+}  // namespace detail
+}  // namespace umpire::yaml

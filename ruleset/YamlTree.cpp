@@ -1,0 +1,179 @@
+#include "ruleset/YamlTree.hpp"
+
+#include <yaml.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+#include <unordered_map>
+
+#include "ruleset/YamlConvert.hpp"
+
+namespace umpire::yaml {
+namespace {
+
+// Where libyaml's marks (characters from the start, libyaml's own lines) land in yaml-cpp's terms
+// (bytes, lines at '\n'). Text that is all ASCII maps characters to bytes one to one; other text
+// keeps the byte offset of every character (the text is known to be well-formed UTF-8).
+class Positions {
+public:
+    explicit Positions(const std::string& text) : text_(text) {
+        line_starts_.push_back(0);
+        bool ascii = true;
+        for (std::size_t i = 0; i < text.size(); ++i) {
+            const auto c = static_cast<unsigned char>(text[i]);
+            if (c == '\n') line_starts_.push_back(i + 1);
+            if (c >= 0x80) ascii = false;
+        }
+        if (ascii) return;
+        for (std::size_t i = 0; i < text.size(); ++i)
+            if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) byte_of_char_.push_back(i);
+        byte_of_char_.push_back(text.size());
+    }
+
+    std::size_t byte(std::size_t char_index) const {
+        if (byte_of_char_.empty()) return std::min(char_index, text_.size());
+        return byte_of_char_[std::min(char_index, byte_of_char_.size() - 1)];
+    }
+
+    YAML::Mark at_byte(std::size_t offset) const {
+        const auto line = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset) - line_starts_.begin() - 1;
+        YAML::Mark m;
+        m.pos = static_cast<int>(offset);
+        m.line = static_cast<int>(line);
+        m.column = static_cast<int>(offset - line_starts_[line]);
+        return m;
+    }
+
+    YAML::Mark mark(const yaml_mark_t& m) const { return at_byte(byte(m.index)); }
+
+    // The start of the next token at or after byte offset: past blanks, line breaks and
+    // comments (where yaml-cpp put the mark of an empty list item); at the end of the text,
+    // yaml-cpp's mark is the start of the last line.
+    YAML::Mark next_token(std::size_t offset) const {
+        const std::size_t n = text_.size();
+        while (offset < n) {
+            const char c = text_[offset];
+            if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+                ++offset;
+            } else if (c == '#') {
+                while (offset < n && text_[offset] != '\n') ++offset;
+            } else {
+                return at_byte(offset);
+            }
+        }
+        YAML::Mark end = at_byte(n);
+        end.pos -= end.column;
+        end.column = 0;
+        return end;
+    }
+
+private:
+    const std::string& text_;
+    std::vector<std::size_t> line_starts_;
+    std::vector<std::size_t> byte_of_char_;  // empty for ASCII text
+};
+
+bool is_null_text(const std::string& text) {
+    return text.empty() || text == "~" || text == "null" || text == "Null" || text == "NULL";
+}
+
+struct Parser {
+    yaml_parser_t parser;
+    Parser() { yaml_parser_initialize(&parser); }
+    ~Parser() { yaml_parser_delete(&parser); }
+    Parser(const Parser&) = delete;
+    Parser& operator=(const Parser&) = delete;
+};
+
+struct Event {
+    yaml_event_t event;
+    ~Event() { yaml_event_delete(&event); }
+};
+
+std::string text_of(const yaml_char_t* s) { return s ? reinterpret_cast<const char*>(s) : std::string(); }
+
+}  // namespace
+
+// The event loop: each node event makes a node, appended to the collection open at that point
+// (a stack of open sequences and maps); an alias appends the anchored node's index again.
+Tree read_tree_events(const std::string& text, const std::string& display,
+                      const std::function<void(const YAML::Mark&)>& count) {
+    const Positions positions(text);
+    Parser p;
+    yaml_parser_set_input_string(&p.parser, reinterpret_cast<const unsigned char*>(text.data()), text.size());
+    Tree tree;
+    std::vector<std::uint32_t> open;
+    std::unordered_map<std::string, std::uint32_t> anchors;
+    const auto add = [&](TreeNode node, const yaml_char_t* anchor) {
+        count(node.mark);
+        const auto index = static_cast<std::uint32_t>(tree.nodes.size());
+        if (!open.empty()) tree.nodes[open.back()].children.push_back(index);
+        if (anchor) anchors[text_of(anchor)] = index;
+        tree.nodes.push_back(std::move(node));
+        return index;
+    };
+    for (;;) {
+        Event e;
+        if (!yaml_parser_parse(&p.parser, &e.event)) {
+            std::string what = p.parser.problem ? p.parser.problem : "YAML syntax error";
+            if (p.parser.error == YAML_READER_ERROR) {  // placed by a byte offset, not a mark
+                char value[16];
+                std::snprintf(value, sizeof value, " (0x%02X)", static_cast<unsigned>(p.parser.problem_value));
+                detail::fail(display, positions.at_byte(p.parser.problem_offset), what + value);
+            }
+            if (p.parser.context) {
+                const YAML::Mark c = positions.mark(p.parser.context_mark);
+                what += " (" + std::string(p.parser.context) + " at " + std::to_string(c.line + 1) + ":" +
+                        std::to_string(c.column + 1) + ")";
+            }
+            detail::fail(display, positions.mark(p.parser.problem_mark), what);
+        }
+        const yaml_event_t& ev = e.event;
+        switch (ev.type) {
+        case YAML_SCALAR_EVENT: {
+            TreeNode node;
+            node.text.assign(reinterpret_cast<const char*>(ev.data.scalar.value), ev.data.scalar.length);
+            const bool plain = ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+            node.tag = ev.data.scalar.tag ? text_of(ev.data.scalar.tag) : plain ? "?" : "!";
+            node.type = plain && node.tag == "?" && is_null_text(node.text) ? YAML::NodeType::Null : YAML::NodeType::Scalar;
+            // An empty scalar right after a `-` is an empty list item; yaml-cpp marked it at the next token.
+            const bool empty_item = node.text.empty() && plain && ev.start_mark.index == ev.end_mark.index &&
+                                    !ev.data.scalar.anchor && !ev.data.scalar.tag && !open.empty() &&
+                                    tree.nodes[open.back()].type == YAML::NodeType::Sequence;
+            node.mark = empty_item ? positions.next_token(positions.byte(ev.start_mark.index))
+                                   : positions.mark(ev.start_mark);
+            add(std::move(node), ev.data.scalar.anchor);
+            break;
+        }
+        case YAML_SEQUENCE_START_EVENT:
+        case YAML_MAPPING_START_EVENT: {
+            const bool map = ev.type == YAML_MAPPING_START_EVENT;
+            TreeNode node;
+            node.type = map ? YAML::NodeType::Map : YAML::NodeType::Sequence;
+            const yaml_char_t* tag = map ? ev.data.mapping_start.tag : ev.data.sequence_start.tag;
+            node.tag = tag ? text_of(tag) : "?";
+            node.mark = positions.mark(ev.start_mark);
+            open.push_back(add(std::move(node), map ? ev.data.mapping_start.anchor : ev.data.sequence_start.anchor));
+            break;
+        }
+        case YAML_SEQUENCE_END_EVENT:
+        case YAML_MAPPING_END_EVENT: open.pop_back(); break;
+        case YAML_ALIAS_EVENT: {
+            const YAML::Mark mark = positions.mark(ev.start_mark);
+            const auto it = anchors.find(text_of(ev.data.alias.anchor));
+            if (it == anchors.end()) detail::fail(display, mark, "the referenced anchor is not defined: " + text_of(ev.data.alias.anchor));
+            count(mark);  // one node, as yaml-cpp's events counted an alias
+            if (!open.empty()) tree.nodes[open.back()].children.push_back(it->second);
+            break;
+        }
+        case YAML_DOCUMENT_END_EVENT:
+        case YAML_STREAM_END_EVENT:
+            if (tree.nodes.empty()) tree.nodes.emplace_back();  // an empty document: one Null node
+            return tree;
+        default: break;
+        }
+    }
+}
+
+}  // namespace umpire::yaml

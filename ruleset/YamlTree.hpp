@@ -1,0 +1,103 @@
+// A YAML document's nodes read with libyaml's event parser, in yaml-cpp's node model, for the data
+// files (YamlLoader's parse()). yaml-cpp's scanner matched every character against its RegEx
+// objects and took over half of a cold start; libyaml's parser reads the same text in about a
+// fifth of the time. The loader's checks are unchanged: they run over this tree through the same
+// Converter that read yaml-cpp's (ruleset/YamlConvert.hpp), so the node model is yaml-cpp's:
+//  - a plain scalar without a tag that is empty, ~, null, Null or NULL is a Null node; any other
+//    scalar, and a tagged empty node, is a Scalar with its tag: "?" for an untagged plain scalar,
+//    "!" for an untagged quoted or block scalar, else the tag as written, resolved ("!!str" is
+//    "tag:yaml.org,2002:str"). Scalars are never typed here: libyaml is YAML 1.1, and the core
+//    schema 1.2 typing is the Converter's.
+//  - an alias is the anchored node itself (the same index), as in yaml-cpp's graph, so its mark
+//    is the anchor's and a cycle (`&a [*a]`) is a cycle; an anchor is defined from the start of
+//    its node on.
+//  - marks are yaml-cpp's: 0-based, lines counted at '\n', columns in bytes (libyaml counts
+//    characters and also breaks lines at '\r', NEL, LS and PS); an empty list item (`-` with
+//    nothing after it) is marked where the next token starts, as yaml-cpp marked it.
+// Only the first document is read (as YAML::Load did).
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <yaml-cpp/mark.h>
+#include <yaml-cpp/node/type.h>
+
+namespace umpire::yaml {
+
+struct TreeNode {
+    YAML::NodeType::value type = YAML::NodeType::Null;
+    YAML::Mark mark;
+    std::string text;                     // a scalar's value
+    std::string tag;                      // see above
+    std::vector<std::uint32_t> children;  // a sequence's items; a map's key, value, key, value, ...
+};
+
+struct Tree {
+    std::vector<TreeNode> nodes;  // nodes[0] is the root (a Null node for an empty document)
+};
+
+// The tree of text's first document. A syntax error or an alias of an undefined anchor is a
+// ScriptError "display:line:col: message". count(mark) is called for each node as it is read
+// (an alias once, as yaml-cpp's events counted it), and may throw to stop at a bound.
+Tree read_tree_events(const std::string& text, const std::string& display,
+                      const std::function<void(const YAML::Mark&)>& count);
+
+// A node of a Tree with the part of YAML::Node's interface the Converter reads.
+class TreeRef {
+public:
+    TreeRef(const Tree& tree, std::uint32_t index) : tree_(&tree), index_(index) {}
+    const TreeNode& node() const { return tree_->nodes[index_]; }
+    YAML::NodeType::value Type() const { return node().type; }
+    bool IsScalar() const { return Type() == YAML::NodeType::Scalar; }
+    bool IsSequence() const { return Type() == YAML::NodeType::Sequence; }
+    bool IsMap() const { return Type() == YAML::NodeType::Map; }
+    bool IsNull() const { return Type() == YAML::NodeType::Null; }
+    const std::string& Scalar() const { return node().text; }
+    const std::string& Tag() const { return node().tag; }
+    YAML::Mark Mark() const { return node().mark; }
+    std::size_t size() const { return IsMap() ? node().children.size() / 2 : node().children.size(); }
+
+    // Iteration as over a YAML::Node: each item is a node (a sequence's) with first/second (a
+    // map's key and value).
+    struct Item;
+    class Iterator;
+    Iterator begin() const;
+    Iterator end() const;
+
+private:
+    const Tree* tree_;
+    std::uint32_t index_;
+};
+
+struct TreeRef::Item : TreeRef {
+    TreeRef first, second;
+    Item(const Tree& tree, std::uint32_t self, std::uint32_t key, std::uint32_t value)
+        : TreeRef(tree, self), first(tree, key), second(tree, value) {}
+};
+
+class TreeRef::Iterator {
+public:
+    Iterator(const Tree& tree, const TreeNode& node, std::size_t at) : tree_(&tree), node_(&node), at_(at) {}
+    Item operator*() const {
+        const auto& c = node_->children;
+        if (node_->type == YAML::NodeType::Map) return Item(*tree_, c[at_], c[at_], c[at_ + 1]);
+        return Item(*tree_, c[at_], c[at_], c[at_]);
+    }
+    Iterator& operator++() {
+        at_ += node_->type == YAML::NodeType::Map ? 2 : 1;
+        return *this;
+    }
+    bool operator!=(const Iterator& other) const { return at_ != other.at_; }
+
+private:
+    const Tree* tree_;
+    const TreeNode* node_;
+    std::size_t at_;
+};
+
+inline TreeRef::Iterator TreeRef::begin() const { return Iterator(*tree_, node(), 0); }
+inline TreeRef::Iterator TreeRef::end() const { return Iterator(*tree_, node(), node().children.size()); }
+
+}  // namespace umpire::yaml
