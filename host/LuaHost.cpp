@@ -290,6 +290,8 @@ LuaHost::LuaHost(HostOptions options)
 
     lua_newtable(L_);
     state_ref_ = luaL_ref(L_, LUA_REGISTRYINDEX);
+    lua_pushcfunction(L_, message_handler);
+    message_handler_ref_ = luaL_ref(L_, LUA_REGISTRYINDEX);
 
     // Generation 0: no rulesets, an env with the API and empty data/rules.
     push_new_env();
@@ -319,7 +321,8 @@ void LuaHost::load_chunk(const std::string& code, const std::string& chunkname, 
 
 void LuaHost::call(int nargs, int nresults) {
     const int base = lua_gettop(L_) - nargs;  // the function's slot
-    lua_pushcfunction(L_, message_handler);
+    // The handler's closure is made once (lua_pushcfunction makes a new one each time).
+    lua_rawgeti(L_, LUA_REGISTRYINDEX, message_handler_ref_);
     lua_insert(L_, base);
     const bool outer = call_depth_++ == 0;
     if (outer) {

@@ -151,6 +151,7 @@ private:
     int env_ref_ = LUA_NOREF;
     int script_env_ref_ = LUA_NOREF;
     int state_ref_ = LUA_NOREF;
+    int message_handler_ref_ = LUA_NOREF;
     int call_depth_ = 0;
     std::string last_traceback_;
     // The function of the last top-level call in a worker and its "file:" (isolation::note_where).
