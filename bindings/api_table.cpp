@@ -11,6 +11,7 @@ const luaL_Reg kTableFunctions[] = {
     {"distance", wrap::vec_distance},
     {"bearing", wrap::vec_bearing},
     {"edge_distance", wrap::model_edge_distance},
+    {"nearest_each", wrap::model_nearest_each},
     {"in_arc", wrap::model_in_arc},
     {"rotation_into_arc", wrap::model_rotation_into_arc},
     {"under_template", wrap::placement_under_template},

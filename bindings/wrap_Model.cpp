@@ -1,4 +1,4 @@
-// umpire.table.edge_distance / in_arc / rotation_into_arc: models on round bases
+// umpire.table.edge_distance / nearest_each / in_arc / rotation_into_arc: models on round bases
 // (core/table/Model.hpp, Arc.hpp). Bolt Action measures base edge to base edge.
 #include <string>
 
@@ -43,6 +43,35 @@ int model_edge_distance(lua_State* L) {
         lua::StackCheck check(L, 1);
         lua_pushnumber(L, table::edge_distance(check_model(L, 1), check_model(L, 2)));
         return 1;
+    });
+}
+
+/// @lua umpire.table.nearest_each(models, targets)
+/// ---For every model of `models`, the nearest model of `targets`, base edge to base edge, in one
+/// ---call: the distances are exactly edge_distance's, and a tie goes to the first such target
+/// ---(as a loop keeping the strictly smaller distance). `targets` must not be empty.
+/// ---@param models {x: number, y: number, base_mm?: number}[]
+/// ---@param targets {x: number, y: number, base_mm?: number}[]
+/// ---@return number[] distances per model, in inches
+/// ---@return integer[] indices per model: the nearest target's 1-based index in `targets`
+int model_nearest_each(lua_State* L) {
+    return lua::lua_guard(L, [&] {
+        lua::StackCheck check(L, 2);
+        luaL_checktype(L, 1, LUA_TTABLE);
+        luaL_checktype(L, 2, LUA_TTABLE);
+        const auto models = check_models(L, 1);
+        const auto targets = check_models(L, 2);
+        const auto nearest = table::nearest_each(models, targets);
+        const int n = static_cast<int>(nearest.size());
+        lua_createtable(L, n, 0);
+        lua_createtable(L, n, 0);
+        for (int i = 0; i < n; ++i) {
+            lua_pushnumber(L, nearest[i].distance);
+            lua_rawseti(L, -3, i + 1);
+            lua_pushinteger(L, static_cast<lua_Integer>(nearest[i].index + 1));
+            lua_rawseti(L, -2, i + 1);
+        }
+        return 2;
     });
 }
 

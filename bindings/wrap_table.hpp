@@ -21,6 +21,7 @@ int vec_point(lua_State* L);      // wrap_Vec2.cpp
 int vec_distance(lua_State* L);
 int vec_bearing(lua_State* L);
 int model_edge_distance(lua_State* L);  // wrap_Model.cpp
+int model_nearest_each(lua_State* L);
 int model_in_arc(lua_State* L);
 int model_rotation_into_arc(lua_State* L);
 int placement_under_template(lua_State* L);  // wrap_Placement.cpp

@@ -27,11 +27,22 @@ local total_out = ffi.new("int64_t[1]")
 
 local Pipeline = {}
 
+-- The steps live in one flat array, five slots a step (op, operand, source, rule, note), made with
+-- room for two steps: a pipeline is made for every attack, and five arrays, each grown from empty,
+-- were a dozen allocations of it. The C++ side (render, journal, steps) is given the five arrays
+-- it reads, built only when it is called.
+local OP, VALUE, SOURCE, RULE, NOTE, SLOTS = 1, 2, 3, 4, 5, 5
+
 local function view(self)
-  local values = {}
-  for i = 1, self.n do values[i] = self.values[i] end
-  return { name = self.name, kind = self.kind, ops = self.ops, values = values,
-           sources = self.sources, rules = self.rules, notes = self.notes }
+  local s = self.s
+  local ops, values, sources, rules, notes = {}, {}, {}, {}, {}
+  for i = 1, self.n do
+    local at = (i - 1) * SLOTS
+    ops[i], values[i] = s[at + OP], s[at + VALUE]
+    sources[i], rules[i], notes[i] = s[at + SOURCE], s[at + RULE], s[at + NOTE]
+  end
+  return { name = self.name, kind = self.kind, ops = ops, values = values,
+           sources = sources, rules = rules, notes = notes }
 end
 
 local meta = {
@@ -50,8 +61,9 @@ end
 local function push(self, op, value, source, rule, note)
   local n = self.n + 1
   self.n = n
-  self.ops[n], self.values[n] = op, value
-  self.sources[n], self.rules[n], self.notes[n] = source or "", rule or "", note or ""
+  local s, at = self.s, (n - 1) * SLOTS
+  s[at + OP], s[at + VALUE] = op, value
+  s[at + SOURCE], s[at + RULE], s[at + NOTE] = source or "", rule or "", note or ""
   self.journaled = false
   if self.simple then
     local sum
@@ -84,7 +96,11 @@ end
 local function general_total(self)
   local n = self.n
   local ops, values = ffi.new("int32_t[?]", n + 1), ffi.new("int64_t[?]", n + 1)
-  for i = 1, n do ops[i - 1], values[i - 1] = self.ops[i], self.values[i] end
+  local s = self.s
+  for i = 1, n do
+    local at = (i - 1) * SLOTS
+    ops[i - 1], values[i - 1] = s[at + OP], s[at + VALUE]
+  end
   if C.umpire_ffi_pipeline_total(ops, values, n, total_out) == 0 then
     error(ffi.string(C.umpire_ffi_error()), 3)
   end
@@ -108,6 +124,6 @@ function bus.modifiers(name, kind)
     error("umpire.bus.modifiers: name must be a string (what the total is, e.g. \"IFT DRM\")", 2)
   end
   return setmetatable({ name = name, kind = kind or "DRM", n = 0, simple = true, sum = 0,
-                        ops = {}, values = {}, sources = {}, rules = {}, notes = {},
+                        s = { nil, nil, nil, nil, nil, nil, nil, nil, nil, nil },  -- room for 2 steps
                         journaled = false }, meta)
 end

@@ -5,8 +5,10 @@
 // collective base) is treated as standing on a 25 mm round base (Bolt Action, HE: "imagine that each
 // model has an individual 25mm round base").
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "core/table/Circle.hpp"
 #include "core/table/Vec2.hpp"
@@ -49,5 +51,18 @@ double edge_distance(Point p, const Model& m);
 
 // True if the two models are within `inches` of each other, base edge to base edge (inclusive).
 bool within(const Model& a, const Model& b, double inches);
+
+// The nearest of `targets` to one model, base edge to base edge: its 0-based index and the
+// distance, bit for bit edge_distance(model, targets[index]).
+struct Nearest {
+    std::size_t index;
+    double distance;
+};
+
+// For every model of `from`, the nearest model of `targets` (one declare step of Bolt Action
+// measures each firer to its target unit). Ties go to the first such target, as a loop keeping
+// the strictly smaller distance would choose; models touching at distance 0 tie too. Throws
+// RuleError if `targets` is empty, since there is then no nearest model.
+std::vector<Nearest> nearest_each(std::span<const Model> from, std::span<const Model> targets);
 
 }  // namespace umpire::table

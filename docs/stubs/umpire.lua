@@ -488,6 +488,15 @@ function umpire.table.edge_distance(a, b) end
 ---@return boolean
 function umpire.table.in_arc(origin, facing, half_angle, target) end
 
+---For every model of `models`, the nearest model of `targets`, base edge to base edge, in one
+---call: the distances are exactly edge_distance's, and a tie goes to the first such target
+---(as a loop keeping the strictly smaller distance). `targets` must not be empty.
+---@param models {x: number, y: number, base_mm?: number}[]
+---@param targets {x: number, y: number, base_mm?: number}[]
+---@return number[] distances per model, in inches
+---@return integer[] indices per model: the nearest target's 1-based index in `targets`
+function umpire.table.nearest_each(models, targets) end
+
 ---Bolt Action HE: places a template to cover as many `targets` as possible without clipping
 ---any of `friends`; ties go to the centre nearest the targets' centroid, then lowest x, y.
 ---Returns the centre (nil if no placement hits a target) and the targets hit (1-based).

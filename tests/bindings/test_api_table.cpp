@@ -32,3 +32,48 @@ TEST_CASE("templates: under, placed for the most targets, never clipping a frien
     REQUIRE_THROWS_WITH(t.host.run_string("umpire.table.under_template({x=0,y=0}, 6, {})"),
                         Catch::Contains("diameter"));
 }
+
+// umpire.table.nearest_each against a loop of umpire.table.edge_distance calls over random models
+// on a half-inch grid (ties and touching bases common): the same distances, bit for bit, and the
+// first of equally near targets. Models with and without base_mm; a string base_mm is read as
+// edge_distance reads it.
+TEST_CASE("nearest_each gives every model's nearest target as edge_distance pair by pair",
+          "[api][table]") {
+    TestHost t;
+    CHECK(t.eval(R"((function()
+        local T, seed = umpire.table, 18
+        local function rand(n) seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n end
+        local function models(n)
+          local out = {}
+          for i = 1, n do
+            local m = {x = rand(13) * 0.5, y = rand(13) * 0.5}
+            local b = rand(3)
+            if b == 1 then m.base_mm = 50 elseif b == 2 then m.base_mm = "25" end
+            out[i] = m
+          end
+          return out
+        end
+        local ties = 0
+        for trial = 1, 300 do
+          local shooters, targets = models(1 + rand(9)), models(1 + rand(9))
+          local d, k = T.nearest_each(shooters, targets)
+          if #d ~= #shooters or #k ~= #shooters then return "wrong length" end
+          for s, m in ipairs(shooters) do
+            local best, bi, at_best = math.huge, nil, 0
+            for i, x in ipairs(targets) do
+              local e = T.edge_distance(m, x)
+              if e < best then best, bi, at_best = e, i, 1 elseif e == best then at_best = at_best + 1 end
+            end
+            if at_best > 1 then ties = ties + 1 end
+            if d[s] ~= best or k[s] ~= bi then
+              return ("trial %d model %d: %.17g at %d, loop %.17g at %d"):format(trial, s, d[s], k[s], best, bi)
+            end
+          end
+        end
+        return ties > 100 and "same" or ("too few ties: " .. ties)
+    end)())") == "same");
+    REQUIRE_THROWS_WITH(t.host.run_string("umpire.table.nearest_each({{x=0,y=0}}, {})"),
+                        Catch::Contains("no target"));
+    REQUIRE_THROWS_WITH(t.host.run_string("umpire.table.nearest_each({{x=0,y=0}}, {{x=1}})"),
+                        Catch::Contains("point expected"));
+}

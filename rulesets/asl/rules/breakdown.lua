@@ -13,31 +13,43 @@ local breakdown = {}
 -- look-up through the read-only `umpire` view costs an attack time (issue 18).
 local cite, data = umpire.cite, umpire.data
 
-local function D() return data end
-
 -- the rows that are plain penalties (modifier to B#, or to X# of an X#-only counter)
 local PENALTIES = {"sustained_fire", "intensive_fire", "captured", "non_qualified", "extreme_winter_axis",
   "extreme_winter_russian", "inexperienced", "x_heavy_dust"}
+local IS_PENALTY = {}
+for _, k in ipairs(PENALTIES) do IS_PENALTY[k] = true end
+-- What a missing condition set reads as: one shared empty table, never written.
+local NONE = {}
 
 local function row(key)
-  return D().breakdown_modifiers.rows[key] or error("breakdown: no row '" .. key .. "' in data/breakdown_modifiers.yaml")
+  return data.breakdown_modifiers.rows[key] or error("breakdown: no row '" .. key .. "' in data/breakdown_modifiers.yaml")
 end
 
 --- Effective numbers. weapon: {name, B, X, circled, gun}; cond: set of row keys that apply
 -- ({sustained_fire = true, captured = true, low_ammo = true, ammunition_shortage = true, ...}).
 -- Returns {B =, X =, LA =} (nil when that number does not apply).
 function breakdown.effective(weapon, cond)
-  cond = cond or {}
+  cond = cond or NONE
+  local rows = data.breakdown_modifiers.rows
+  -- the penalty rows that apply are counted while the conditions are checked, so that the walk
+  -- of PENALTIES below stops at the last of them (most attacks have one, Sustained Fire, first)
+  local penalties_left = 0
   for k in pairs(cond) do
-    if cond[k] and not D().breakdown_modifiers.rows[k] then
-      error("breakdown: unknown condition '" .. tostring(k) .. "' (rows of data/breakdown_modifiers.yaml)")
+    if cond[k] then
+      if not rows[k] then
+        error("breakdown: unknown condition '" .. tostring(k) .. "' (rows of data/breakdown_modifiers.yaml)")
+      end
+      if IS_PENALTY[k] then penalties_left = penalties_left + 1 end
     end
   end
   local name = weapon.name or "weapon"
   local penalty = 0
-  for _, k in ipairs(PENALTIES) do
+  for i = 1, #PENALTIES do
+    if penalties_left == 0 then break end
+    local k = PENALTIES[i]
     if cond[k] then
-      local r = row(k)
+      penalties_left = penalties_left - 1
+      local r = rows[k]  -- there: every condition that holds was checked above
       penalty = penalty - r.modifier
       cite(r.cite, "%s: %s, %d to B#", name, r.text, r.modifier)
     end
@@ -87,7 +99,7 @@ function breakdown.effective(weapon, cond)
     LA = B
     if shortage and weapon.gun and not weapon.circled then
       -- a printed B# made circled by Ammunition Shortage: X# is the printed B#
-      local pb = D().options.ammo_shortage_penalty_base == "twelve" and 12 or base
+      local pb = data.options.ammo_shortage_penalty_base == "twelve" and 12 or base
       out = {LA = LA, X = base, B = penalty > 0 and (pb - penalty) or nil}
     else
       out = {LA = LA, B = 12 - penalty, X = penalty > 0 and 12 or nil}
@@ -109,16 +121,18 @@ end
 
 --- What an Original DR does to a weapon with effective numbers `eff` (001 notes: ">=", X# precedence,
 -- B# and LA# together). Returns {eliminated, malfunction, low_ammo}.
+-- (a function of its own, not a closure made per check: one allocation less an attack)
+local function hit(n, cmp, original_dr)
+  if not n then return false end
+  if cmp == ">=" then return original_dr >= n end
+  return original_dr <= n
+end
+
 function breakdown.check(eff, original_dr, name)
-  local cmp = D().options.malfunction_compare or ">="
-  local function hit(n)
-    if not n then return false end
-    if cmp == ">=" then return original_dr >= n end
-    return original_dr <= n
-  end
-  local r = {eliminated = hit(eff.X)}
-  r.malfunction = (not r.eliminated) and hit(eff.B)
-  r.low_ammo = hit(eff.LA) and not r.eliminated
+  local cmp = data.options.malfunction_compare or ">="
+  local eliminated = hit(eff.X, cmp, original_dr)
+  local r = {eliminated = eliminated, malfunction = (not eliminated) and hit(eff.B, cmp, original_dr),
+    low_ammo = hit(eff.LA, cmp, original_dr) and not eliminated}
   if r.eliminated then
     cite("A9.7", "%s: Original DR %d >= X%d: permanently malfunctioned, removed (an X# takes precedence)", name or "weapon", original_dr, eff.X)
   elseif r.malfunction then

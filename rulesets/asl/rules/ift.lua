@@ -7,12 +7,11 @@ local ift = {}
 -- umpire.cite, umpire.data and umpire.rules are fixed for the load generation that loads this module: kept in a local, since every
 -- look-up through the read-only `umpire` view costs an attack time (issue 18).
 local cite, data, rules = umpire.cite, umpire.data, umpire.rules
+-- The same for the dice and bus libraries (their functions are still looked up at each call).
+local dice, bus = umpire.dice, umpire.bus
 -- What a missing list reads as: one shared empty table, never written (a fresh `{}` per loop cost an
 -- allocation each time an attack ran).
 local NONE = {}
-
-local function D() return data end
-local function R() return rules end
 
 -- Every attack looks up its column and the column's position in data/ift.yaml; both depend only
 -- on the columns (data, read-only once loaded), so they are worked out once per columns table and
@@ -29,7 +28,7 @@ end
 
 --- The IFT column for an FP: the column itself or the next LOWER one (A7.31); 0 if below the 1 column.
 function ift.column(fp)
-  local cols = D().ift.columns
+  local cols = data.ift.columns
   local known = column_tables(cols)
   local best = known[fp]
   if best then return best end
@@ -42,7 +41,7 @@ end
 --- The column one to the left of a column (1 -> 0: no FP left). Used by Residual FP (A8.2) and Fire Lanes (A9.22).
 function ift.column_left(col, n)
   n = n or 1
-  local cols = D().ift.columns
+  local cols = data.ift.columns
   local idx = 0
   for i, c in ipairs(cols) do if c == col then idx = i end end
   if col ~= 0 and idx == 0 then error("ift.column_left: " .. tostring(col) .. " is not an IFT column") end
@@ -52,14 +51,19 @@ function ift.column_left(col, n)
 end
 
 --- The printed result for a column and a Final DR (rows 0 = "<= 0" and 15 = ">= 15").
-function ift.lookup(col, final_dr)
-  local _, index_of = column_tables(D().ift.columns)
+local function lookup(col, final_dr)
+  local tables = data.ift
+  local _, index_of = column_tables(tables.columns)
   local idx = index_of[col]
   if not idx then error("ift.lookup: no IFT column " .. tostring(col)) end
-  local row = math.max(0, math.min(15, final_dr))
-  local res = D().ift.results[row] or D().ift.results[tostring(row)]
+  local row = final_dr
+  if row > 15 then row = 15 end
+  if row < 0 then row = 0 end
+  local results = tables.results
+  local res = results[row] or results[tostring(row)]
   return res[idx]
 end
+ift.lookup = lookup
 
 local function parse_result(res)
   if res == "-" then return {kind = "none", n = 0} end
@@ -87,7 +91,7 @@ end
 
 --- One DRM entry from data/drm.yaml: {value, source, rule, kind, lane}; `value` overrides the data value.
 function ift.drm_entry(key, value, note)
-  local e = D().drm[key] or error("ift.drm_entry: no DRM source '" .. tostring(key) .. "' in data/drm.yaml")
+  local e = data.drm[key] or error("ift.drm_entry: no DRM source '" .. tostring(key) .. "' in data/drm.yaml")
   local v = value
   if v == nil then v = e.value end
   if v == nil then error("ift.drm_entry: DRM source '" .. key .. "' needs a value") end
@@ -96,7 +100,7 @@ end
 
 --- Sum a list of DRM entries through the engine's modifier pipeline (every step journaled with its citation).
 function ift.drm(list, name)
-  local m = umpire.bus.modifiers(name or "IFT DRM")
+  local m = bus.modifiers(name or "IFT DRM")
   for _, e in ipairs(list or NONE) do
     if e.value ~= 0 then m:add(e.value, e.source, e.rule) end
   end
@@ -107,9 +111,10 @@ end
 -- twice Normal Range), doubled PBF / tripled TPBF (A7.21/A7.212), halved for each Area Fire reason (A7.23).
 -- firer: {name, fp, range (Normal Range)}; ctx: {range, area = {reasons...}, no_long_range_fire}.
 -- Fractions are kept: a Fire Group adds them before the column is chosen.
-function ift.firer_fp(firer, ctx)
+-- (firer_fp takes the range and the attack's Area Fire reasons as arguments: `resolve` calls it for
+-- every firer of every attack, and a context table for each call was an allocation per firer.)
+local function firer_fp(firer, range, attack_area)
   local fp = firer.fp
-  local range = ctx.range or firer.at_range
   if range then
     if firer.range and range > firer.range then
       if range > 2 * firer.range then
@@ -130,17 +135,36 @@ function ift.firer_fp(firer, ctx)
     fp = fp / 2
     cite(reason.rule or "A7.23", "%s: Area Fire (%s), FP halved to %s", firer.name or "firer", reason.why, fp)
   end
-  for _, reason in ipairs(ctx.area or NONE) do
+  for _, reason in ipairs(attack_area or NONE) do
     fp = fp / 2
     cite(reason.rule or "A7.23", "%s: Area Fire (%s), FP halved to %s", firer.name or "firer", reason.why, fp)
   end
   return fp
 end
 
+function ift.firer_fp(firer, ctx)
+  return firer_fp(firer, ctx.range or firer.at_range, ctx.area)
+end
+
 --- Roll (or take) the DR of an attack. The coloured die is kept apart: it is the ROF dr (A9.2).
 function ift.roll(dr)
-  dr = dr or umpire.dice.dr()
+  dr = dr or dice.dr()
   return dr
+end
+
+-- The name of an attack's DRM pipeline, "<label> DRM", made once per label: building the string
+-- was an allocation per attack. A memo of a pure function of the label (nothing in it depends on
+-- a roll or on the state), kept to a few hundred labels.
+local drm_name_of, drm_names = {}, 0
+local function drm_name(label)
+  local name = drm_name_of[label]
+  if name then return name end
+  name = label .. " DRM"
+  if drm_names < 256 then
+    drm_names = drm_names + 1
+    drm_name_of[label] = name
+  end
+  return name
 end
 
 --- Resolve one IFT attack.
@@ -149,22 +173,26 @@ end
 -- returns {fp, column, drm, dr, original, colored, final_dr, result, effect, residual}
 function ift.resolve(spec)
   local fp = spec.fp
+  local label = spec.label or "attack"
   if not fp then
     fp = 0
-    for _, f in ipairs(spec.firers) do fp = fp + ift.firer_fp(f, {range = f.at_range or spec.range, area = spec.area}) end
+    local range, area = spec.range, spec.area
+    for _, f in ipairs(spec.firers) do fp = fp + firer_fp(f, f.at_range or range, area) end
   end
   local col = ift.column(fp)
+  -- (`%s` formats a number as tostring does; the FP is passed as it is, so that no string is made
+  -- unless the journal is on)
   if col == 0 then
-    cite("A7.31", "%s: %s FP is below the 1 column: no attack", spec.label or "attack", tostring(fp))
+    cite("A7.31", "%s: %s FP is below the 1 column: no attack", label, fp)
     return {fp = fp, column = 0, result = "-", effect = {kind = "none", n = 0}, drm = 0}
   end
-  cite("A7.31", "%s: %s FP uses the %d column", spec.label or "attack", tostring(fp), col)
-  local drm, pipeline = ift.drm(spec.drm, (spec.label or "attack") .. " DRM")
+  cite("A7.31", "%s: %s FP uses the %d column", label, fp, col)
+  local drm, pipeline = ift.drm(spec.drm, drm_name(label))
   local dr = ift.roll(spec.dr)
   local final = dr.total + drm
-  local res = ift.lookup(col, final)
+  local res = lookup(col, final)
   cite("A7.3", "%s: Original DR %d (coloured %d, white %d) %s = Final DR %d on the %d column: %s",
-    spec.label or "attack", dr.total, dr.colored, dr.white, pipeline, final, col, res == "-" and "No Effect" or res)
+    label, dr.total, dr.colored, dr.white, pipeline, final, col, res == "-" and "No Effect" or res)
   local out = {fp = fp, column = col, drm = drm, drm_list = spec.drm, dr = dr, original = dr.total, colored = dr.colored,
     final_dr = final, result = res, effect = ift.parse(res)}
   if spec.residual_of then out.residual = ift.residual(spec.residual_of, spec, out) end
@@ -177,12 +205,12 @@ end
 -- leaves its Residual FP as the Fire Lane instead (A9.22), so the caller passes only the other firers.
 function ift.residual(firers, spec, attack)
   local fp = 0
-  for _, f in ipairs(firers) do fp = fp + ift.firer_fp(f, {range = f.at_range or spec.range, area = spec.area}) end
+  for _, f in ipairs(firers) do fp = fp + firer_fp(f, f.at_range or spec.range, spec.area) end
   local col = ift.column(fp)
   local res = ift.column_left(col)
   local shift = 0
   local kinds = {}
-  for _, k in ipairs(D().options.residual_shift_kinds or NONE) do kinds[k] = true end
+  for _, k in ipairs(data.options.residual_shift_kinds or NONE) do kinds[k] = true end
   for _, e in ipairs(spec.drm or NONE) do
     if kinds[e.kind] and e.value > 0 then shift = shift + e.value end
   end
@@ -208,7 +236,7 @@ function ift.random_selection(candidates, why)
       rolls[#rolls + 1] = string.format("%s dr %d", c.name or ("#" .. i), d)
       if d > best then best, sel = d, {c} elseif d == best then sel[#sel + 1] = c end
     end
-    if #sel == 1 or D().options.random_selection_ties ~= "reroll" then
+    if #sel == 1 or data.options.random_selection_ties ~= "reroll" then
       local names = {}
       for _, c in ipairs(sel) do names[#names + 1] = c.name or "?" end
       cite("A.9", "Random Selection%s: %s; selected %s", why and (" (" .. why .. ")") or "", table.concat(rolls, ", "), table.concat(names, " and "))
@@ -270,7 +298,7 @@ function ift.morale_check(unit, n, drm, dr)
   if final > unit.morale then out = "broken"; unit.broken = true
   elseif final == unit.morale then out = "pinned"; unit.pinned = true
   else out = "passed" end
-  local d = D().drm.morale
+  local d = data.drm.morale
   cite(d.cite, "%s %dMC: DR %d %+d = %d vs morale %d: %s", unit.name, n or 0, dr.total, (n or 0) + (drm or 0), final, unit.morale, out)
   return out
 end
@@ -281,7 +309,7 @@ function ift.pin_task_check(unit, drm, dr)
   local final = dr.total + (drm or 0)
   local out = final > unit.morale and "pinned" or "passed"
   if out == "pinned" then unit.pinned = true end
-  cite(D().drm.ptc.cite, "%s PTC: DR %d %+d = %d vs morale %d: %s", unit.name, dr.total, drm or 0, final, unit.morale, out)
+  cite(data.drm.ptc.cite, "%s PTC: DR %d %+d = %d vs morale %d: %s", unit.name, dr.total, drm or 0, final, unit.morale, out)
   return out
 end
 
@@ -303,7 +331,7 @@ function ift.apply(attack, units, opts)
       -- A7.301 (KIA) and A7.302 (K/#) are the standard ASL IFT-result sections; the seeds do not quote
       -- them (they mention only "Final KIA result", A9.74). Kept, flagged as not seed-supported.
       cite("A7.301", "%s: %s eliminated", attack.result, u.name)
-      for _, sw in ipairs(u.sw or NONE) do R().sw_malfunction.random_destruction(sw, attack.column, opts) end
+      for _, sw in ipairs(u.sw or NONE) do rules.sw_malfunction.random_destruction(sw, attack.column, opts) end
     end
   elseif e.kind == "K" then
     local hit = ift.random_selection(units, "K/" .. e.n)[1]

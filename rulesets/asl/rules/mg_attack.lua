@@ -8,7 +8,22 @@ local cite, rules = umpire.cite, umpire.rules
 -- What a missing list reads as: one shared empty table, never written (a fresh `{}` per loop cost an
 -- allocation each time an attack ran).
 local NONE = {}
-local function R() return rules end
+-- The usage of an attack without crew or MG (what mg_usage.check returns, with nothing forfeited):
+-- one shared table, only read.
+local NO_USAGE = {area_fire = false, inherent_forfeit = false, forfeit = NONE, user_of = NONE}
+
+-- The breakdown rows of one attack (001 table) for one MG: what the attack carries, plus its crew.
+-- Most attacks carry none: their context is built in one step, without a `pairs` loop.
+local function breakdown_ctx(spec, use, mg, sus)
+  local user = use.user_of[mg] or (spec.crew or NONE)[1]
+  local rows = spec.breakdown
+  if not rows then return {sustained = sus, user = user} end
+  local c = {}
+  for k, v in pairs(rows) do c[k] = v end
+  c.sustained = sus
+  c.user = user
+  return c
+end
 
 --- spec = {label, phase, side, crew = {units firing the MG(s)}, units = {units adding Inherent FP},
 --   mgs = {MG tables: name, fp, range, rof, B/X, ...}, range, target = {units, location, hex, mf},
@@ -22,31 +37,27 @@ function atk.fire(spec)
   local mgs = spec.mgs or {}
   local tgt = spec.target or {}
   local ctx = {phase = phase, subsequent_first_fire = spec.subsequent_first_fire, fpf = spec.fpf, firers = spec.crew}
-  local use = {area_fire = false, inherent_forfeit = false, forfeit = {}, user_of = {}}
-  if spec.crew and #mgs > 0 then use = R().mg_usage.check(spec.crew, mgs) end
-  local forfeits = {}
-  for _, u in ipairs(use.forfeit or NONE) do forfeits[u] = true end
+  local use = NO_USAGE
+  if spec.crew and #mgs > 0 then use = rules.mg_usage.check(spec.crew, mgs) end
+  local forfeit = use.forfeit or NONE
+  local forfeits = NONE
+  if forfeit[1] ~= nil then
+    forfeits = {}
+    for _, u in ipairs(forfeit) do forfeits[u] = true end
+  end
   local firers = {}
   for _, u in ipairs(spec.units or NONE) do
     if not forfeits[u] and not u.inherent_forfeit then
       firers[#firers + 1] = {name = u.name, fp = u.fp, range = u.range}
     end
   end
-  for _, u in ipairs(use.forfeit or NONE) do u.inherent_forfeit = true end
-  -- the breakdown rows of this attack (001 table) for one MG: what the attack carries, plus its crew
-  local function breakdown_ctx(mg, sus)
-    local c = {}
-    for k, v in pairs(spec.breakdown or NONE) do c[k] = v end
-    c.sustained = sus
-    c.user = use.user_of[mg] or (spec.crew or NONE)[1]
-    return c
-  end
+  for _, u in ipairs(forfeit) do u.inherent_forfeit = true end
   local sustained = {}
   for _, mg in ipairs(mgs) do
     if mg.removed then error("A9.7: " .. mg.name .. " has been removed") end
     if mg.malfunctioned then error("A9.7: " .. mg.name .. " is malfunctioned: no fire until repaired") end
     local as = mg
-    if mg.dismantled then as = R().sw_dismantle.check_fire(mg) end
+    if mg.dismantled then as = rules.sw_dismantle.check_fire(mg) end
     -- A9.22: "may not fire again until the DFPh": in the DFPh it fires again (as Sustained Fire, its First
     -- Fire counter: A9.3, A8.4)
     if mg.fire_lane and phase ~= "DFPh" then error("A9.22: " .. mg.name .. " has established a Fire Lane and may not fire again until the DFPh (EXC: TPBF, A9.223)") end
@@ -54,7 +65,7 @@ function atk.fire(spec)
       cite("A9.22", "%s established a Fire Lane this Player Turn; in the DFPh it may fire again", mg.name)
       mg.fire_lane = nil
     end
-    local sus = R().sustained_fire.applies(mg, ctx)
+    local sus = rules.sustained_fire.applies(mg, ctx)
     -- A9.3 [EXC: FPF 8.31]: Sustained Fire forfeits further shots and places a Final Fire counter, except that a
     -- MG may keep using FPF (A8.31) while marked with it
     local fpf_again = spec.fpf and mg.fire_counter == "Final Fire" and phase == "MPh"
@@ -74,22 +85,22 @@ function atk.fire(spec)
       cite("A8.4", mg.name .. " is marked with a First Fire counter: Final Fire only vs an ADJACENT/same-Location unit")
       error("A8.4: " .. mg.name .. " (First Fire counter) gets no Final Fire vs a non-adjacent target")
     end
-    if tgt.hex then R().mg_field_of_fire.check_target(mg, tgt.hex) end
+    if tgt.hex then rules.mg_field_of_fire.check_target(mg, tgt.hex) end
     if phase == "MPh" and spec.side == "DEFENDER" then
       for _, u in ipairs(tgt.units or NONE) do
-        if not R().mg_rof.may_fire_at(mg, u, tgt.location, tgt.mf, ctx) then
+        if not rules.mg_rof.may_fire_at(mg, u, tgt.location, tgt.mf, ctx) then
           error(string.format("A9.2: %s may not fire at %s in %s again", mg.name, u.name, tostring(tgt.location)))
         end
       end
     end
     local area = {}
     if sus then
-      local s = R().sustained_fire.check(mg, ctx)
+      local s = rules.sustained_fire.check(mg, ctx)
       area[#area + 1] = s.area
     end
     if use.area_fire then area[#area + 1] = {why = "fired by a single leader", rule = "A9.12"} end
     if spec.range and spec.range > 16 then
-      local d = R().fire_direction.check(mg, {range = spec.range, leader_directing = spec.leader_directing, target = tgt.info})
+      local d = rules.fire_direction.check(mg, {range = spec.range, leader_directing = spec.leader_directing, target = tgt.info})
       if not d.allowed then error("A9.4: " .. mg.name .. " may not fire beyond 16 hexes without a directing leader") end
       if d.treat_concealed then area[#area + 1] = {why = "Infantry treated as concealed (A9.4)", rule = "A9.4"} end
     end
@@ -103,7 +114,7 @@ function atk.fire(spec)
       if not (f.mg and f.mg.fire_lane_declared) then residual_of[#residual_of + 1] = f end
     end
   end
-  local a = R().ift.resolve({label = spec.label, firers = firers, range = spec.range, area = spec.area,
+  local a = rules.ift.resolve({label = spec.label, firers = firers, range = spec.range, area = spec.area,
     drm = spec.drm, dr = spec.dr, residual_of = residual_of})
   a.mg = {}
   if a.dr then
@@ -111,24 +122,24 @@ function atk.fire(spec)
     local res
     if #mgs >= 2 then
       local entries = {}
-      for _, mg in ipairs(mgs) do entries[#entries + 1] = {mg = mg, ctx = breakdown_ctx(mg, sustained[mg])} end
-      res = R().sw_malfunction.check_fg(entries, a.dr)
+      for _, mg in ipairs(mgs) do entries[#entries + 1] = {mg = mg, ctx = breakdown_ctx(spec, use, mg, sustained[mg])} end
+      res = rules.sw_malfunction.check_fg(entries, a.dr)
     else
       res = {}
-      for _, mg in ipairs(mgs) do res[mg.name] = R().sw_malfunction.check(mg, a.dr, breakdown_ctx(mg, sustained[mg])) end
+      for _, mg in ipairs(mgs) do res[mg.name] = rules.sw_malfunction.check(mg, a.dr, breakdown_ctx(spec, use, mg, sustained[mg])) end
     end
     for _, mg in ipairs(mgs) do
       local r = res[mg.name]
       local keep = false
       if not (mg.malfunctioned or mg.removed) then
-        keep = R().mg_rof.after_attack(mg, a.colored, {phase = phase, sustained = sustained[mg]})
+        keep = rules.mg_rof.after_attack(mg, a.colored, {phase = phase, sustained = sustained[mg]})
       end
       a.mg[mg.name] = {malfunctioned = r.malfunctioned, removed = r.removed, keeps_rof = keep, counter = mg.fire_counter}
-      for _, u in ipairs(tgt.units or NONE) do R().mg_rof.record_shot(mg, u, tgt.location) end
-      if tgt.hex then R().mg_field_of_fire.after_shot(mg, tgt.hex, spec.facing) end
+      for _, u in ipairs(tgt.units or NONE) do rules.mg_rof.record_shot(mg, u, tgt.location) end
+      if tgt.hex then rules.mg_field_of_fire.after_shot(mg, tgt.hex, spec.facing) end
     end
   end
-  if spec.apply and tgt.units and a.effect then a.outcomes = R().ift.apply(a, tgt.units) end
+  if spec.apply and tgt.units and a.effect then a.outcomes = rules.ift.apply(a, tgt.units) end
   return a
 end
 

@@ -3,16 +3,55 @@
 local usage = {}
 -- umpire.cite is fixed for the load generation that loads this module: kept in a local, since every
 -- look-up through the read-only `umpire` view costs an attack time (issue 18).
-local cite = umpire.cite
+local cite, data = umpire.cite, umpire.data
 
 local function is_smc(u) return u.kind == "leader" or u.kind == "smc" or u.kind == "hero" end
 
---- A fresh MG/SW instance from data/sw_mg.yaml (counter data), with fields overridden by `fields`.
-function usage.counter(key, fields)
-  local c = umpire.data.sw_mg.counters[key] or error("mg_usage.counter: no counter '" .. tostring(key) .. "' in data/sw_mg.yaml")
+-- Every attack copies its MG's counter from data/sw_mg.yaml. Copied key by key with the sandbox's
+-- `pairs`, that copy cost more than the rest of the MG's set-up (issue 18): a dozen `pairs` steps,
+-- and a table that grows from one key to thirteen is rehashed four times. So each counter table gets,
+-- once, a copier: a table constructor naming its keys (in the order `pairs` visits them), compiled
+-- with `load`, which makes the copy at its final size in one step. The copier depends only on the
+-- counter's keys in umpire.data, which the rules only read once it is loaded (docs/lua-api.md,
+-- "What a step may read": a step may read umpire.data), so it is the same for every sample and
+-- every folded path; a reload makes new data tables and runs this module again, starting with an
+-- empty cache. Values are read from the counter on every copy. A counter with a key that is not a
+-- string is copied by `pairs`, as before.
+local copier_of_counter = {}
+
+local function copy_by_pairs(c, key)
   local w = {key = key}
   for k, v in pairs(c) do w[k] = v end
-  for k, v in pairs(fields or {}) do w[k] = v end
+  return w
+end
+
+local function counter_copier(c)
+  local copier = copier_of_counter[c]
+  if copier then return copier end
+  local fields = {"key = key"}
+  for k in pairs(c) do
+    if type(k) ~= "string" then
+      fields = nil
+      break
+    end
+    -- after `key = key`, as the copy by `pairs` overwrote it: a counter's own `key` field wins
+    fields[#fields + 1] = string.format("[%q] = c[%q]", k, k)
+  end
+  if fields then
+    copier = load("local c, key = ...\nreturn {" .. table.concat(fields, ", ") .. "}", "=mg_usage.counter copier")
+  end
+  copier = copier or copy_by_pairs
+  copier_of_counter[c] = copier
+  return copier
+end
+
+--- A fresh MG/SW instance from data/sw_mg.yaml (counter data), with fields overridden by `fields`.
+function usage.counter(key, fields)
+  local c = data.sw_mg.counters[key] or error("mg_usage.counter: no counter '" .. tostring(key) .. "' in data/sw_mg.yaml")
+  local w = counter_copier(c)(c, key)
+  if fields then
+    for k, v in pairs(fields) do w[k] = v end
+  end
   w.owner = w.owner or w.nationality
   return w
 end
@@ -67,12 +106,14 @@ end
 -- {inherent_forfeit, area_fire, leadership_lost, cowering_exempt, forfeit = {units forfeiting Inherent FP},
 -- user_of = {[mg] = unit}} or raises an error naming the rule.
 function usage.check(units, mgs)
-  local out = {inherent_forfeit = false, area_fire = false, leadership_lost = false, cowering_exempt = false}
   local all_mmc = #units > 1
   for _, u in ipairs(units) do if is_smc(u) then all_mmc = false end end
   if all_mmc then return check_mmc_group(units, mgs) end
-  out.user_of = {}
-  for _, mg in ipairs(mgs) do out.user_of[mg] = units[1] end
+  -- (`forfeit = nil`: room for the key a squad firing two MG adds; the table is made at its size)
+  local user_of = {}
+  local out = {inherent_forfeit = false, area_fire = false, leadership_lost = false, cowering_exempt = false,
+    user_of = user_of, forfeit = nil}
+  for _, mg in ipairs(mgs) do user_of[mg] = units[1] end
   if #units == 1 and not is_smc(units[1]) then
     local u = units[1]
     if u.kind == "squad" then

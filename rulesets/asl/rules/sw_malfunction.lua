@@ -10,9 +10,6 @@ local mal = {}
 -- look-up through the read-only `umpire` view costs an attack time (issue 18).
 local cite, data, rules = umpire.cite, umpire.data, umpire.rules
 
-local function D() return data end
-local function R() return rules end
-
 --- The conditions (rows of the breakdown table) that apply to one SW in one attack.
 -- mg: {captured, low_ammo, ammunition_shortage, owner, type, gun}; ctx: {sustained, intensive, user = unit,
 -- leader_present, extreme_winter = true|"axis"|"russian", x_heavy_dust, non_qualified, inexperienced,
@@ -22,9 +19,9 @@ local function R() return rules end
 function mal.conditions(mg, ctx)
   ctx = ctx or {}
   local u = ctx.user or {}
-  local c = {}
+  -- (made with its most common row, Sustained Fire, in place: one allocation less than growing it)
+  local c = {sustained_fire = (ctx.sustained or mg.sustained) and true or nil}
   local name = mg.name or "SW"
-  if ctx.sustained or mg.sustained then c.sustained_fire = true end
   if ctx.intensive then c.intensive_fire = true end
   if mg.captured or (u.side and mg.owner and u.side ~= mg.owner) then c.captured = true end
   if ctx.non_qualified or u.non_qualified then c.non_qualified = true end
@@ -33,7 +30,7 @@ function mal.conditions(mg, ctx)
   -- (options.japanese_non_crew_mg, "any" by default).
   local crew = u.kind == "crew"
   if u.side == "japanese" and not crew and (mg.type == "MMG" or mg.type == "HMG") then
-    local any = D().options.japanese_non_crew_mg == "any"
+    local any = data.options.japanese_non_crew_mg == "any"
     if any or mg.owner == "japanese" or mg.nationality == "japanese" then
       c.non_qualified = true
       cite("A21.13", "%s: Japanese non-crew (%s) firing a%s MMG/HMG is Non-Qualified", name, u.name or "unit",
@@ -61,7 +58,7 @@ function mal.conditions(mg, ctx)
   local ew = ctx.extreme_winter
   if ew == true then
     local axis = {}
-    for _, n in ipairs(D().options.extreme_winter_axis or {}) do axis[n] = true end
+    for _, n in ipairs(data.options.extreme_winter_axis or {}) do axis[n] = true end
     if u.side == "russian" then ew = "russian"
     elseif u.side == "finnish" then
       ew = nil
@@ -82,8 +79,8 @@ function mal.numbers(mg, ctx)
   local cond = mal.conditions(mg, ctx)
   -- A9.8: a dm German MMG/HMG fired as a LMG breaks down on the numbers it is fired with
   local w = mg
-  if mg.dismantled then w = R().sw_dismantle.fire_numbers(mg) end
-  local eff = R().breakdown.effective(w, cond)
+  if mg.dismantled then w = rules.sw_dismantle.fire_numbers(mg) end
+  local eff = rules.breakdown.effective(w, cond)
   if not eff.B and not eff.X and not eff.LA then eff.B = 12 end
   return eff
 end
@@ -104,7 +101,7 @@ function mal.check(mg, dr, ctx)
   if mg.malfunctioned then error("A9.7: " .. (mg.name or "SW") .. " is malfunctioned: no fire until repaired") end
   local original = type(dr) == "table" and dr.total or dr
   local eff = mal.numbers(mg, ctx)
-  local r = R().breakdown.check(eff, original, mg.name)
+  local r = rules.breakdown.check(eff, original, mg.name)
   mark(mg, r)
   if r.eliminated then
     -- A9.7: an X# SW "has permanently malfunctioned and is removed": there is nothing to repair
@@ -123,7 +120,7 @@ function mal.check_fg(entries, dr)
   local cands, res = {}, {}
   for _, e in ipairs(entries) do
     local eff = mal.numbers(e.mg, e.ctx)
-    local r = R().breakdown.check(eff, original, e.mg.name)
+    local r = rules.breakdown.check(eff, original, e.mg.name)
     res[e.mg.name] = {malfunctioned = false, removed = false, low_ammo = r.low_ammo, eff = eff}
     if r.low_ammo then e.mg.low_ammo = true end
     if r.eliminated or r.malfunction then cands[#cands + 1] = {name = e.mg.name, mg = e.mg, r = r} end
@@ -132,7 +129,7 @@ function mal.check_fg(entries, dr)
   local sel = cands
   if #cands > 1 then
     cite("A9.71", "FG Original DR %d is >= the B#/X# of %d MG: Random Selection decides which", original, #cands)
-    sel = R().ift.random_selection(cands, "A9.71 multiple MG malfunction")
+    sel = rules.ift.random_selection(cands, "A9.71 multiple MG malfunction")
   else
     cite("A9.71", "FG Original DR %d: only %s's B#/X# was rolled: it is affected automatically", original, cands[1].name)
   end
@@ -150,7 +147,7 @@ end
 function mal.repair(unit, sws, phase)
   if phase and phase ~= "RPh" then error("A9.72: repair is attempted during the RPh, not the " .. phase) end
   if unit.broken or unit.good_order == false then error("A9.72: only a Good Order unit may attempt repair") end
-  local cap = R().mg_usage.capacity({unit})
+  local cap = rules.mg_usage.capacity({unit})
   if #sws > cap then
     error(string.format("A9.72: %s may attempt to repair only as many SW as it can fire in one phase (%d)", unit.name, cap))
   end
@@ -179,7 +176,7 @@ end
 -- could fire, and only SW it could still fire). how = "destroy"|"malfunction". Counts as use of the SW.
 function mal.self_destruct(unit, sws, how, phase)
   if phase ~= "PFPh" and phase ~= "DFPh" then error("A9.73: SW self-destruction only during a PFPh/DFPh") end
-  local cap = R().mg_usage.capacity({unit})
+  local cap = rules.mg_usage.capacity({unit})
   if #sws > cap then error(string.format("A9.73: %s may malfunction/destroy only as many weapons as it could fire (%d)", unit.name, cap)) end
   for _, sw in ipairs(sws) do
     if sw.malfunctioned or sw.fire_counter then error("A9.73: " .. (sw.name or "SW") .. " could not otherwise still be fired") end
@@ -198,8 +195,8 @@ function mal.random_destruction(sw, column, opts)
   local d = umpire.dice.d6()
   local drm = opts.tracked_ovr and -1 or 0
   local final = d + drm
-  local res = R().ift.lookup(column, final)
-  local e = R().ift.parse(res)
+  local res = rules.ift.lookup(column, final)
+  local e = rules.ift.parse(res)
   local o = "no effect"
   if e.kind == "KIA" then o = "eliminated"; sw.removed = true
   elseif e.kind == "K" then

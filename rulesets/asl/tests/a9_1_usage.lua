@@ -31,3 +31,26 @@ test("A9.12: a single leader fires a SW MG as Area Fire and loses his leadership
   eq(umpire.rules.mg_attack.fire({phase = "PFPh", crew = {l}, mgs = {m}, range = 3}).fp, 2.5)
   ok(umpire.journal.cited("A9.12"))
 end)
+
+-- mg_usage.counter copies a counter with a constructor compiled once per data counter (issue 18):
+-- every counter must equal the key-by-key copy of its data (written out here), with the fields
+-- given, on the first call and on later ones, each a table of its own.
+test("A9.1: every MG counter is a fresh copy of its data with the given fields", function()
+  local counters = umpire.data.sw_mg.counters
+  local keys = {}
+  for key in pairs(counters) do keys[#keys + 1] = key end
+  ok(#keys > 5, "the counters are there")
+  for _, key in ipairs(keys) do
+    for round = 1, 3 do
+      local fields = round == 2 and {fire_counter = "First Fire", fp = 99} or nil
+      local expected = {key = key}
+      for k, v in pairs(counters[key]) do expected[k] = v end
+      for k, v in pairs(fields or {}) do expected[k] = v end
+      expected.owner = expected.owner or expected.nationality
+      local c = U().counter(key, fields)
+      eq(c, expected, key .. " (call " .. round .. ")")
+      c.fp, c.malfunctioned = -1, true  -- a caller's change stays in its own copy
+    end
+  end
+  raises(function() U().counter("no_such_mg") end, "no counter 'no_such_mg'")
+end)

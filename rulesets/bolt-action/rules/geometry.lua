@@ -31,17 +31,56 @@ end
 
 function G.point(m) return T.point(m.x, m.y) end
 
+-- Does the kernel read the same model from `m` as from kmodel(m)? It reads x, y, base_mm and
+-- facing, and takes a missing base_mm or facing as kmodel's defaults (25 mm, 0), so a model whose
+-- base_mm and facing are missing or numbers can be given as it is: no copy is made for every
+-- shooter-target pair of a distance (issue 18). Anything else still goes through kmodel.
+local function as_kernel_model(m)
+  local base, facing = m.base_mm, m.facing
+  if (base == nil or type(base) == "number") and (facing == nil or type(facing) == "number") then return m end
+  return kmodel(m)
+end
+
 -- Base edge to base edge, the way Bolt Action measures between models.
-function G.edge_distance(a, b) return T.edge_distance(kmodel(a), kmodel(b)) end
+local function edge_distance(a, b) return T.edge_distance(as_kernel_model(a), as_kernel_model(b)) end
+G.edge_distance = edge_distance
 
 -- Shortest base-to-base distance between a model and any model of a list.
 function G.nearest(model, models)
   local best, bm = math.huge, nil
+  local km = as_kernel_model(model)
   for _, m in ipairs(models) do
-    local d = G.edge_distance(model, m)
+    local d = T.edge_distance(km, as_kernel_model(m))
     if d < best then best, bm = d, m end
   end
   return best, bm
+end
+
+-- `list` itself if the kernel reads every model of it as kmodel's copy (see as_kernel_model),
+-- else a list of kernel models: no table is made in the usual case.
+local function as_kernel_models(list)
+  for i, m in ipairs(list) do
+    if as_kernel_model(m) ~= m then
+      local out = {}
+      for j, x in ipairs(list) do out[j] = as_kernel_model(x) end
+      return out
+    end
+  end
+  return list
+end
+
+-- G.nearest for every model of `models` against one list `targets`, in one kernel call
+-- (umpire.table.nearest_each) instead of one per pair (issue 18): returns the distances, in the
+-- order of `models`, and the 1-based indices into `targets` of the nearest ones. Same numbers
+-- and ties as G.nearest (the first of equally near targets); with no targets every distance is
+-- math.huge, no index is given and no model is read, as G.nearest does.
+function G.nearest_each(models, targets)
+  if #targets == 0 then
+    local distances = {}
+    for i = 1, #models do distances[i] = math.huge end
+    return distances, {}
+  end
+  return T.nearest_each(as_kernel_models(models), as_kernel_models(targets))
 end
 
 -- True if `m` lies within `half` degrees of `facing` seen from `origin`: any part of its base if

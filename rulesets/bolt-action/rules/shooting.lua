@@ -26,13 +26,23 @@ local function R(name) return umpire.rules[name] end
 
 local function find(list, id) for _, x in ipairs(list) do if x.id == id then return x end end end
 
--- Centre-of-weapon to target distance for minimum ranges ("measured from the centre of the
--- weapon itself"), and base-to-base distance for range.
-local function distances(model, unit)
-  local G = R("geometry")
-  local best, bm = G.nearest(model, R("core").alive(unit))
+-- Base-to-base distance from each firer at `target` to its nearest model still on the table
+-- (`alive`, core.alive), for range, measured for all of them in one kernel call
+-- (geometry.nearest_each): sets edge_of[f] for every firer f of `firers` aiming at `target`.
+local function measure_firers_at(target, alive, firers, edge_of, G)
+  local at, models = {}, {}
+  for _, f in ipairs(firers) do
+    if f.target == target then at[#at + 1] = f; models[#models + 1] = f.model end
+  end
+  local d = G.nearest_each(models, alive)
+  for i, f in ipairs(at) do edge_of[f] = d[i] end
+end
+
+-- The base-to-base distance and the centre-of-weapon to target distance for minimum ranges
+-- ("measured from the centre of the weapon itself").
+local function distances(model, edge)
   local r = (model.base_mm or 25) / 25.4 / 2
-  return best, best + r
+  return edge, edge + r
 end
 
 function S.result_for(res, unit)
@@ -56,9 +66,11 @@ function S.declare(o)
   local firers = {}
   local chosen
   if o.models then chosen = {} for _, id in ipairs(o.models) do chosen[id] = true end end
+  -- (one options table for all the firers: weapons.profile only reads it)
+  local profile_opts = {towed = shooter.towed}
   for _, m in ipairs(C.alive(shooter)) do
     if m.weapon and (not chosen or chosen[m.id]) and not m.spent then
-      local p = W.profile(m.weapon, {towed = shooter.towed})
+      local p = W.profile(m.weapon, profile_opts)
       -- BA One-shot: "you do not have to fire all of a unit's one-shot weapons in the same
       -- turn" - they fire only when named in o.models or o.split.
       if W.has(p, "one_shot") and not chosen and not (o.split and o.split[m.id]) then
@@ -80,7 +92,12 @@ function S.declare(o)
   R("spotters").check_firers(shooter, firers)
   R("team").loaders_busy(shooter, firers)
   -- Firers at the same target are resolved together; order of declaration is kept.
+  -- Each target's models still on the table are listed once for all its firers, and all its
+  -- firers are measured to them together when the first of them is declared (nothing is removed
+  -- or moved while fire is declared): a list and a kernel call per firer cost more.
   local out = {}
+  local G = R("geometry")
+  local alive_of, edge_of = {}, {}
   for _, f in ipairs(firers) do
     local p = f.profile
     f.mode = "direct"
@@ -90,7 +107,13 @@ function S.declare(o)
     if f.mode == "indirect" then R("indirect_fire").check_allowed(shooter, f, o) end
     if W.has(p, "fixed") then R("fixed").check(shooter, f, o) end
     local range, min_range = W.ranges(p, f.mode)
-    f.distance, f.centre_distance = distances(f.model, f.target)
+    local alive = alive_of[f.target]
+    if not alive then
+      alive = C.alive(f.target)
+      alive_of[f.target] = alive
+      measure_firers_at(f.target, alive, firers, edge_of, G)
+    end
+    f.distance, f.centre_distance = distances(f.model, edge_of[f])
     f.range = range
     if f.distance > range + 1e-9 then
       umpire.cite(C.CITE, ("%s (%s) out of range: %.2f\" > %d\""):format(f.model.id, p.name, f.distance, range))

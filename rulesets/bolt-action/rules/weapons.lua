@@ -1,5 +1,57 @@
 -- BA Weapons chart: weapon profiles from data/weapons.yaml, HE sizes from data/he.yaml.
 local W = {}
+-- umpire.data is fixed for the load generation that loads this module (a reload runs it again).
+local data = umpire.data
+local NONE = {}
+
+-- A profile is made for every firing model of every shot: its `as` chain walked and each data
+-- table of the chain copied with the sandbox's `pairs`, about 17,000 machine instructions a
+-- model (issue 18). So the first profile of a weapon records, for its data table, a copier: a
+-- table constructor naming each key of the chain (the last table of the chain that has it, as
+-- the copy by `pairs` overwrote), compiled once with `load`. The copier depends only on the keys
+-- of umpire.data's tables, which the rules only read once loaded (docs/lua-api.md, "What a step
+-- may read": a step may read umpire.data), so it is the same for every sample and folded path; a
+-- reload makes new data tables and runs this module again, with an empty cache. Values are read
+-- from the data on every copy. A chain with a key that is not a string is copied by `pairs`.
+local copier_of = {}
+
+local function copy_chain_by_pairs(chain)
+  return function(id)
+    local p = { id = id }
+    for _, w in ipairs(chain) do for k, v in pairs(w) do if k ~= "as" then p[k] = v end end end
+    return p
+  end
+end
+
+local function make_copier(chain)
+  local source_of, keys = {}, {}
+  for i, w in ipairs(chain) do
+    for k in pairs(w) do
+      if type(k) ~= "string" then return copy_chain_by_pairs(chain) end
+      if k ~= "as" then
+        if not source_of[k] then keys[#keys + 1] = k end
+        source_of[k] = i
+      end
+    end
+  end
+  -- `id = id` first: a data table's own `id` field overwrote it in the copy by `pairs`
+  local fields = { "id = id" }
+  for _, k in ipairs(keys) do fields[#fields + 1] = string.format("[%q] = c%d[%q]", k, source_of[k], k) end
+  local args = {}
+  for i = 1, #chain do args[i] = "c" .. i end
+  local code = "local id, " .. table.concat(args, ", ") .. " = ...\nreturn {" .. table.concat(fields, ", ") .. "}"
+  local build = load(code, "=weapons.profile copier")
+  if not build then return copy_chain_by_pairs(chain) end
+  if #chain == 1 then return build end
+  return function(id) return build(id, unpack(chain)) end
+end
+
+local function with_special_set(p)
+  local set = {}
+  for _, s in ipairs(p.special or NONE) do set[s] = true end
+  p.special_set = set
+  return p
+end
 
 -- The profile of a weapon id, with `as` (start from another profile) resolved. opts.towed: the
 -- profile it counts as while towed (`towed_as`; BA Multiple launcher: "When being towed, multiple
@@ -16,7 +68,10 @@ function W.profile(id, opts)
     end
     return own
   end
-  local all = umpire.data.weapons.weapons
+  local all = data.weapons.weapons
+  local head = all[id]
+  local copier = head and copier_of[head]
+  if copier then return with_special_set(copier(id, head)) end
   local seen, chain = {}, {}
   local cur = id
   while cur do
@@ -27,11 +82,10 @@ function W.profile(id, opts)
     table.insert(chain, 1, w)
     cur = w.as
   end
+  copier_of[head] = make_copier(chain)
   local p = { id = id }
   for _, w in ipairs(chain) do for k, v in pairs(w) do if k ~= "as" then p[k] = v end end end
-  p.special_set = {}
-  for _, s in ipairs(p.special or {}) do p.special_set[s] = true end
-  return p
+  return with_special_set(p)
 end
 
 function W.has(profile, rule) return profile.special_set[rule] == true end

@@ -42,3 +42,26 @@ end)
 test("BA Weapons chart: unknown weapon is a clear error", function()
   raises(function() W.profile("phaser") end, "unknown weapon 'phaser'")
 end)
+
+-- weapons.profile copies a weapon's `as` chain with a constructor compiled once per weapon (issue
+-- 18): every profile must equal the copy the chain's tables give key by key (written out here),
+-- on the first call and on later ones, each a table of its own.
+test("BA Weapons chart: every profile is its data chain, copied afresh each time", function()
+  local all = umpire.data.weapons.weapons
+  local ids = {}
+  for id in pairs(all) do ids[#ids + 1] = id end
+  ok(#ids > 10, "the chart has its weapons")
+  for _, id in ipairs(ids) do
+    local chain, cur = {}, id
+    while cur do table.insert(chain, 1, all[cur]); cur = all[cur].as end
+    local expected = { id = id }
+    for _, w in ipairs(chain) do for k, v in pairs(w) do if k ~= "as" then expected[k] = v end end end
+    expected.special_set = {}
+    for _, s in ipairs(expected.special or {}) do expected.special_set[s] = true end
+    for round = 1, 3 do
+      local p = W.profile(id)
+      eq(p, expected, id .. " (call " .. round .. ")")
+      p.range, p.special_set.changed = -1, true  -- a caller's change stays in its own copy
+    end
+  end
+end)

@@ -1,6 +1,10 @@
 #include <catch2/catch.hpp>
 
+#include <cmath>
+#include <cstddef>
 #include <limits>
+#include <random>
+#include <vector>
 
 #include "core/Error.hpp"
 #include "core/table/Model.hpp"
@@ -60,4 +64,53 @@ TEST_CASE("a bad base is an error", "[table][model]") {
     CHECK_THROWS_AS(validate(at(0, 0, -25.0)), umpire::RuleError);
     CHECK_THROWS_AS(validate(at(std::numeric_limits<double>::quiet_NaN(), 0)), umpire::RuleError);
     CHECK_NOTHROW(validate(at(0, 0)));
+}
+
+// nearest_each against a loop over every pair written here from the rule (centre distance less
+// both base radii, never below 0; the first of equally near targets). Models stand on a half-inch
+// grid with 25 and 50 mm bases, so touching and overlapping bases (0") and equal distances, i.e.
+// ties, are common.
+TEST_CASE("nearest_each finds each model's nearest target as a loop over every pair does",
+          "[table][model]") {
+    std::mt19937 rng(18);
+    std::uniform_int_distribution<int> coord(0, 12), count(1, 9), base(0, 1);
+    const auto random_models = [&](int n) {
+        std::vector<Model> out;
+        for (int i = 0; i < n; ++i) out.push_back(at(coord(rng) * 0.5, coord(rng) * 0.5, base(rng) ? 50.0 : 25.0));
+        return out;
+    };
+    int ties = 0, touching = 0;
+    for (int trial = 0; trial < 500; ++trial) {
+        const auto shooters = random_models(count(rng)), targets = random_models(count(rng));
+        const auto nearest = nearest_each(shooters, targets);
+        REQUIRE(nearest.size() == shooters.size());
+        for (std::size_t s = 0; s < shooters.size(); ++s) {
+            std::size_t best = 0;
+            double best_gap = std::numeric_limits<double>::infinity();
+            int at_best = 0;
+            for (std::size_t t = 0; t < targets.size(); ++t) {
+                const double dx = shooters[s].centre.x - targets[t].centre.x;
+                const double dy = shooters[s].centre.y - targets[t].centre.y;
+                const double radii = (shooters[s].base_mm + targets[t].base_mm) / 25.4 / 2.0;
+                const double gap = std::max(0.0, std::sqrt(dx * dx + dy * dy) - radii);
+                if (gap < best_gap - 1e-12) best = t, best_gap = gap, at_best = 1;
+                else if (std::abs(gap - best_gap) <= 1e-12) ++at_best;
+            }
+            ties += at_best > 1;
+            touching += best_gap == 0.0;
+            CHECK(nearest[s].index == best);
+            CHECK(nearest[s].distance == Approx(best_gap).margin(1e-12));
+            // The same number as measuring that pair on its own.
+            CHECK(nearest[s].distance == edge_distance(shooters[s], targets[nearest[s].index]));
+        }
+    }
+    // The configurations did exercise ties and touching bases.
+    CHECK(ties > 100);
+    CHECK(touching > 100);
+}
+
+TEST_CASE("nearest_each needs a target", "[table][model]") {
+    const std::vector<Model> one{at(0, 0)}, none;
+    CHECK_THROWS_AS(nearest_each(one, none), umpire::RuleError);
+    CHECK(nearest_each(none, one).empty());
 }
