@@ -57,14 +57,32 @@ ScriptWorker::ScriptWorker(const Request& request) : host_(request.host) {
     host_.extension<GameLog>().set_journaling(false);
     initial_state_ = host_.state_json();
     lua_State* L = host_.state();
+    initial_state_empty_ = state_is_empty();
     host_.push_script_env();
-    base_env_ = luaL_ref(L, LUA_REGISTRYINDEX);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, base_env_);
+    const int base_env = lua_gettop(L);
+    // The metatable of every run's globals ({__index = the script env}), made once instead of
+    // per run. Shared by the runs, so it is locked (__metatable) as the library views' are: no
+    // run can change what the next one reads through it.
+    lua_createtable(L, 0, 2);
+    lua_pushvalue(L, base_env);
+    lua_setfield(L, -2, "__index");
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "__metatable");
+    globals_meta_ = luaL_ref(L, LUA_REGISTRYINDEX);
     host_.load_chunk(request.code.empty() ? LuaHost::read_file(request.script, LuaHost::kMaxCodeBytes, "a script") : request.code,
                      request.code.empty() ? "@" + LuaHost::display_path(request.script) : "=(odds script)", -1);
     function_ = luaL_ref(L, LUA_REGISTRYINDEX);
     lua_pop(L, 1);
     label_ = request.code.empty() ? LuaHost::display_path(request.script) : "(odds script)";
+}
+
+bool ScriptWorker::state_is_empty() {
+    lua_State* L = host_.state();
+    host_.push_state();
+    lua_pushnil(L);
+    const bool empty = lua_next(L, -2) == 0;
+    lua_settop(L, lua_gettop(L) - (empty ? 1 : 3));
+    return empty;
 }
 
 // One path of the enumeration: the script from its first line. What is dice-independent runs once
@@ -76,27 +94,28 @@ ScriptWorker::ScriptWorker(const Request& request) : host_(request.host) {
 // proportion to the distinct states instead: a rule written as umpire.odds.chain runs each distinct
 // state's step once per path of that step's own dice (wrap_Fold.cpp), and the script around it runs
 // once per distinct end state of the chain, not per path of its dice (docs/lua-api.md, "What the
-// fold costs"). The per-path overhead here is a fresh global table and, once a run has changed
-// umpire.state, writing the starting state back.
+// fold costs"). The per-path overhead here is a fresh global table (its metatable is made once)
+// and, once a run has changed umpire.state, writing the starting state back.
 odds::Outcome ScriptWorker::run(dice::DieSource& source) {
     lua_State* L = host_.state();
     const int top = lua_gettop(L);
-    host_.set_die_source(borrowed(source));
+    if (&source != borrowed_source_.get()) borrowed_source_ = borrowed(source);
+    host_.set_die_source(borrowed_source_);
     if (state_touched_) host_.set_state_json(initial_state_);
     try {
         lua_rawgeti(L, LUA_REGISTRYINDEX, function_);
         lua_newtable(L);  // this run's globals
-        lua_createtable(L, 0, 1);
-        lua_rawgeti(L, LUA_REGISTRYINDEX, base_env_);
-        lua_setfield(L, -2, "__index");
+        lua_rawgeti(L, LUA_REGISTRYINDEX, globals_meta_);
         lua_setmetatable(L, -2);
         lua_setfenv(L, -2);
         host_.call(0, 1);
         odds::Outcome outcome = to_outcome(L, lua_gettop(L));
         lua_settop(L, top);
         host_.set_die_source(nullptr);
-        // Restoring the state costs a JSON round trip; only pay it once a run changed it.
-        if (!state_touched_ && host_.state_json() != initial_state_) state_touched_ = true;
+        // Restoring the state costs a JSON round trip; only pay it once a run changed it. A state
+        // empty at the start and still empty is unchanged without writing it out.
+        if (!state_touched_ && !(initial_state_empty_ && state_is_empty()) && host_.state_json() != initial_state_)
+            state_touched_ = true;
         return outcome;
     } catch (...) {
         lua_settop(L, top);

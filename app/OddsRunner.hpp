@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -38,12 +39,18 @@ public:
     void check_data();
 
 private:
+    bool state_is_empty();
+
     LuaHost host_;
     std::string initial_state_;
+    bool initial_state_empty_ = false;
     bool state_touched_ = false;
-    int base_env_ = LUA_NOREF;
+    int globals_meta_ = LUA_NOREF;  // {__index = the script env}, the metatable of each run's globals
     int function_ = LUA_NOREF;
     std::string label_;
+    // The die source of the last run, handed to the host without taking ownership: made again
+    // only when a run is given another source.
+    std::shared_ptr<dice::DieSource> borrowed_source_;
 };
 
 // Runs the script under the odds engine. ScriptError (with file and line) if the script fails on

@@ -20,7 +20,9 @@ extern "C" std::size_t __sanitizer_get_allocated_size(const volatile void* block
 #include "host/DataGuard.hpp"
 #include "host/Isolation.hpp"
 #include "host/Sandbox.hpp"
+#include "host/DeadlineSignal.hpp"
 #include "host/Watchdog.hpp"
+#include "bindings/GameLog.hpp"
 #include "bindings/api_modules.hpp"
 
 namespace umpire {
@@ -52,6 +54,10 @@ struct LuaHost::Allocator {
 
     std::size_t used = 0;
     std::size_t limit = 0;
+    // Past this many bytes in use, the allocator has the host note the running file:line
+    // (LuaHost::watch_memory_position): half the cap during a call run without the periodic
+    // hook, never otherwise. One comparison per allocation.
+    std::size_t note_above = SIZE_MAX;
     void* free_blocks[kClasses] = {};
 
     Allocator() = default;
@@ -176,14 +182,26 @@ struct LuaHost::Allocator {
             return nullptr;  // LuaJIT raises "not enough memory" (LUA_ERRMEM)
         void* block = self->resize(ptr, old_size, new_size);
         if (!block) isolation::note_out_of_memory();  // under the cap: the address space ran out
-        if (block) self->used = self->used - old_counted + new_size;
+        if (block) {
+            self->used = self->used - old_counted + new_size;
+            if (self->used > self->note_above) static_cast<LuaHost*>(static_cast<Game*>(ud))->watch_memory_position();
+        }
         return block;
     }
 };
 
 // Limits of one top-level call: an instruction budget and a wall-clock deadline, checked by a
-// count hook every kHookEvery VM instructions (untrusted), and the watchdog as the backstop for
-// code that never reaches the hook (compiled traces when trusted, long C functions always).
+// count hook (untrusted), and the watchdog as the backstop for code that never reaches the hook
+// (compiled traces when trusted, long C functions always).
+// The hook is set only when it has something to do, because while any count hook is set LuaJIT's
+// interpreter dispatches every bytecode through its hook check (19% of an ASL attack):
+// - at the deadline, by the DeadlineSignal's timer (count 1: the next bytecode stops the call);
+// - from the start, every kHookEvery instructions, when the call has an instruction budget, when
+//   the journal is on (its growth from rolls and events is charged by the hook), or when no
+//   deadline timer could be made;
+// - from the moment Lua memory passes half the cap (the allocator sets it), every kHookEvery
+//   instructions, to note the running file:line for the memory error;
+// - after a memory stop, so that the stop is raised again wherever it is caught.
 // The stop is sticky: once a limit fired, `stop` holds its message until the next top-level call,
 // and every later hook, pcall, xpcall, coroutine.resume/wrap and C re-entry raises it again, so
 // rule code cannot catch the stop and carry on.
@@ -201,6 +219,8 @@ struct LuaHost::Limits {
     char memory_file[200] = "";
     int memory_line = 0;
     std::unique_ptr<Watchdog> watchdog;  // made on the first call with a time limit
+    std::unique_ptr<DeadlineSignal> deadline_signal;  // made on the first sandboxed call with one
+    bool deadline_armed = false;  // this call's deadline is on the DeadlineSignal
 };
 
 // Runs in the middle of rule code: level 0 is the running Lua function, so luaL_where(L, 0)
@@ -212,7 +232,7 @@ void LuaHost::count_hook(lua_State* L, lua_Debug* ar) {
         lua_pushstring(L, limits.stop);
         lua_error(L);
     }
-    limits.instructions += Limits::kHookEvery;
+    limits.instructions += static_cast<std::uint64_t>(lua_gethookcount(L));
     // Only near the cap, so the common case costs one comparison.
     if (host.alloc_->used > host.alloc_->limit / 2 && lua_getinfo(L, "Sl", ar) && ar->currentline > 0) {
         std::snprintf(limits.memory_file, sizeof limits.memory_file, "%s", ar->short_src);
@@ -271,6 +291,8 @@ LuaHost::LuaHost(HostOptions options)
 
     lua_newtable(L_);
     state_ref_ = luaL_ref(L_, LUA_REGISTRYINDEX);
+    lua_pushcfunction(L_, message_handler);
+    message_handler_ref_ = luaL_ref(L_, LUA_REGISTRYINDEX);
 
     // Generation 0: no rulesets, an env with the API and empty data/rules.
     push_new_env();
@@ -300,7 +322,8 @@ void LuaHost::load_chunk(const std::string& code, const std::string& chunkname, 
 
 void LuaHost::call(int nargs, int nresults) {
     const int base = lua_gettop(L_) - nargs;  // the function's slot
-    lua_pushcfunction(L_, message_handler);
+    // The handler's closure is made once (lua_pushcfunction makes a new one each time).
+    lua_rawgeti(L_, LUA_REGISTRYINDEX, message_handler_ref_);
     lua_insert(L_, base);
     const bool outer = call_depth_++ == 0;
     if (outer) {
@@ -315,23 +338,33 @@ void LuaHost::call(int nargs, int nresults) {
                             std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                 std::chrono::duration<double>(options_.time_limit));
         if (isolation::in_worker()) {
-            // The chunk being called is the last known position if the worker dies in it.
-            lua_Debug ar;
-            lua_pushvalue(L_, base + 1);
-            if (lua_getinfo(L_, ">S", &ar)) isolation::note_where((std::string(ar.short_src) + ":").c_str());
+            // The chunk being called is the last known position if the worker dies in it. Its
+            // name is looked up again only for another function than the last call's (an odds
+            // worker calls the same chunk once a sample); the host holds a reference to that
+            // function, so no other one can take its address meanwhile.
+            const void* function = lua_topointer(L_, base + 1);
+            if (function != where_function_) {
+                lua_Debug ar;
+                lua_pushvalue(L_, base + 1);
+                where_ = lua_getinfo(L_, ">S", &ar) ? std::string(ar.short_src) + ":" : std::string();
+                lua_pushvalue(L_, base + 1);
+                if (where_ref_ != LUA_NOREF) luaL_unref(L_, LUA_REGISTRYINDEX, where_ref_);
+                where_ref_ = luaL_ref(L_, LUA_REGISTRYINDEX);
+                where_function_ = function;
+            }
+            if (!where_.empty()) isolation::note_where(where_.c_str());
         }
         if (limits_->has_deadline) {
             if (!limits_->watchdog) limits_->watchdog = std::make_unique<Watchdog>();
             limits_->watchdog->arm(options_.time_limit, options_.trusted ? 0.0 : Limits::kWatchdogGrace,
                                    options_.trusted);
         }
-        if (!options_.trusted && (limits_->has_deadline || options_.instruction_limit))
-            lua_sethook(L_, count_hook, LUA_MASKCOUNT, Limits::kHookEvery);
+        if (!options_.trusted) start_limits();
     }
     const int status = lua_pcall(L_, nargs, nresults, base);
     if (outer) {
         if (limits_->has_deadline) limits_->watchdog->disarm();
-        if (!options_.trusted) lua_sethook(L_, nullptr, 0, 0);
+        if (!options_.trusted) stop_limits();
     }
     --call_depth_;
     lua_remove(L_, base);
@@ -359,10 +392,47 @@ void LuaHost::call(int nargs, int nresults) {
     throw lua::to_script_error(L_, status, options_.traceback ? last_traceback_ : std::string());
 }
 
+// The hooks of a sandboxed top-level call (see Limits): the deadline on the timer, and the
+// periodic hook from the start only when something needs it.
+void LuaHost::start_limits() {
+    Limits& limits = *limits_;
+    limits.deadline_armed = false;
+    if (limits.has_deadline) {
+        if (!limits.deadline_signal) limits.deadline_signal = std::make_unique<DeadlineSignal>(L_, count_hook);
+        limits.deadline_armed = limits.deadline_signal->usable() && limits.deadline_signal->arm(limits.deadline);
+    }
+    const bool journal_grows = growing_bytes && extension<GameLog>().journaling;
+    const bool near_cap = alloc_->used > alloc_->limit / 2;
+    if (options_.instruction_limit || journal_grows || near_cap || (limits.has_deadline && !limits.deadline_armed)) {
+        lua_sethook(L_, count_hook, LUA_MASKCOUNT, Limits::kHookEvery);
+    } else if (limits.deadline_armed) {
+        alloc_->note_above = alloc_->limit / 2;
+    }
+}
+
+void LuaHost::stop_limits() {
+    // Disarmed first: from here on a signal sets no hook, so the one cleared below stays cleared.
+    if (limits_->deadline_armed) limits_->deadline_signal->disarm();
+    limits_->deadline_armed = false;
+    alloc_->note_above = SIZE_MAX;
+    if (lua_gethook(L_)) lua_sethook(L_, nullptr, 0, 0);
+}
+
+// Called by the allocator (inside an allocation, on the Lua thread) once Lua memory passes half
+// the cap during a call that ran without the periodic hook: from now on the hook notes file:line
+// every kHookEvery instructions, as it did from the start before. lua_sethook may be called
+// anywhere, as from a signal handler (LuaJIT's lj_dispatch.c says so).
+void LuaHost::watch_memory_position() {
+    alloc_->note_above = SIZE_MAX;
+    if (!lua_gethook(L_)) lua_sethook(L_, count_hook, LUA_MASKCOUNT, Limits::kHookEvery);
+}
+
 const char* LuaHost::stop_message() const { return limits_->stop[0] ? limits_->stop : nullptr; }
 
 void LuaHost::note_memory_stop() {
     std::snprintf(limits_->stop, sizeof limits_->stop, "%s", kNotEnoughMemory);
+    // Every later bytecode raises the stop again, wherever rule code catches it.
+    if (!options_.trusted && call_depth_ > 0) lua_sethook(L_, count_hook, LUA_MASKCOUNT, 1);
 }
 
 int LuaHost::raise_if_stopped(lua_State* L, int status) {

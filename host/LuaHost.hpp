@@ -151,8 +151,17 @@ private:
     int env_ref_ = LUA_NOREF;
     int script_env_ref_ = LUA_NOREF;
     int state_ref_ = LUA_NOREF;
+    int message_handler_ref_ = LUA_NOREF;
     int call_depth_ = 0;
     std::string last_traceback_;
+    // The function of the last top-level call in a worker and its "file:" (isolation::note_where).
+    const void* where_function_ = nullptr;
+    int where_ref_ = LUA_NOREF;
+    std::string where_;
+
+    void start_limits();
+    void stop_limits();
+    void watch_memory_position();
 
     static int message_handler(lua_State* L);
     static void count_hook(lua_State* L, lua_Debug* ar);

@@ -4,6 +4,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "bindings/GameLog.hpp"
+
 #include "tests/support/helpers.hpp"
 
 using test_helpers::TestHost;
@@ -22,7 +28,107 @@ int trace_count(umpire::LuaHost& host) {
     return n;
 }
 
+// Gives the host's rules env a function `hook_is_set()` that says whether a count hook is set
+// while rule code runs.
+void add_hook_probe(umpire::LuaHost& host) {
+    lua_State* L = host.state();
+    host.push_env();
+    lua_pushcfunction(L, [](lua_State* L) {
+        lua_pushboolean(L, lua_gethook(L) != nullptr);
+        return 1;
+    });
+    lua_setfield(L, -2, "hook_is_set");
+    lua_pop(L, 1);
+}
+
+bool hook_is_set_in_call(umpire::LuaHost& host) {
+    lua_State* L = host.state();
+    host.load_chunk("return hook_is_set()", "=probe");
+    host.call(0, 1);
+    const bool set = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    return set;
+}
+
+// `while true do end` in the host is stopped with its file and line (not by the watchdog, which
+// would end the test process).
+void check_loop_stopped(umpire::LuaHost& host) {
+    try {
+        host.run_string("local n = 0\nwhile true do\n  n = n + 1\nend", "@rules/loop.lua");
+        FAIL("the loop was not stopped");
+    } catch (const umpire::ScriptError& e) {
+        CHECK_THAT(e.what(), Catch::StartsWith("rules/loop.lua:") && Catch::Contains("script stopped: ran longer than"));
+    }
+}
+
 }  // namespace
+
+TEST_CASE("a sandboxed call runs without a count hook until its deadline", "[limits]") {
+    // A count hook, whatever its count, puts LuaJIT's interpreter on its slower dispatch, so the
+    // deadline's timer sets it (host/DeadlineSignal.hpp); these are the cases that still need it
+    // from the start.
+    umpire::HostOptions o;
+    o.time_limit = 0.3;
+    TestHost t(o);
+    add_hook_probe(t.host);
+    t.host.extension<umpire::GameLog>().set_journaling(false);
+    CHECK_FALSE(hook_is_set_in_call(t.host));
+    check_loop_stopped(t.host);  // the timer set the hook at the deadline
+    CHECK_FALSE(hook_is_set_in_call(t.host));  // and it is gone for the next call
+    // The journal's growth from rolls and events is charged by the periodic hook.
+    t.host.extension<umpire::GameLog>().set_journaling(true);
+    CHECK(hook_is_set_in_call(t.host));
+
+    umpire::HostOptions budget;
+    budget.instruction_limit = 1000000;
+    TestHost b(budget);
+    add_hook_probe(b.host);
+    b.host.extension<umpire::GameLog>().set_journaling(false);
+    CHECK(hook_is_set_in_call(b.host));
+
+    umpire::HostOptions none;
+    none.time_limit = 0;
+    TestHost n(none);
+    add_hook_probe(n.host);
+    n.host.extension<umpire::GameLog>().set_journaling(false);
+    CHECK_FALSE(hook_is_set_in_call(n.host));
+}
+
+TEST_CASE("a host stops at its deadline on whichever thread runs it", "[limits]") {
+    umpire::HostOptions o;
+    o.time_limit = 0.3;
+    TestHost t(o);
+    t.host.extension<umpire::GameLog>().set_journaling(false);
+    CHECK(t.eval("1 + 1") == "2");  // the timer is aimed at this thread
+    for (int run = 0; run < 2; ++run) {
+        // Another thread: a timer aimed at the first one would never stop it (the watchdog would
+        // end the test process instead).
+        std::thread other([&] { check_loop_stopped(t.host); });
+        other.join();
+    }
+    check_loop_stopped(t.host);  // and back on this one
+}
+
+TEST_CASE("more hosts than deadline timers fall back to the periodic hook", "[limits]") {
+    umpire::HostOptions o;
+    o.time_limit = 0.3;
+    std::vector<std::unique_ptr<TestHost>> hosts;
+    for (int i = 0; i < 140; ++i) {  // DeadlineSignal has 128 slots
+        hosts.push_back(std::make_unique<TestHost>(o));
+        add_hook_probe(hosts.back()->host);
+        hosts.back()->host.extension<umpire::GameLog>().set_journaling(false);
+        hook_is_set_in_call(hosts.back()->host);  // claims its slot, if one is left
+    }
+    CHECK_FALSE(hook_is_set_in_call(hosts.front()->host));
+    CHECK(hook_is_set_in_call(hosts.back()->host));
+    check_loop_stopped(hosts.front()->host);
+    check_loop_stopped(hosts.back()->host);
+    hosts.clear();  // the slots are free again
+    TestHost again(o);
+    add_hook_probe(again.host);
+    again.host.extension<umpire::GameLog>().set_journaling(false);
+    CHECK_FALSE(hook_is_set_in_call(again.host));
+}
 
 TEST_CASE("a hot loop compiles to traces when trusted, and not in the sandbox", "[limits][jit]") {
     const std::string hot = "local s = 0 for i = 1, 200000 do s = s + i % 7 end";
