@@ -11,6 +11,7 @@
 #include "core/dice/Distribution.hpp"
 #include "core/odds/Joint.hpp"
 #include "host/DataGuard.hpp"
+#include "host/Sandbox.hpp"
 #include "ruleset/Load.hpp"
 
 namespace umpire::odds_runner {
@@ -104,7 +105,18 @@ odds::Outcome ScriptWorker::run(dice::DieSource& source) {
     if (state_touched_) host_.set_state_json(initial_state_);
     try {
         lua_rawgeti(L, LUA_REGISTRYINDEX, function_);
-        lua_newtable(L);  // this run's globals
+        // This run's globals. Reads fall through to the env the runs share; writes stay here. So
+        // that none reaches the shared env, `_G` is this table and `load` compiles into it:
+        // otherwise `_G.n = (_G.n or 0) + 1` or `load("n = 1")()` would carry from one path or
+        // sample to the next and change the odds.
+        lua_createtable(L, 0, 4);
+        const int globals = lua_gettop(L);
+        lua_pushvalue(L, globals);
+        lua_setfield(L, globals, "_G");
+        sandbox::push_load(L, globals);
+        lua_pushvalue(L, -1);
+        lua_setfield(L, globals, "load");
+        lua_setfield(L, globals, "loadstring");
         lua_rawgeti(L, LUA_REGISTRYINDEX, globals_meta_);
         lua_setmetatable(L, -2);
         lua_setfenv(L, -2);

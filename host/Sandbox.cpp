@@ -673,6 +673,11 @@ void init(lua_State* L, bool trusted) {
     lua_setfield(L, LUA_REGISTRYINDEX, "umpire.sandbox.prelude");
 }
 
+void push_load(lua_State* L, int env) {
+    lua_pushvalue(L, env);
+    lua_pushcclosure(L, l_load, 1);
+}
+
 void push_env(lua_State* L) {
     lua::StackCheck check(L, 1);
     lua_newtable(L);
@@ -723,8 +728,7 @@ void push_env(lua_State* L) {
     lua_getglobal(L, "tostring");
     lua_pushcclosure(L, l_print, 1);
     lua_setfield(L, env, "print");
-    lua_pushvalue(L, env);
-    lua_pushcclosure(L, l_load, 1);
+    push_load(L, env);
     lua_pushvalue(L, -1);
     lua_setfield(L, env, "load");
     lua_setfield(L, env, "loadstring");

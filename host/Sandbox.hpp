@@ -14,6 +14,11 @@ void init(lua_State* L, bool trusted);
 // itself. Does not add `umpire`; the host does.
 void push_env(lua_State* L);
 
+// Pushes the sandbox's `load` (also `loadstring`) bound to the env at absolute index `env`:
+// chunks it compiles run in that env. A per-run globals table of the odds worker gets its own,
+// so no chunk a run loads can write into the env the runs share (app/OddsRunner.cpp).
+void push_load(lua_State* L, int env);
+
 // Replaces table[field] (if it is a table) with a read-only view of it: reads go through, writes
 // and rawset are errors naming `display` ("umpire.dice"). See Sandbox.cpp.
 void make_read_only(lua_State* L, int table, const char* field, const char* display);

@@ -100,6 +100,25 @@ TEST_CASE("Monte Carlo lands inside its interval and repeats for the same seed",
     CHECK(again.find(umpire::odds::Outcome(7).key())->count == seven->count);
 }
 
+TEST_CASE("no path or sample sees what another wrote into its globals", "[odds]") {
+    // Each run's globals are its own: a count kept through _G, through a plain global or through
+    // a chunk made by load starts again on every path and every sample, so the outcome is always
+    // 3. Before, _G and load reached the env the runs share, and the count grew path by path.
+    const std::string code =
+        "local d = umpire.dice.d(6)\n"
+        "_G.a = (_G.a or 0) + 1\n"
+        "b = (b or 0) + 1\n"
+        "load('c = (c or 0) + 1')()\n"
+        "loadstring('_G.c = c + 0')()\n"
+        "return a + b + c\n";
+    const auto exact_run = run(code);
+    REQUIRE(exact_run.outcomes.size() == 1);
+    CHECK(exact(exact_run, 3) == "1");
+    const auto sampled = run(code, true);
+    REQUIRE(sampled.outcomes.size() == 1);
+    CHECK(sampled.outcomes[0].outcome == umpire::odds::Outcome(3));
+}
+
 TEST_CASE("a script that fails says where", "[odds]") {
     REQUIRE_THROWS_WITH(run("local x = umpire.dice.d6()\nif x == 6 then error('boom') end\nreturn x"),
                         Catch::Contains("script.lua:2") && Catch::Contains("boom"));
