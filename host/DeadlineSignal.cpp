@@ -1,5 +1,6 @@
 #include "host/DeadlineSignal.hpp"
 
+#include <pthread.h>
 #include <signal.h>
 #include <time.h>
 #include <unistd.h>
@@ -47,9 +48,30 @@ void set_timer(Slot& slot, std::int64_t at) {
     timer_settime(slot.timer, TIMER_ABSTIME, &when, nullptr);
 }
 
+// A process forked after a host armed its timer (a worker forked from a parent that already ran
+// rule code) inherits the slots but not the timers, and its thread's cached id is its parent
+// thread's. So a fork starts a new generation: the child forgets every slot's thread (arm() then
+// makes a timer of its own) and each thread looks its id up again. Without this the child would
+// keep setting a timer it does not have, and a runaway loop there would not stop at its deadline.
+std::atomic<unsigned> g_fork_generation{0};
+
 pid_t this_thread_id() {
-    thread_local const pid_t id = gettid();
+    thread_local unsigned generation = ~0u;
+    thread_local pid_t id = 0;
+    const unsigned now = g_fork_generation.load(std::memory_order_relaxed);
+    if (generation != now) {
+        id = gettid();
+        generation = now;
+    }
     return id;
+}
+
+void forget_timers_after_fork() {
+    g_fork_generation.fetch_add(1, std::memory_order_relaxed);
+    for (Slot& slot : g_slots) {
+        slot.thread.store(0, std::memory_order_relaxed);  // the timer id is the parent's: never delete it here
+        slot.due.store(LLONG_MAX, std::memory_order_relaxed);
+    }
 }
 
 void on_signal(int, siginfo_t* info, void*) {
@@ -80,6 +102,7 @@ void install_handler() {
         sigemptyset(&action.sa_mask);
         const int signal = SIGRTMIN + 4;
         if (sigaction(signal, &action, nullptr) == 0) g_signal = signal;
+        pthread_atfork(nullptr, nullptr, forget_timers_after_fork);
     });
 }
 

@@ -4,11 +4,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <memory>
+#include <string>
 #include <thread>
 #include <vector>
 
 #include "bindings/GameLog.hpp"
+#include "host/DeadlineSignal.hpp"
 
 #include "tests/support/helpers.hpp"
 
@@ -92,6 +95,42 @@ TEST_CASE("a sandboxed call runs without a count hook until its deadline", "[lim
     add_hook_probe(n.host);
     n.host.extension<umpire::GameLog>().set_journaling(false);
     CHECK_FALSE(hook_is_set_in_call(n.host));
+}
+
+TEST_CASE("the deadline's timer works in a process forked after it was armed", "[limits]") {
+    // A worker forked from a parent whose host already ran a call has none of the parent's timers
+    // (host/DeadlineSignal.cpp). The timer is tested alone, on a bare Lua state, so that the
+    // child has no host (and no watchdog thread whose lock fork could copy held): in the child a
+    // loop must reach the hook at its deadline. alarm() ends a child whose hook never comes, and
+    // the parent reads the outcome from the exit code.
+    lua_State* L = luaL_newstate();
+    REQUIRE(L != nullptr);
+    luaL_openlibs(L);
+    luaJIT_setmode(L, 0, LUAJIT_MODE_ENGINE | LUAJIT_MODE_OFF);  // compiled loops never see a hook
+    const lua_Hook stop = [](lua_State* L, lua_Debug*) { luaL_error(L, "deadline"); };
+    {
+        umpire::DeadlineSignal timer(L, stop);
+        REQUIRE(timer.usable());
+        REQUIRE(timer.arm(std::chrono::steady_clock::now() + std::chrono::hours(1)));  // the parent's timer
+        timer.disarm();
+        const pid_t child = fork();
+        REQUIRE(child >= 0);
+        if (child == 0) {
+            alarm(20);
+            int code = 3;
+            if (timer.arm(std::chrono::steady_clock::now() + std::chrono::milliseconds(200))) {
+                const int status = luaL_dostring(L, "local n = 0 while true do n = n + 1 end");
+                code = status != 0 && std::string(lua_tostring(L, -1)).find("deadline") != std::string::npos ? 0 : 4;
+            }
+            _exit(code);
+        }
+        int status = 0;
+        REQUIRE(waitpid(child, &status, 0) == child);
+        INFO("child status " << status << " (a signal 14 is alarm(): the hook never came)");
+        REQUIRE(WIFEXITED(status));
+        CHECK(WEXITSTATUS(status) == 0);
+    }
+    lua_close(L);
 }
 
 TEST_CASE("a host stops at its deadline on whichever thread runs it", "[limits]") {
