@@ -32,8 +32,10 @@ int trace_count(umpire::LuaHost& host) {
 }
 
 // Gives the host's rules env a function `hook_is_set()` that says whether a count hook is set
-// while rule code runs.
+// while rule code runs, and turns the journal off (a journal alone keeps the periodic hook, whose
+// absence is what the probe looks for).
 void add_hook_probe(umpire::LuaHost& host) {
+    host.extension<umpire::GameLog>().set_journaling(false);
     lua_State* L = host.state();
     host.push_env();
     lua_pushcfunction(L, [](lua_State* L) {
@@ -74,7 +76,6 @@ TEST_CASE("a sandboxed call runs without a count hook until its deadline", "[lim
     o.time_limit = 0.3;
     TestHost t(o);
     add_hook_probe(t.host);
-    t.host.extension<umpire::GameLog>().set_journaling(false);
     CHECK_FALSE(hook_is_set_in_call(t.host));
     check_loop_stopped(t.host);  // the timer set the hook at the deadline
     CHECK_FALSE(hook_is_set_in_call(t.host));  // and it is gone for the next call
@@ -86,14 +87,12 @@ TEST_CASE("a sandboxed call runs without a count hook until its deadline", "[lim
     budget.instruction_limit = 1000000;
     TestHost b(budget);
     add_hook_probe(b.host);
-    b.host.extension<umpire::GameLog>().set_journaling(false);
     CHECK(hook_is_set_in_call(b.host));
 
     umpire::HostOptions none;
     none.time_limit = 0;
     TestHost n(none);
     add_hook_probe(n.host);
-    n.host.extension<umpire::GameLog>().set_journaling(false);
     CHECK_FALSE(hook_is_set_in_call(n.host));
 }
 
@@ -155,7 +154,6 @@ TEST_CASE("more hosts than deadline timers fall back to the periodic hook", "[li
     for (int i = 0; i < 140; ++i) {  // DeadlineSignal has 128 slots
         hosts.push_back(std::make_unique<TestHost>(o));
         add_hook_probe(hosts.back()->host);
-        hosts.back()->host.extension<umpire::GameLog>().set_journaling(false);
         hook_is_set_in_call(hosts.back()->host);  // claims its slot, if one is left
     }
     CHECK_FALSE(hook_is_set_in_call(hosts.front()->host));
@@ -165,7 +163,6 @@ TEST_CASE("more hosts than deadline timers fall back to the periodic hook", "[li
     hosts.clear();  // the slots are free again
     TestHost again(o);
     add_hook_probe(again.host);
-    again.host.extension<umpire::GameLog>().set_journaling(false);
     CHECK_FALSE(hook_is_set_in_call(again.host));
 }
 
