@@ -70,11 +70,12 @@ ScriptWorker::ScriptWorker(const Request& request) : host_(request.host) {
     lua_pushboolean(L, 0);
     lua_setfield(L, -2, "__metatable");
     globals_meta_ = luaL_ref(L, LUA_REGISTRYINDEX);
-    host_.load_chunk(request.code.empty() ? LuaHost::read_file(request.script, LuaHost::kMaxCodeBytes, "a script") : request.code,
-                     request.code.empty() ? "@" + LuaHost::display_path(request.script) : "=(odds script)", -1);
+    const bool from_file = request.code.empty();
+    label_ = from_file ? LuaHost::display_path(request.script) : "(odds script)";
+    host_.load_chunk(from_file ? LuaHost::read_file(request.script, LuaHost::kMaxCodeBytes, "a script") : request.code,
+                     (from_file ? "@" : "=") + label_, -1);
     function_ = luaL_ref(L, LUA_REGISTRYINDEX);
     lua_pop(L, 1);
-    label_ = request.code.empty() ? LuaHost::display_path(request.script) : "(odds script)";
 }
 
 bool ScriptWorker::state_is_empty() {
