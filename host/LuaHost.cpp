@@ -513,10 +513,11 @@ void LuaHost::commit_env(int env_index) {
 
 void LuaHost::run_file(const fs::path& file) {
     const std::string code = read_file(file, kMaxCodeBytes, "a script");
+    const std::string shown = display_path(file);  // the chunk's name and the data check's label
     const int top = lua_gettop(L_);
     try {
         push_script_env();
-        load_chunk(code, "@" + display_path(file), -1);
+        load_chunk(code, "@" + shown, -1);
         lua_remove(L_, -2);
         call(0, 0);
     } catch (...) {
@@ -524,7 +525,7 @@ void LuaHost::run_file(const fs::path& file) {
         DataGuard::restore_quietly(*this);
         throw;
     }
-    DataGuard::check(*this, display_path(file));
+    DataGuard::check(*this, shown);
 }
 
 int LuaHost::run_string(const std::string& code, const std::string& label, bool keep_results) {
