@@ -139,6 +139,31 @@ odds::Outcome ScriptWorker::run(dice::DieSource& source) {
 
 void ScriptWorker::check_data() { DataGuard::check(host_, label_); }
 
+ScriptWorker::~ScriptWorker() { host_.release_memory(tally_charged_); }
+
+// The tally is one entry per distinct outcome, so a script whose outcome never repeats (a
+// counter, a fraction, a string that grows) made it grow with every path or sample, outside the
+// Lua cap (docs/sandbox.md, "Memory").
+void ScriptWorker::charge_tally(std::size_t bytes) {
+    ++tally_outcomes_;
+    if (bytes <= tally_charged_) return;
+    // The Lua heap keeps its room to breathe (its garbage between two collections is about its
+    // own size again, and at least a MiB): the tally may not take it, or the script's next
+    // allocation, not the tally, would meet the cap and be the one blamed.
+    const std::size_t lua_heap = host_.memory_used() - host_.charged_memory();
+    const std::size_t breathing = std::max(lua_heap, std::size_t{1} << 20);
+    const bool room = host_.charge_memory(bytes - tally_charged_ + breathing);
+    if (room) host_.release_memory(breathing);
+    if (!room)
+        throw ScriptError(label_ + ": memory limit: the odds engine's tally of this script's distinct outcomes (" +
+                              std::to_string(tally_outcomes_) + " outcomes, ~" + std::to_string((bytes >> 20) + 1) +
+                              " MiB of C++ memory) would pass the Lua memory cap of " +
+                              std::to_string(host_.options().memory_limit >> 20) +
+                              " MiB (an outcome that never repeats, such as a counter or a growing string?)",
+                          label_);
+    tally_charged_ = bytes;
+}
+
 odds::Result run_script(const Request& request) {
     // Each worker's data is checked when the engine drops it (the end of the exact enumeration,
     // the end of a Monte Carlo thread's batch), so the check runs once per worker, not per path.
@@ -157,22 +182,40 @@ odds::Result run_script(const Request& request) {
             }
             delete w;
         });
-        return [worker](dice::DieSource& source) { return worker->run(source); };
+        odds::Script script = [worker](dice::DieSource& source) { return worker->run(source); };
+        script.on_memory = [worker](std::size_t bytes) { worker->charge_tally(bytes); };
+        return script;
     };
     odds::Result result = odds::odds(factory, request.odds);
     if (!changed->message.empty()) throw ScriptError(changed->message);
     return result;
 }
 
-odds::Result of_expression(const std::string& expression) {
+odds::Result of_expression(const std::string& expression, std::size_t bytes_per_total, std::size_t memory_limit) {
     const dice::DiceExpression parsed(expression);
+    // Refused before the distribution is computed (its totals' range is known from the text).
+    const auto totals = static_cast<std::uint64_t>(parsed.max() - parsed.min() + 1);
+    if (totals > memory_limit / bytes_per_total)
+        throw Error("memory limit: " + parsed.to_string() + " has " + std::to_string(totals) +
+                    " possible totals; its distribution and the report of every total would take ~" +
+                    std::to_string(totals * bytes_per_total >> 20) + " MiB, past the memory cap of " +
+                    std::to_string(memory_limit >> 20) + " MiB (at most " +
+                    std::to_string(memory_limit / bytes_per_total) + " totals" +
+                    (bytes_per_total == kJsonBytesPerTotal ? " as JSON" : "") + "; ask a script about it instead, e.g. umpire.dice.dist(...):p(...))");
     const dice::Distribution d = parsed.distribution();
-    std::map<std::string, std::pair<odds::Outcome, mpq_class>> sums;
+    // The result is built in its final order (totals ascending, which is Outcome order) without
+    // the map of keys from_exact takes: one copy of a row fewer.
+    odds::Result result;
+    result.method = odds::Method::exact;
+    result.outcomes.reserve(static_cast<std::size_t>(totals));
     for (const auto v : d.outcomes()) {
-        odds::Outcome outcome(static_cast<double>(v));
-        sums.emplace(outcome.key(), std::make_pair(outcome, d.probability_equal(v)));
+        odds::OutcomeStats s;
+        s.outcome = odds::Outcome(static_cast<double>(v));
+        s.key = s.outcome.key();
+        s.exact = d.probability_equal(v);
+        s.probability = s.low = s.high = s.exact.get_d();
+        result.outcomes.push_back(std::move(s));
     }
-    odds::Result result = odds::Result::from_exact(sums, 0);
     // The canonical form states what the input left implicit, such as an explosion's depth.
     result.note = "computed from the exact distribution of " + parsed.to_string() + " (convolution), no script run";
     return result;

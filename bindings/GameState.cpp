@@ -9,6 +9,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "bindings/Game.hpp"
 #include "bindings/LuaError.hpp"
 #include "bindings/ReadOnlyData.hpp"
 
@@ -233,6 +234,14 @@ struct Writer {
     SeenTables& seen;
     std::vector<Field>& fields;  // shared by every table of the walk: each uses a range at the end
     std::size_t max_bytes = std::string::npos;  // try_canonical_json: give up past this
+    MemoryCharge* charge = nullptr;  // to_canonical_json with a game: `out` counts against its cap
+
+    // One comparison per value; the buffer grows by doubling, so it is charged a few dozen times.
+    // Texts up to kUnchargedText are not charged: a state's text that small cannot fill the cap,
+    // and the fold writes two per step.
+    void charge_growth() {
+        if (charge && out.capacity() > std::max(charge->bytes, kUnchargedText)) charge->grow(out.capacity());
+    }
 
     void string(const char* s, std::size_t length) {
         if (plain_ascii(s, length)) {
@@ -242,9 +251,11 @@ struct Writer {
         } else {
             out += Json(std::string(s, length)).dump();  // escapes; throws on bad UTF-8
         }
+        charge_growth();
     }
 
     void value(int index) {
+        charge_growth();
         switch (lua_type(L, index)) {
             case LUA_TBOOLEAN: out += lua_toboolean(L, index) ? "true" : "false"; return;
             case LUA_TSTRING: {
@@ -457,7 +468,7 @@ struct Reader {
 
 }  // namespace
 
-std::string to_canonical_json(lua_State* L, int index) {
+std::string to_canonical_json(lua_State* L, int index, Game* game, const char* what) {
     if (index < 0) index = lua_gettop(L) + index + 1;
     const int top = lua_gettop(L);
     thread_local SeenTables seen;
@@ -466,14 +477,48 @@ std::string to_canonical_json(lua_State* L, int index) {
     fields.clear();
     std::string out;
     out.reserve(256);
+    MemoryCharge charge{game, what};
     try {
-        Writer{L, out, seen, fields}.value(index);
+        Writer{L, out, seen, fields, std::string::npos, game ? &charge : nullptr}.value(index);
         return out;
+    } catch (const MemoryCharge::Refused&) {
+        lua_settop(L, top);
+        charge.refuse();
     } catch (...) {
         // NeedsDom, or nlohmann refusing a string: the DOM version says why, in its words.
         lua_settop(L, top);
     }
+    // The DOM takes several times the text the direct writer had written when it gave up (a
+    // node, a map node and a string per value): charged before it is built. It runs for a state
+    // the direct writer refused, which is a state with an error in it, so this is rare.
+    if (game && kDomBytesPerTextByte * out.capacity() > kUnchargedText) {
+        try {
+            charge.grow(charge.bytes + kDomBytesPerTextByte * out.capacity());
+        } catch (const MemoryCharge::Refused&) {
+            charge.refuse();
+        }
+    }
+    out = std::string();
     return to_canonical_json_via_dom(L, index);
+}
+
+MemoryCharge::~MemoryCharge() {
+    if (game) game->release_memory(bytes);
+}
+
+void MemoryCharge::grow(std::size_t to) {
+    if (to <= bytes) return;
+    if (!game->charge_memory(to - bytes)) {
+        wanted = to;
+        throw Refused{};
+    }
+    bytes = to;
+}
+
+void MemoryCharge::refuse() const {
+    throw Error("memory limit: " + std::string(what) + " written as JSON would take more than " +
+                std::to_string((wanted >> 20) + 1) +
+                " MiB of C++ memory, which would pass the Lua memory cap (a state that grows without end?)");
 }
 
 std::optional<std::string> try_canonical_json(lua_State* L, int index, std::size_t max_bytes) {

@@ -7,9 +7,14 @@
 #pragma once
 #include <lua.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
+
+namespace umpire {
+class Game;
+}
 
 namespace umpire::game_state {
 
@@ -19,7 +24,29 @@ namespace umpire::game_state {
 // to_canonical_json_via_dom (a test compares the two over random states); any value the direct
 // writer does not handle itself (an error, a string needing escapes, a fractional number) is left
 // to the DOM version, so errors and escapes are word for word the same.
-std::string to_canonical_json(lua_State* L, int index);
+//
+// With a game, the text's C++ memory counts against the game's memory cap while it is written,
+// once it passes kUnchargedText (docs/sandbox.md, "Memory"): past the cap the write stops with "memory limit: <what> written as
+// JSON would take more than N MiB ...". The text returned is the caller's, no longer charged.
+std::string to_canonical_json(lua_State* L, int index, Game* game = nullptr, const char* what = "umpire.state");
+
+// The charge of to_canonical_json: what it holds against the game's cap, given back when it ends.
+struct MemoryCharge {
+    struct Refused {};
+    Game* game;
+    const char* what;
+    std::size_t bytes = 0;   // charged now
+    std::size_t wanted = 0;  // what a refused grow() asked for
+    ~MemoryCharge();
+    // Charges up to `to` bytes in all; Refused past the cap (then refuse() throws the error).
+    void grow(std::size_t to);
+    [[noreturn]] void refuse() const;
+};
+// A text is charged once it passes this many bytes (then all of it).
+constexpr std::size_t kUnchargedText = std::size_t{1} << 20;
+// The DOM fallback's bytes per byte of text, as charged (an estimate: a JSON node, a map node and
+// a string for each few bytes of text).
+constexpr std::size_t kDomBytesPerTextByte = 16;
 std::string to_canonical_json_via_dom(lua_State* L, int index);
 // The same text if the value is plain data and its text is at most max_bytes long; nullopt
 // otherwise (not plain data, or longer), without building an error message: for keys that fall

@@ -39,6 +39,9 @@
 namespace umpire {
 namespace {
 
+// Names a chain's state in the memory error of its JSON text (bindings/GameState.hpp).
+constexpr const char* kChainState = "the state of umpire.odds.chain";
+
 // Plain-data tables larger than this are fingerprinted by identity, not content (umpire.data).
 constexpr std::size_t kContentKeyLimit = 16 * 1024;
 
@@ -140,15 +143,27 @@ void fingerprint(lua_State* L, int index, int depth, std::string& key) {
 // current enumeration's end states are kept: a new enumeration (another source id) starts a new
 // table, so the tables of past runs go to the collector instead of growing the live heap that every
 // collection walks (kept for every run, they made a run of many short enumerations twice as slow).
+//
+// The cache lives on the C++ heap (each fold's key, which holds the chain's initial state and the
+// fingerprint of its functions, and its end-state texts with their fractions), and a script that
+// calls a chain from ever new states grows it by one fold per call: so each fold's bytes are
+// charged against the game's memory cap when it is kept, and given back when the cache is
+// emptied or dropped (docs/sandbox.md, "Memory").
 struct FoldCache {
-    explicit FoldCache(Game&) {}
+    explicit FoldCache(Game& game) : game(game) {}
+    ~FoldCache() { game.release_memory(charged); }
+    FoldCache(const FoldCache&) = delete;
+    FoldCache& operator=(const FoldCache&) = delete;
     static constexpr std::size_t kMaxEntries = 100000;  // then start again (memory, not correctness)
     struct Entry {
         std::vector<std::string> states;
         std::shared_ptr<const odds::EnumeratingSource::Choice> choice;
         std::vector<int> slots;  // per end state: its slot in `decoded`, 0 until decoded
         std::uint64_t generation = 0;  // the `decoded` table the slots refer to
+        std::size_t bytes = 0;         // charged for this fold
     };
+    Game& game;
+    std::size_t charged = 0;  // bytes of `folds` charged to the game's memory cap
     std::map<std::string, Entry> folds;
     int decoded = LUA_NOREF;  // a Lua table (sequence) of decoded end states
     std::uint64_t decoded_for = 0;  // the enumeration (source id) whose end states `decoded` holds
@@ -165,8 +180,15 @@ struct FoldCache {
     // Empties the cache.
     void clear(lua_State* L) {
         folds.clear();
+        game.release_memory(charged);
+        charged = 0;
         forget_decoded(L);
     }
+    // Charges the fold just kept at `it`, or drops it and refuses the call past the cap. The folds
+    // of other enumerations (keys not starting with `current`) are dropped first if that makes room.
+    void charge(std::map<std::string, Entry>::iterator it, const std::string& current);
+    // Empties the cache and refuses the call: `kept` folds held the cap, `more` bytes were asked.
+    [[noreturn]] void refuse(std::size_t kept, std::size_t more);
     // Pushes a fresh copy of end state `index` of `entry`'s chain table.
     void push_end_state(lua_State* L, Entry& entry, std::size_t index);
 };
@@ -253,7 +275,7 @@ int play(Game& game, const ChainSpec& spec) {
 std::string game_state_json(Game& game) {
     lua_State* L = game.state();
     game.push_state();
-    std::string json = game_state::to_canonical_json(L, -1);
+    std::string json = game_state::to_canonical_json(L, -1, &game);
     lua_pop(L, 1);
     return json;
 }
@@ -308,7 +330,7 @@ std::pair<std::string, std::string> split(const std::string& both) {
 // Under the exact odds engine: fold, then hand the end states to the enumeration as one choice.
 int fold(Game& game, const ChainSpec& spec, odds::EnumeratingSource& outer) {
     lua_State* L = game.state();
-    const std::string initial = game_state::to_canonical_json(L, spec.state) + "\n" + game_state_json(game);
+    const std::string initial = game_state::to_canonical_json(L, spec.state, &game, kChainState) + "\n" + game_state_json(game);
     std::string key = std::to_string(outer.id()) + "#";
     luaL_where(L, 1);
     key += lua_tostring(L, -1);
@@ -327,7 +349,8 @@ int fold(Game& game, const ChainSpec& spec, odds::EnumeratingSource& outer) {
         cache.decoded_for = outer.id();
     }
     auto it = cache.folds.find(key);
-    if (it == cache.folds.end()) {
+    const bool fresh = it == cache.folds.end();
+    if (fresh) {
         const auto source = game.die_source();  // the outer enumeration, put back after each step
         const std::string where = key.substr(key.find('#') + 1, key.find('|') - key.find('#') - 1);
         odds::FoldOptions options;
@@ -355,11 +378,14 @@ int fold(Game& game, const ChainSpec& spec, odds::EnumeratingSource& outer) {
         } release{game, charged};
         options.on_memory = [&](std::size_t bytes) {
             bytes += templates_bytes;
-            if (bytes > charged && !game.charge_memory(bytes - charged))
+            if (bytes > charged && !game.charge_memory(bytes - charged)) {
+                // The cache of earlier folds filled the cap: that is the growth to name.
+                if (cache.charged > bytes) cache.refuse(cache.folds.size(), bytes);
                 throw RuleError("memory limit: umpire.odds.chain: its distinct states take ~" +
                                 std::to_string((bytes >> 20) + 1) +
                                 " MiB of C++ memory, which would pass the Lua memory cap (a state that never "
                                 "repeats, such as a counter without end?)");
+            }
             if (bytes < charged) game.release_memory(charged - bytes);
             charged = bytes;
         };
@@ -388,7 +414,7 @@ int fold(Game& game, const ChainSpec& spec, odds::EnumeratingSource& outer) {
             try {
                 enter(state);
                 run_step(game, function);
-                std::string next_chain = game_state::to_canonical_json(L, -1);
+                std::string next_chain = game_state::to_canonical_json(L, -1, &game, kChainState);
                 current_game = game_state_json(game);
                 std::string next = next_chain + "\n" + current_game;
                 lua_settop(L, top);
@@ -430,12 +456,50 @@ int fold(Game& game, const ChainSpec& spec, odds::EnumeratingSource& outer) {
         std::vector<int> slots(states.size(), 0);
         it = cache.folds.emplace(key, FoldCache::Entry{std::move(states), std::move(choice), std::move(slots)}).first;
     }
+    // Charged once the fold's own charge is given back (its Release above), so the two do not add.
+    if (fresh) cache.charge(it, std::to_string(outer.id()) + "#");
     FoldCache::Entry& entry = it->second;
     const std::size_t index = outer.choose(entry.choice);
     set_game_state(game, split(entry.states[index]).second);
     cache.push_end_state(L, entry, index);
     lua_pushboolean(L, entry.choice->truncated[index]);
     return 2;
+}
+
+// An estimate, as for the fold's own maps (core/odds/Fold.cpp): the texts, and per end state its
+// fraction (an mpq_class and its limbs), slot and flag; per fold its map node and Entry.
+void FoldCache::refuse(std::size_t kept, std::size_t more) {
+    const std::size_t held = charged;
+    // The run ends here; what the cache held is given back, so the host has its room again.
+    clear(game.state());
+    throw RuleError("memory limit: umpire.odds.chain: the end states kept for the rest of the odds run (" +
+                    std::to_string(kept) + " folds, ~" + std::to_string((held >> 20) + 1) +
+                    " MiB of C++ memory) and this fold (~" + std::to_string((more >> 20) + 1) +
+                    " MiB) would pass the Lua memory cap (a chain started from ever new states, such as a "
+                    "counter in its state?)");
+}
+
+void FoldCache::charge(std::map<std::string, Entry>::iterator it, const std::string& current) {
+    Entry& entry = it->second;
+    std::size_t bytes = it->first.capacity() + sizeof(Entry) + 256;
+    for (std::size_t i = 0; i < entry.states.size(); ++i)
+        bytes += entry.states[i].capacity() + sizeof(std::string) + sizeof(mpq_class) + 48 + sizeof(int) + 1;
+    bool refused = !game.charge_memory(bytes);
+    if (refused) {
+        // Folds of past enumerations (a host that ran odds before) are never hit again.
+        for (auto other = folds.begin(); other != folds.end();)
+            if (other->first.compare(0, current.size(), current) != 0) {
+                game.release_memory(other->second.bytes);
+                charged -= other->second.bytes;
+                other = folds.erase(other);
+            } else {
+                ++other;
+            }
+        refused = !game.charge_memory(bytes);
+    }
+    if (refused) refuse(folds.size() - 1, bytes);
+    charged += bytes;
+    entry.bytes = bytes;
 }
 
 void FoldCache::push_end_state(lua_State* L, Entry& entry, std::size_t index) {

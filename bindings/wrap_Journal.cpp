@@ -74,7 +74,7 @@ int l_result(lua_State* L) {
     return lua::lua_guard(L, [&] {
         lua::StackCheck check(L, 0);
         const std::string text = luaL_checkstring(L, 1);
-        nlohmann::json data = lua_istable(L, 2) ? nlohmann::json::parse(game_state::to_canonical_json(L, 2))
+        nlohmann::json data = lua_istable(L, 2) ? nlohmann::json::parse(game_state::to_canonical_json(L, 2, &Game::of(L), "the data of umpire.result"))
                                                 : nlohmann::json::object();
         const std::string rule = luaL_optstring(L, 3, "");
         auto& log = GameLog::of(L);

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <deque>
+#include <exception>
 #include <unordered_map>
 
 #include "bindings/Game.hpp"
@@ -479,17 +480,51 @@ void push_data(LuaHost& host) {
 
 }  // namespace
 
-void DataGuard::check(LuaHost& host, const std::string& who) {
+// Verifies the committed generation's umpire.data and puts it back if it changed; returns the
+// first changed path ("" if none). Putting a table back can allocate (a key's slot in a table a
+// write made rehash smaller, a string the collector freed), and after a memory stop the heap may
+// still be full: a run that filled umpire.state keeps it full, since the state outlives the run.
+// Before, that restore failed inside its protected call and the failure was dropped, leaving the
+// data half put back for every later run. So a restore that fails is tried again with the cap
+// raised by the size of the read-only copy (the data's own Lua memory is of that order), and if it
+// fails even so, the host is made unusable: every later call refuses, naming why, instead of
+// running rule code against data it cannot vouch for.
+std::string DataGuard::put_back(LuaHost& host) {
+    auto& guard = host.extension<DataGuard>();
     std::string changed;
-    host.protect([&] {
-        lua_State* L = host.state();
-        push_data(host);
-        auto& guard = host.extension<DataGuard>();
-        changed = guard.verify(L, -1);
+    const auto attempt = [&] {
+        host.protect([&] {
+            lua_State* L = host.state();
+            push_data(host);
+            const std::string found = guard.verify(L, -1);
+            if (changed.empty()) changed = found;  // a retry after a partial restore keeps the first path
+            if (!found.empty()) guard.restore(L, -1);
+            lua_pop(L, 1);
+        });
+    };
+    try {
+        attempt();
+        return changed;
+    } catch (const std::exception&) {
+        // below, with room
+    }
+    std::size_t room = std::size_t{1} << 20;
+    for (const auto& s : guard.snapshots_) room += s->charged;
+    try {
+        host.with_raised_cap(room, attempt);
+        lua_gc(host.state(), LUA_GCCOLLECT, 0);
+        return changed;
+    } catch (const std::exception& e) {
+        const std::string why = "umpire.data could not be put back after a run changed " +
+                                (changed.empty() ? std::string("it") : changed) + " (" + e.what() +
+                                "), so this host refuses to run anything more: start a new one";
+        host.make_unusable(why);
+        throw ScriptError(why);
+    }
+}
 
-        if (!changed.empty()) guard.restore(L, -1);
-        lua_pop(L, 1);
-    });
+void DataGuard::check(LuaHost& host, const std::string& who) {
+    const std::string changed = put_back(host);
     if (!changed.empty())
         throw ScriptError(who + " changed " + changed + " (umpire.data is read-only: copy it first, and change the copy)");
 }
@@ -504,16 +539,25 @@ std::string DataGuard::path_of(lua_State* L, int index) {
 }
 
 void DataGuard::restore_quietly(LuaHost& host) {
+    // Called while the run's error is being handled (the caller rethrows it afterwards).
+    const std::exception_ptr run_error = std::current_exception();
     try {
-        host.protect([&] {
-            lua_State* L = host.state();
-            push_data(host);
-            auto& guard = host.extension<DataGuard>();
-            if (!guard.verify(L, -1).empty()) guard.restore(L, -1);
-            lua_pop(L, 1);
-        });
-    } catch (const std::exception&) {
-        // The run's own error is the one to report.
+        put_back(host);
+    } catch (const std::exception& failed) {
+        // The data could not be put back and the host is now unusable (put_back): the run's own
+        // error is said first, then that, so neither is lost.
+        std::string message, file;
+        int line = 0;
+        try {
+            if (run_error) std::rethrow_exception(run_error);
+        } catch (const ScriptError& e) {
+            message = e.what();
+            file = e.file;
+            line = e.line;
+        } catch (const std::exception& e) {
+            message = e.what();
+        }
+        throw ScriptError(message.empty() ? failed.what() : message + "; then " + failed.what(), file, line);
     }
 }
 

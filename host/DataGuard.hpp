@@ -56,7 +56,9 @@ public:
     // throws ScriptError "<who> changed umpire.data.x[3] (data is read-only; copy it first)".
     // Runs inside LuaHost::protect (the walk may allocate).
     static void check(LuaHost& host, const std::string& who);
-    // After a run that failed anyway: restores the data if it changed, never throws a change.
+    // After a run that failed anyway (call it while handling that run's error): restores the
+    // data if it changed, never throws a change. If the data cannot be put back even with the cap
+    // raised, the host is made unusable and a ScriptError says so after the run's own error.
     static void restore_quietly(LuaHost& host);
 
     // The path of a sealed data table ("umpire.data.ift.columns"), "" if it is not one.
@@ -64,6 +66,8 @@ public:
 
 private:
     struct Snapshot;
+    // Verifies and restores the committed data (see DataGuard.cpp); the first changed path.
+    static std::string put_back(LuaHost& host);
     Snapshot* find(lua_State* L, int index);
 
     Game& game_;

@@ -322,6 +322,10 @@ void LuaHost::load_chunk(const std::string& code, const std::string& chunkname, 
 
 void LuaHost::call(int nargs, int nresults) {
     const int base = lua_gettop(L_) - nargs;  // the function's slot
+    if (!unusable_.empty()) {
+        lua_settop(L_, base - 1);
+        throw ScriptError(unusable_);
+    }
     // The handler's closure is made once (lua_pushcfunction makes a new one each time).
     lua_rawgeti(L_, LUA_REGISTRYINDEX, message_handler_ref_);
     lua_insert(L_, base);
@@ -383,6 +387,9 @@ void LuaHost::call(int nargs, int nresults) {
         const std::size_t journal = growing_bytes ? *growing_bytes : 0;
         const std::string why = journal > options_.memory_limit / 4
             ? " (the journal holds ~" + std::to_string(journal >> 20) + " MiB of it: entries made in a loop?)"
+            : charged_ > options_.memory_limit / 4
+            ? " (~" + std::to_string(charged_ >> 20) + " MiB of it is C++ memory kept for the rules: "
+              "distributions, subscriptions, odds tallies, chain folds; a value that never repeats?)"
             : " (a table or string growing without end?)";
         throw ScriptError((file.empty() ? std::string() : file + ":" + std::to_string(limits_->memory_line) + ": ") +
                               "memory limit: the rules used more than " + std::to_string(options_.memory_limit >> 20) +
@@ -609,7 +616,7 @@ void LuaHost::protect(const std::function<void()>& body) {
 std::string LuaHost::state_json() {
     push_state();
     try {
-        auto json = game_state::to_canonical_json(L_, -1);
+        auto json = game_state::to_canonical_json(L_, -1, this);
         lua_pop(L_, 1);
         return json;
     } catch (...) {
@@ -650,10 +657,26 @@ bool LuaHost::charge_memory(std::size_t bytes) {
         if (alloc_->used + bytes > alloc_->limit) return false;
     }
     alloc_->used += bytes;
+    charged_ += bytes;
     return true;
 }
 
-void LuaHost::release_memory(std::size_t bytes) { alloc_->used -= bytes; }
+void LuaHost::release_memory(std::size_t bytes) {
+    alloc_->used -= bytes;
+    charged_ -= bytes;
+}
+
+void LuaHost::with_raised_cap(std::size_t extra, const std::function<void()>& body) {
+    struct Lower {
+        Allocator& alloc;
+        std::size_t extra;
+        ~Lower() { alloc.limit -= extra; }
+    } lower{*alloc_, extra};
+    alloc_->limit += extra;
+    body();
+}
+
+void LuaHost::make_unusable(const std::string& why) { unusable_ = why; }
 
 std::string LuaHost::display_path(const fs::path& file) {
     std::error_code ec;

@@ -111,8 +111,20 @@ public:
     // ---- output, memory ------------------------------------------------------------------------
     void print(const std::string& line);
     std::size_t memory_used() const;
+    // Of memory_used(), the C++ memory charged through charge_memory (the rest is the Lua heap).
+    std::size_t charged_memory() const { return charged_; }
     bool charge_memory(std::size_t bytes) override;
     void release_memory(std::size_t bytes) override;
+    // Runs host code with the memory cap raised by `extra` bytes, for work that must not fail at
+    // the cap: putting umpire.data back after a memory stop, when the heap may still be full
+    // (host/DataGuard.cpp). What it allocates stays counted after the cap is lowered again, so
+    // rule code gains no room: its next allocations are refused until the heap is back under.
+    void with_raised_cap(std::size_t extra, const std::function<void()>& body);
+    // Host code could not put the host back into a safe shape (the data a run changed could not
+    // be restored): from now on every top-level call refuses with `why` instead of running rule
+    // code against half-restored data. Final for this host.
+    void make_unusable(const std::string& why);
+    const std::string& unusable() const { return unusable_; }
 
     // Display form of a file path in messages and chunk names: relative to the working directory
     // when the file is below it ("rulesets/asl/rules/x.lua"), absolute otherwise.
@@ -154,6 +166,8 @@ private:
     int message_handler_ref_ = LUA_NOREF;
     int call_depth_ = 0;
     std::string last_traceback_;
+    std::string unusable_;  // make_unusable's reason, "" while the host is usable
+    std::size_t charged_ = 0;  // of the memory in use, the C++ memory charged (charge_memory)
     // The function of the last top-level call in a worker and its "file:" (isolation::note_where).
     const void* where_function_ = nullptr;
     int where_ref_ = LUA_NOREF;

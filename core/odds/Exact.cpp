@@ -21,6 +21,7 @@ std::optional<Result> enumerate(const Script& script, std::uint64_t budget, cons
     EnumeratingSource source;
     std::map<std::string, std::pair<Outcome, mpq_class>> sums;
     std::uint64_t paths = 0;
+    std::size_t held = 0;  // the bytes of `sums`, told to script.on_memory as it grows
     mpq_class truncated = 0, visited = 0;
     const auto start = std::chrono::steady_clock::now();
     auto next_report = start + std::chrono::seconds(1);
@@ -50,9 +51,10 @@ std::optional<Result> enumerate(const Script& script, std::uint64_t budget, cons
             return std::nullopt;
         std::string key = outcome.key();
         auto it = sums.find(key);
-        if (it == sums.end())
+        if (it == sums.end()) {
+            if (script.on_memory) script.on_memory(held += tally_entry_bytes(key, outcome));
             sums.emplace(std::move(key), std::make_pair(std::move(outcome), p));
-        else
+        } else
             it->second.second += p;
     } while (source.advance());
     if (bounds.progress && std::chrono::steady_clock::now() >= start + std::chrono::seconds(1))

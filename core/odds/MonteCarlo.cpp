@@ -31,6 +31,8 @@ public:
         const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
         threads_ = options.threads ? options.threads : hw;
         for (unsigned i = 0; i < threads_; ++i) scripts_.push_back(factory());
+        counts_.resize(threads_);
+        held_.resize(threads_);
     }
 
     unsigned threads() const { return threads_; }
@@ -52,7 +54,6 @@ public:
         std::exception_ptr error;
         std::mutex mutex;
         std::condition_variable wake;
-        std::vector<Counts> counts(threads_);
 
         auto work = [&](unsigned w) {
             try {
@@ -63,10 +64,12 @@ public:
                         if ((i & 63) == 0) options_.bounds.check(std::to_string(finished.load()) + " Monte Carlo samples");
                         Outcome outcome = scripts_[w](source);
                         std::string key = outcome.key();
-                        auto it = counts[w].find(key);
-                        if (it == counts[w].end())
-                            counts[w].emplace(std::move(key), std::make_pair(std::move(outcome), 1));
-                        else
+                        auto it = counts_[w].find(key);
+                        if (it == counts_[w].end()) {
+                            if (scripts_[w].on_memory)
+                                scripts_[w].on_memory(held_[w] += tally_entry_bytes(key, outcome));
+                            counts_[w].emplace(std::move(key), std::make_pair(std::move(outcome), 1));
+                        } else
                             ++it->second.second;
                     }
                     finished += n;
@@ -98,17 +101,17 @@ public:
         for (auto& t : workers) t.join();
         if (error) std::rethrow_exception(error);
 
-        for (auto& worker_counts : counts)
-            for (auto& [key, entry] : worker_counts) {
-                auto it = totals_.find(key);
-                if (it == totals_.end()) totals_.emplace(key, entry);
-                else it->second.second += entry.second;
-            }
         done_ += samples;
     }
 
     Result result() const {
-        std::map<std::string, std::pair<Outcome, std::uint64_t>> sorted(totals_.begin(), totals_.end());
+        std::map<std::string, std::pair<Outcome, std::uint64_t>> sorted;
+        for (const auto& worker_counts : counts_)
+            for (const auto& [key, entry] : worker_counts) {
+                auto it = sorted.find(key);
+                if (it == sorted.end()) sorted.emplace(key, entry);
+                else it->second.second += entry.second;
+            }
         Result r = Result::from_counts(sorted, done_);
         r.seed = options_.seed;
         r.threads = threads_;
@@ -128,7 +131,11 @@ private:
     dice::Generator streams_;  // positioned at the stream of the next chunk
     unsigned threads_ = 1;
     std::vector<Script> scripts_;
-    Counts totals_;
+    // Each worker's tally, kept over every round and summed by result(): sums do not depend on
+    // which worker drew which chunk. A worker's tally is told to its script (Script::on_memory),
+    // on that worker's thread, so a host charges its own worker's outcomes.
+    std::vector<Counts> counts_;
+    std::vector<std::size_t> held_;
     std::uint64_t done_ = 0;
     double reported_ = 0;
 };

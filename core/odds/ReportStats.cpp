@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <set>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "core/Error.hpp"
 #include "core/odds/Joint.hpp"
@@ -79,7 +81,14 @@ ReportMoments moments(const Result& result) {
 
 ReportTable make_table(const std::vector<const Result*>& sides) {
     ReportTable table;
-    std::set<std::string> seen;
+    // Each side's outcomes by key, looked up once per row and side: Result::find walks the list,
+    // which made a report of n outcomes cost n^2 (`umpire odds d100000` took 22 s).
+    std::vector<std::unordered_map<std::string_view, const OutcomeStats*>> by_key(sides.size());
+    for (std::size_t i = 0; i < sides.size(); ++i) {
+        by_key[i].reserve(sides[i]->outcomes.size());
+        for (const auto& o : sides[i]->outcomes) by_key[i].emplace(o.key, &o);
+    }
+    std::unordered_set<std::string_view> seen;
     bool numeric = true;
     for (const Result* side : sides)
         for (const auto& o : side->outcomes) {
@@ -88,9 +97,11 @@ ReportTable make_table(const std::vector<const Result*>& sides) {
             ReportRow row;
             row.outcome = o.outcome;
             row.key = o.key;
-            for (const Result* r : sides) {
+            for (std::size_t i = 0; i < sides.size(); ++i) {
                 ReportCell c;
-                if (const OutcomeStats* s = r->find(o.key)) {
+                const auto found = by_key[i].find(o.key);
+                if (found != by_key[i].end()) {
+                    const OutcomeStats* s = found->second;
                     c.exact = s->exact;
                     c.probability = s->probability;
                     c.count = s->count;

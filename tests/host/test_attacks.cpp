@@ -21,6 +21,7 @@
 #include <fstream>
 #include <string>
 
+#include "app/OddsRunner.hpp"
 #include "bindings/GameLog.hpp"
 #include "core/bus/Journal.hpp"
 #include "core/odds/Exact.hpp"
@@ -663,4 +664,149 @@ TEST_CASE("attacks: the bus, the chain fold and the hex map count against the Lu
     check_refused(t, {"a hex map of millions of boards",
                       "local b = {} for i = 1, 1e7 do b[i] = {board = i} end umpire.hex.map{boards = b}", kMemory});
     CHECK_NOTHROW(t.host.run_string("umpire.hex.map{boards = {{board = 21}, {board = 22, column_offset = 10}}}"));
+}
+
+// The rest of the C++ memory an odds run grows for rule code (docs/sandbox.md, "Memory"): the
+// fold cache that keeps each chain's end states for the rest of the run, the engine's tallies of
+// distinct outcomes, and the state written as JSON. Each grows past the 32 MiB cap here and must
+// be refused with the limit named and the host (or the run's caller) alive; without the charge
+// each of these ran on (the cache and the tallies to the time limit, the JSON to its end).
+TEST_CASE("attacks: the fold cache, the odds tallies and the state's JSON count against the Lua cap",
+          "[attacks][memory][cxx]") {
+    umpire::HostOptions o = attack_options();
+    o.time_limit = 60;  // the cap, not the clock, must stop these (ASan runs them slowly)
+
+    SECTION("the fold cache: a chain started from a new state on every call") {
+        TestHost t(o);
+        const std::size_t before = t.host.memory_used();
+        // Each call folds afresh (its initial state is new) and the cache keeps ~40 kB for it: the
+        // key (with the 20 kB initial state) and the 20 kB end state. The Lua heap holds the pad
+        // once, so only the cache grows.
+        t.host.run_string(
+            "function __grow() local pad = ('x'):rep(20000) for i = 1, 4000 do umpire.odds.chain{state = {n = i, pad = "
+            "pad}, max_steps = 1, step = function(s) s.n = s.n + 1 end} end return 1 end");
+        const auto run = [&] {
+            return umpire::odds::enumerate([&](umpire::dice::DieSource& d) {
+                t.host.set_die_source(std::shared_ptr<umpire::dice::DieSource>(&d, [](umpire::dice::DieSource*) {}));
+                const std::string value = t.eval("__grow()");
+                t.host.set_die_source(nullptr);
+                return umpire::odds::Outcome(value);
+            });
+        };
+        CHECK_THROWS_WITH(run(), Catch::Contains(":1: memory limit: umpire.odds.chain: the end states kept for the rest "
+                                                 "of the odds run (") &&
+                                     Catch::Contains("would pass the Lua memory cap"));
+        t.host.set_die_source(nullptr);
+        CHECK(t.eval("1 + 1") == "2");
+        CHECK(t.host.memory_used() < before + (std::size_t{4} << 20));  // the cache gave its charge back
+        // A chain that fits folds as before, from the same host.
+        t.host.run_string("function __ok() return (umpire.odds.chain{state = {n = 0}, max_steps = 3, step = "
+                          "function(s) s.n = s.n + umpire.dice.d(2) end}).n end");
+        const auto ok = umpire::odds::enumerate([&](umpire::dice::DieSource& d) {
+            t.host.set_die_source(std::shared_ptr<umpire::dice::DieSource>(&d, [](umpire::dice::DieSource*) {}));
+            const std::string value = t.eval("__ok()");
+            t.host.set_die_source(nullptr);
+            return umpire::odds::Outcome(value);
+        });
+        REQUIRE(ok);
+        CHECK(ok->exact_probability(umpire::odds::Outcome("3")) == mpq_class(1, 8));  // three 1s
+        CHECK(ok->exact_probability(umpire::odds::Outcome("4")) == mpq_class(3, 8));
+    }
+
+    SECTION("the odds tallies: an outcome that never repeats, exact and Monte Carlo") {
+        Scratch s("tally");
+        const fs::path script = s.dir / "unique.lua";
+        // 10^6 paths (the default budget) or 2 * 10^5 samples, each a distinct 1 kB outcome:
+        // ~2 kB of tally each, so the 32 MiB cap is reached after some 15 000. A table outcome
+        // whose long field is one shared string, so the Lua heap's garbage stays small.
+        test_helpers::write(script, "local pad = ('x'):rep(1000)\n"
+                                    "return {a = umpire.dice.d(1000), b = umpire.dice.d(1000), pad = pad}\n");
+        umpire::odds_runner::Request request;
+        request.host = o;
+        request.script = script;
+        request.odds.monte_carlo.samples = 200000;
+        request.odds.monte_carlo.threads = 2;
+        request.odds.monte_carlo.seed = 3;
+        const auto refused = [&] {
+            INFO("monte carlo: " << request.odds.monte_carlo_only);
+            CHECK_THROWS_WITH(umpire::odds_runner::run_script(request),
+                              Catch::Contains("unique.lua: memory limit: the odds engine's tally of this script's "
+                                              "distinct outcomes (") &&
+                                  Catch::Contains("would pass the Lua memory cap of 32 MiB"));
+        };
+        refused();  // exact
+        request.odds.monte_carlo_only = true;
+        refused();  // Monte Carlo, 2 threads
+        // The same script with few outcomes runs under the same cap.
+        test_helpers::write(script, "local pad = ('x'):rep(1000)\nreturn {a = umpire.dice.d(6), pad = pad}\n");
+        request.odds.monte_carlo_only = false;
+        const auto r = umpire::odds_runner::run_script(request);
+        REQUIRE(r.outcomes.size() == 6);
+        CHECK(r.exact_probability(umpire::odds::Outcome(umpire::odds::Fields{{"a", 4.0}, {"pad", std::string(1000, 'x')}})) ==
+              mpq_class(1, 6));
+    }
+
+    SECTION("the state written as JSON") {
+        TestHost t(o);
+        // 1.5 million thirds: 12 MiB of Lua array, 28 MB of JSON text ("0.3333333333333333,").
+        t.host.run_string("local big = {} for i = 1, 1.5e6 do big[i] = 1 / 3 end umpire.state.big = big");
+        CHECK_THROWS_WITH(t.host.state_json(),
+                          Catch::Contains("memory limit: umpire.state written as JSON would take more than") &&
+                              Catch::Contains("which would pass the Lua memory cap"));
+        CHECK_THROWS_WITH(t.host.run_string("umpire.result('r', umpire.state.big)", "@attack.lua"),
+                          Catch::Contains("attack.lua:1: memory limit: the data of umpire.result written as JSON"));
+        CHECK(t.eval("1 + 1") == "2");
+        t.host.run_string("umpire.state.big = nil");
+        lua_gc(t.host.state(), LUA_GCCOLLECT, 0);
+        CHECK(t.host.memory_used() < (std::size_t{4} << 20));  // every charge given back
+        t.host.run_string("umpire.state.small = {1, 2.5, 'x'}");
+        CHECK(t.host.state_json() == "{\"small\":[1,2.5,\"x\"]}");
+    }
+}
+
+// After a memory stop the heap can still be full (the run filled umpire.state, which outlives
+// it), and putting umpire.data back can need memory (a table the run made rehash smaller gets its
+// keys back). That restore used to fail inside its protected call with the failure dropped,
+// leaving the data half put back for every later run.
+TEST_CASE("attacks: umpire.data is put back after a memory stop that leaves the heap full", "[attacks][memory][data]") {
+    Scratch s("restore");
+    std::string map = "m:\n";
+    for (int i = 1; i <= 20000; ++i) map += "  key" + std::to_string(i) + ": " + std::to_string(i) + "\n";
+    const fs::path owner = s.ruleset("owner", "data: [d]\n", {{"data/d.yaml", map}});
+    umpire::HostOptions o = attack_options();
+    o.time_limit = 60;
+    TestHost t(o);
+    umpire::ruleset::load(t.host, {owner.string()});
+    // (By name: the sandbox's pairs cannot order a table of more than ~8000 keys.) A key the
+    // run added and left would fail the data check of the run that looks.
+    const std::string look = "(function() local m, n, sum = umpire.data.d.m, 0, 0 for i = 1, 20000 do local v = "
+                             "m['key' .. i] if v then n = n + 1 sum = sum + v end end return n .. ' ' .. sum end)()";
+    REQUIRE(t.eval(look) == "20000 200010000");
+    // Every key removed (by name: the strings exist, so no garbage is made), then table.insert
+    // (raw) adds key 1, which makes the table rehash to one key, so putting the 20 000 keys back
+    // needs a new hash part (~768 KiB); then memory is filled through umpire.state with small
+    // blocks, so that after the stop and the collection the heap stays within a block of the cap.
+    CHECK_THROWS_WITH(t.host.run_string("local m = umpire.data.d.m for i = 1, 20000 do m['key' .. i] = nil end "
+                                        "table.insert(m, 1) "
+                                        "local f = {} umpire.state.fill = f while true do f[1] = {} f = f[1] end",
+                                        "@attack.lua"),
+                      Catch::Contains("memory limit"));
+    // The filler is the game's; drop it from C++ (the heap is full), then look at the data.
+    lua_State* L = t.host.state();
+    t.host.push_state();
+    lua_pushnil(L);
+    lua_setfield(L, -2, "fill");
+    lua_pop(L, 1);
+    lua_gc(L, LUA_GCCOLLECT, 0);
+    CHECK(t.eval(look) == "20000 200010000");
+    CHECK(t.eval("umpire.data.d.m[1]") == "nil");
+    CHECK(t.host.unusable().empty());
+}
+
+TEST_CASE("attacks: a host made unusable refuses every later call, naming why", "[attacks][memory][data]") {
+    TestHost t(attack_options());
+    t.host.make_unusable("umpire.data could not be put back (test)");
+    CHECK_THROWS_WITH(t.host.run_string("return 1"), "umpire.data could not be put back (test)");
+    CHECK_THROWS_WITH(t.host.run_string("return 1"), "umpire.data could not be put back (test)");
+    CHECK(lua_gettop(t.host.state()) == 0);
 }
