@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdint>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -235,12 +236,18 @@ struct Writer {
     std::vector<Field>& fields;  // shared by every table of the walk: each uses a range at the end
     std::size_t max_bytes = std::string::npos;  // try_canonical_json: give up past this
     MemoryCharge* charge = nullptr;  // to_canonical_json with a game: `out` counts against its cap
+    // The buffer's capacity past which it is charged again (never, without a charge). Texts up
+    // to kUnchargedText are not charged: a state's text that small cannot fill the cap, and the
+    // fold writes two per step.
+    std::size_t charge_above = charge ? kUnchargedText : SIZE_MAX;
 
-    // One comparison per value; the buffer grows by doubling, so it is charged a few dozen times.
-    // Texts up to kUnchargedText are not charged: a state's text that small cannot fill the cap,
-    // and the fold writes two per step.
+    // One comparison per value (the buffer grows by doubling, so it is charged a few dozen times
+    // at most). A string is checked at the next value; the last one by the caller.
     void charge_growth() {
-        if (charge && out.capacity() > std::max(charge->bytes, kUnchargedText)) charge->grow(out.capacity());
+        if (out.capacity() > charge_above) {
+            charge->grow(out.capacity());
+            charge_above = out.capacity();
+        }
     }
 
     void string(const char* s, std::size_t length) {
@@ -251,7 +258,6 @@ struct Writer {
         } else {
             out += Json(std::string(s, length)).dump();  // escapes; throws on bad UTF-8
         }
-        charge_growth();
     }
 
     void value(int index) {
@@ -479,7 +485,9 @@ std::string to_canonical_json(lua_State* L, int index, Game* game, const char* w
     out.reserve(256);
     MemoryCharge charge{game, what};
     try {
-        Writer{L, out, seen, fields, std::string::npos, game ? &charge : nullptr}.value(index);
+        Writer writer{L, out, seen, fields, std::string::npos, game ? &charge : nullptr};
+        writer.value(index);
+        writer.charge_growth();  // the last value's growth
         return out;
     } catch (const MemoryCharge::Refused&) {
         lua_settop(L, top);
@@ -503,7 +511,7 @@ std::string to_canonical_json(lua_State* L, int index, Game* game, const char* w
 }
 
 MemoryCharge::~MemoryCharge() {
-    if (game) game->release_memory(bytes);
+    if (bytes) game->release_memory(bytes);
 }
 
 void MemoryCharge::grow(std::size_t to) {
