@@ -19,12 +19,16 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include "app/OddsRunner.hpp"
 #include "bindings/GameLog.hpp"
 #include "core/bus/Journal.hpp"
 #include "core/odds/Exact.hpp"
+#include "core/odds/Report.hpp"
 #include "ruleset/Load.hpp"
 #include "ruleset/Ruleset.hpp"
 #include "tests/support/helpers.hpp"
@@ -809,4 +813,50 @@ TEST_CASE("attacks: a host made unusable refuses every later call, naming why", 
     CHECK_THROWS_WITH(t.host.run_string("return 1"), "umpire.data could not be put back (test)");
     CHECK_THROWS_WITH(t.host.run_string("return 1"), "umpire.data could not be put back (test)");
     CHECK(lua_gettop(t.host.state()) == 0);
+}
+
+// `umpire odds d1000000` runs outside any host: its report (a row per possible total) took
+// 1.85 GB and 21.5 s. The expression's range is checked against the memory cap before anything
+// is computed; expressions that fit give the exact distribution as before.
+TEST_CASE("attacks: odds of a dice expression with more totals than the memory cap holds", "[attacks][memory][odds]") {
+    namespace runner = umpire::odds_runner;
+    CHECK_THROWS_WITH(runner::of_expression("d1000000"),
+                      Catch::StartsWith("memory limit: d1000000 has 1000000 possible totals") &&
+                          Catch::Contains("past the memory cap of 256 MiB (at most 262144 totals;"));
+    CHECK_THROWS_WITH(runner::of_expression("1000d1000000"), Catch::Contains("999999001 possible totals"));
+    CHECK_THROWS_WITH(runner::of_expression("d100000", runner::kJsonBytesPerTotal),
+                      Catch::Contains("(at most 58254 totals as JSON;"));
+    // What fits: every total of a large die (its report built in linear time, where it was n^2),
+    // and small sums against a brute-force count of every face combination.
+    const auto large = runner::of_expression("d100000");
+    REQUIRE(large.outcomes.size() == 100000);
+    CHECK(large.outcomes.front().exact == mpq_class(1, 100000));
+    CHECK(large.outcomes.back().outcome == umpire::odds::Outcome(100000));
+    const auto report = umpire::odds::build_report("d100000", {{"", large}});
+    CHECK(report.outcomes.rows.size() == 100000);
+    CHECK(report.outcomes.rows[49999].sides[0].at_most == mpq_class(1, 2));
+    for (const auto& [expression, dice, sides, plus] :
+         {std::tuple{"3d6", 3, 6, 0}, std::tuple{"2d10+3", 2, 10, 3}, std::tuple{"4d4-2", 4, 4, -2}}) {
+        INFO(expression);
+        std::map<int, int> ways;
+        int total_ways = 0;
+        std::vector<int> faces(static_cast<std::size_t>(dice), 1);
+        for (;;) {
+            int sum = plus;
+            for (int f : faces) sum += f;
+            ++ways[sum];
+            ++total_ways;
+            std::size_t i = 0;
+            while (i < faces.size() && faces[i] == sides) faces[i++] = 1;
+            if (i == faces.size()) break;
+            ++faces[i];
+        }
+        const auto r = runner::of_expression(expression);
+        REQUIRE(r.outcomes.size() == ways.size());
+        for (const auto& [sum, n] : ways) {
+            mpq_class expected(n, total_ways);
+            expected.canonicalize();
+            CHECK(r.exact_probability(umpire::odds::Outcome(sum)) == expected);
+        }
+    }
 }
