@@ -28,6 +28,22 @@ with open(sys.argv[1], "w") as f:
 PY
 expect 1 "aliases expanding without end" run --ruleset "$work/bomb" -e 'print(1)'
 
+# C++ memory an odds run grows for rule code counts against the Lua cap (256 MiB), in the worker
+# as with --no-isolate: the fold cache of a chain started from ever new states, the tally of an
+# outcome that never repeats, and the game state's JSON text (docs/sandbox.md, "Memory").
+expect 1 "memory limit: umpire.odds.chain: the end states kept for the rest of the odds run" odds -e \
+  "local pad = ('x'):rep(20000) for i = 1, 40000 do umpire.odds.chain{state = {n = i, pad = pad}, max_steps = 1, step = function(s) s.n = s.n + 1 end} end return 1"
+expect 1 "memory limit: the odds engine's tally of this script's distinct outcomes" odds -e \
+  "return {a = umpire.dice.d(1000), b = umpire.dice.d(1000), pad = ('x'):rep(1000)}"
+expect 1 "memory limit: the odds engine's tally of this script's distinct outcomes" odds --no-isolate --monte-carlo \
+  --samples 300000 --threads 2 -e "return {a = umpire.dice.d(1000), b = umpire.dice.d(1000), pad = ('x'):rep(1000)}"
+expect 1 "memory limit: umpire.state written as JSON would take more than" run \
+  -e 'local big = {} for i = 1, 1.2e7 do big[i] = 1 / 3 end umpire.state.big = big' --save-state "$work/state.json"
+expect 1 "memory limit: d1000000 has 1000000 possible totals" odds d1000000
+# Within the cap the same commands answer as before.
+"$umpire" odds -e "return {a = umpire.dice.d(6), pad = ('x'):rep(1000)}" > "$work/out" 2>&1 &&
+  [ "$(grep -c "a=[1-6] pad=x* *1/6" "$work/out")" = 6 ] || { echo "FAIL: a six-outcome odds script under the cap:"; cat "$work/out"; fail=1; }
+
 # A journal whose rulesets name a folder: replay looks the name up on the search path only.
 "$umpire" run --ruleset "$src/rulesets/asl" -e 'print(umpire.dice.dr())' --journal "$work/game.json" > /dev/null 2>&1 || { echo "FAIL: recording"; fail=1; }
 sed -e 's#"rulesets":{"asl"#"rulesets":{"bomb"#' -e 's#"rulesets":\["[^"]*"\]#"rulesets":["'"$work"'/bomb"]#' "$work/game.json" > "$work/evil.json"
