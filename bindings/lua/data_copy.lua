@@ -1,8 +1,8 @@
--- umpire.copy: shallow copies of tables, made fast for the read-only tables of umpire.data (see
--- bindings/api_data.cpp for why). Runs once per API generation with the full library; rules only
--- see the function it installs.
+-- umpire.copy and umpire.copy_chain: shallow copies of tables, made fast for the read-only tables
+-- of umpire.data (see bindings/api_data.cpp for why). Runs once per API generation with the full
+-- library; rules only see the functions it installs.
 local umpire, read_only_marker = ...
-local error, type, select, next, tostring, tonumber, rawget = error, type, select, next, tostring, tonumber, rawget
+local error, type, select, next, tostring, tonumber, rawget, unpack = error, type, select, next, tostring, tonumber, rawget, unpack
 local format, concat, load = string.format, table.concat, load
 local raw_metatable = debug.getmetatable
 local new_table = require("table.new")
@@ -42,17 +42,10 @@ local function key_text(k)
   return nil
 end
 
--- A copier by loop: for n tables, into a table made at the size of the keys they had at the
--- start (used for tables whose keys a constructor cannot name, and for the largest ones).
+-- A copier by loop: for the tables t1..tn, into a table made at the size of the keys they had
+-- (used for tables whose keys a constructor cannot name, and for the largest ones).
 local function copy_by_loop(...)
   local n, keys = select("#", ...), 0
-  if n == 1 then
-    local t = ...
-    for _ in next, t do keys = keys + 1 end
-    local out = new_table(0, keys)
-    for k, v in next, t do out[k] = v end
-    return out
-  end
   local tables = { ... }
   for i = 1, n do for _ in next, tables[i] do keys = keys + 1 end end
   local out = new_table(0, keys)
@@ -60,7 +53,8 @@ local function copy_by_loop(...)
   return out
 end
 
--- Compiles the copier of tables t1..tn (all read-only data): see the paragraph at the top.
+-- Compiles the copier of tables t1..tn (all read-only data): see the paragraph at the top. The
+-- copier takes the same tables as its arguments.
 local function compile(...)
   local n = select("#", ...)
   local tables = { ... }
@@ -84,60 +78,65 @@ local function compile(...)
   return load(code, "=umpire.copy") or copy_by_loop
 end
 
--- The copiers made so far: of one table, copier_of[t]; of a chain t1..tn, the node
--- chain_copier[t1][t2]...[tn] holds it at [1] (tables as keys, so the integer 1 is free).
+-- The copiers made so far: of one table, copier_of[t]; of a list of tables t1..tn, the node
+-- chain_copier[t1][t2]...[tn] holds it at [1] (tables as keys, so the integer 1 is free). Only
+-- read-only data tables are ever keys, so a copier found is one compiled for data.
 local copier_of, chain_copier = {}, {}
 
-local function check_table(t, i)
-  if type(t) ~= "table" then
-    error(format("umpire.copy: argument #%d must be a table, got %s", i, type(t)), 3)
-  end
+local function check_table(t, what, level)
+  if type(t) ~= "table" then error(format("%s must be a table, got %s", what, type(t)), level + 1) end
 end
 
-local function copy_chain(...)
-  local n = select("#", ...)
-  local node, all_data = chain_copier, true
-  for i = 1, n do
-    local t = select(i, ...)
-    check_table(t, i)
-    if all_data and not is_read_only_data(t) then all_data = false end
-    if all_data then
-      local child = node[t]
-      if not child then
-        child = {}
-        node[t] = child
-      end
-      node = child
-    end
-  end
-  if not all_data then return copy_by_loop(...) end
-  local copier = node[1]
-  if not copier then
-    copier = compile(...)
-    node[1] = copier
-  end
-  return copier(...)
-end
-
----@lua umpire.copy(t, ...)
----A fresh shallow copy of a table, or of several merged: `umpire.copy(a, b)` has every key of
----`a` and `b`, the value of `b` where both have it (a profile over the one it starts from). The
----copy is a plain table (no metatable), made at its final size, and independent of the tables
----copied: changing it changes nothing else, though tables held as values are shared. Fast for the
----tables of `umpire.data`, whose keys are fixed: their first copy compiles a constructor kept for
----every later copy (hot rule code copies its counters and profiles with it, not with `pairs`).
+---@lua umpire.copy(t)
+---A fresh shallow copy of a table: a plain table (no metatable) made at its final size, and
+---independent of `t`: changing it changes nothing else, though tables held as values are shared.
+---Fast for the tables of `umpire.data`, whose keys are fixed: their first copy compiles a
+---constructor kept for every later copy (hot rule code copies its counters with it, not with
+---`pairs`).
 ---@param t table
----@param ... table more tables, merged over t in order
 ---@return table copy
-function umpire.copy(t, ...)
-  if select("#", ...) == 0 then
-    local copier = copier_of[t]
-    if copier then return copier(t) end
-    check_table(t, 1)
-    if not is_read_only_data(t) then return copy_by_loop(t) end
-    copier = compile(t)
-    copier_of[t] = copier
-    return copier(t)
+function umpire.copy(t)
+  local copier = copier_of[t]
+  if copier then return copier(t) end
+  check_table(t, "umpire.copy: the argument", 2)
+  if not is_read_only_data(t) then return copy_by_loop(t) end
+  copier = compile(t)
+  copier_of[t] = copier
+  return copier(t)
+end
+
+---@lua umpire.copy_chain(tables)
+---A fresh shallow copy of several tables merged: every key of the tables of the list, with the
+---value of the last table that has it (a profile over the one it starts from: `{rifle,
+---sniper_rifle}`). The copy is made as umpire.copy makes one, and is as fast for data tables.
+---@param tables table[] a list of tables, the one merged over first
+---@return table copy
+function umpire.copy_chain(tables)
+  check_table(tables, "umpire.copy_chain: the argument", 2)
+  local n = #tables
+  local node = chain_copier
+  for i = 1, n do
+    node = node[tables[i]]
+    if not node then break end
   end
-  return copy_chain(t, ...)
+  local copier = node and node[1]
+  if copier then return copier(unpack(tables, 1, n)) end
+  local all_data = true
+  for i = 1, n do
+    check_table(tables[i], format("umpire.copy_chain: table #%d of the list", i), 2)
+    if not is_read_only_data(tables[i]) then all_data = false end
+  end
+  if not all_data then return copy_by_loop(unpack(tables, 1, n)) end
+  node = chain_copier
+  for i = 1, n do
+    local child = node[tables[i]]
+    if not child then
+      child = {}
+      node[tables[i]] = child
+    end
+    node = child
+  end
+  copier = compile(unpack(tables, 1, n))
+  node[1] = copier
+  return copier(unpack(tables, 1, n))
 end

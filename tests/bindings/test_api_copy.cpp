@@ -60,6 +60,11 @@ const char* kCheckCases = R"lua(
     seed = (seed * 1103515245 + 12345) % 2147483648
     return seed % n + 1
   end
+  -- umpire.copy for one table, umpire.copy_chain for a list of them
+  local function copy_of(...)
+    if select("#", ...) == 1 then return umpire.copy((...)) end
+    return umpire.copy_chain({...})
+  end
   local function by_pairs(...)
     local out = {}
     for i = 1, select("#", ...) do
@@ -80,7 +85,7 @@ const char* kCheckCases = R"lua(
   local function check(what, ...)
     local expected = by_pairs(...)
     for round = 1, 3 do  -- the first copy compiles the copier, the later ones reuse it
-      local copy = umpire.copy(...)
+      local copy = copy_of(...)
       same(expected, copy, what .. " (copy " .. round .. ")")
       if getmetatable(copy) ~= nil then error(what .. ": the copy has a metatable", 0) end
       if copy == (...) then error(what .. ": the copy is the table itself", 0) end
@@ -146,11 +151,16 @@ TEST_CASE("umpire.copy of a data table reads the values at each copy, and bad ar
     CHECK(t.eval("umpire.copy(counter).fp") == "6");
     t.host.run_string("counter.fp = nil");
     CHECK(t.eval("umpire.copy(counter).fp") == "nil");
-    CHECK(t.eval("umpire.copy(counter, profile).fp") == "7");
-    CHECK(t.eval("umpire.copy(profile, counter).range") == "24");
-    CHECK(t.eval("umpire.copy(profile, counter).rof") == "2");
-    CHECK_THROWS_WITH(t.host.run_string("umpire.copy(5)"), Catch::Contains("argument #1 must be a table, got number"));
-    CHECK_THROWS_WITH(t.host.run_string("umpire.copy(counter, 'x')"),
-                      Catch::Contains("argument #2 must be a table, got string"));
-    CHECK_THROWS_WITH(t.host.run_string("umpire.copy()"), Catch::Contains("argument #1 must be a table, got nil"));
+    CHECK(t.eval("umpire.copy_chain({counter, profile}).fp") == "7");
+    CHECK(t.eval("umpire.copy_chain({profile, counter}).range") == "24");
+    CHECK(t.eval("umpire.copy_chain({profile, counter}).rof") == "2");
+    CHECK(t.eval("next(umpire.copy_chain({}))") == "nil");
+    CHECK_THROWS_WITH(t.host.run_string("umpire.copy(5)"), Catch::Contains("umpire.copy: the argument must be a table, got number"));
+    CHECK_THROWS_WITH(t.host.run_string("umpire.copy()"), Catch::Contains("the argument must be a table, got nil"));
+    CHECK_THROWS_WITH(t.host.run_string("umpire.copy_chain({5})"),
+                      Catch::Contains("table #1 of the list must be a table, got number"));
+    CHECK_THROWS_WITH(t.host.run_string("umpire.copy_chain({counter, 'x'})"),
+                      Catch::Contains("table #2 of the list must be a table, got string"));
+    CHECK_THROWS_WITH(t.host.run_string("umpire.copy_chain('x')"),
+                      Catch::Contains("umpire.copy_chain: the argument must be a table, got string"));
 }

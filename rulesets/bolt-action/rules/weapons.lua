@@ -5,20 +5,21 @@ local data = umpire.data
 local NONE = {}
 
 -- A profile is made for every firing model of every shot: its `as` chain is walked once per
--- weapon, and each profile is the chain's tables copied with umpire.copy (a copy at its final size
+-- weapon, and each profile is the chain's tables copied with umpire.copy_chain (a copy at its final size
 -- by a constructor compiled once for their keys; the sandbox's `pairs` over each table of the chain
 -- cost about 17,000 machine instructions a model, issue 18). The chains are kept by weapon data
 -- table: they depend only on umpire.data, which the rules only read (a reload runs this module again,
 -- with an empty cache).
-local copy, unpack = umpire.copy, unpack
+local copy, copy_chain_of = umpire.copy, umpire.copy_chain
 local chain_of = {}
 
 -- The profile of a chain of data tables (the one it starts from first, the weapon's own last):
 -- each key from the last table that has it, `as` left out, `id` the weapon's unless a table has one.
 local function copy_chain(chain, id)
   local p
-  if chain[2] == nil then p = copy(chain[1]) else p = copy(unpack(chain)) end
-  p.as = nil
+  if chain[2] == nil then p = copy(chain[1]) else p = copy_chain_of(chain) end
+  -- (`as` is cleared only where a table had it: storing nil under an absent key would add it)
+  if p.as ~= nil then p.as = nil end
   if p.id == nil then p.id = id end
   return p
 end
