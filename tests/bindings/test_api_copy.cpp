@@ -18,10 +18,10 @@ namespace {
 // is compiled for. A linear congruential generator written here, so the
 // cases are the same on every run and do not touch the game's dice.
 const char* kMakeCases = R"lua(
-  local seed = 20261124
-  local function random(n)
-    seed = (seed * 1103515245 + 12345) % 2147483648
-    return seed % n + 1
+  lcg_seed = 20261124
+  function random(n)
+    lcg_seed = (lcg_seed * 1103515245 + 12345) % 2147483648
+    return lcg_seed % n + 1
   end
   local strings = {"a", "fp", "B", "key", "id", "as", "", "with space", "quote\"s", "back\\slash",
     "new\nline", "nul\0byte", "\r\t", "é", "%q", "]]", "0", "1", "true"}
@@ -53,13 +53,10 @@ const char* kMakeCases = R"lua(
 )lua";
 
 // Lua that checks umpire.copy against a copy by `pairs` for every case and random chains of them;
-// `label` names the kind of table in messages. Returns the number of copies checked.
+// `label` names the kind of table in messages; `random` is kMakeCases's generator, seeded again.
+// Returns the number of copies checked.
 const char* kCheckCases = R"lua(
-  local seed = 7
-  local function random(n)
-    seed = (seed * 1103515245 + 12345) % 2147483648
-    return seed % n + 1
-  end
+  lcg_seed = 7
   -- umpire.copy for one table, umpire.copy_chain for a list of them
   local function copy_of(...)
     if select("#", ...) == 1 then return umpire.copy((...)) end
@@ -111,11 +108,19 @@ const char* kCheckCases = R"lua(
   return checked
 )lua";
 
+// Seals the script global `name` (a table) as the ruleset loader seals umpire.data.
+void seal_global(TestHost& t, umpire::DataGuard& guard, const std::string& name) {
+    lua_State* L = t.host.state();
+    REQUIRE(t.host.run_string("return " + name, "=test", true) == 1);
+    REQUIRE(lua_istable(L, -1));
+    guard.seal(L, lua_gettop(L));
+    lua_pop(L, 1);
+}
+
 }  // namespace
 
 TEST_CASE("umpire.copy equals a copy by pairs, for read-only data and plain tables (brute force)", "[api][copy]") {
     TestHost t;
-    lua_State* L = t.host.state();
     t.host.run_string(std::string("with_table_keys = true\n") + kMakeCases);
     // Plain tables first: copied by a loop each time.
     t.host.run_string(std::string("label = 'plain'\nchecked = (function()\n") + kCheckCases + "\nend)()");
@@ -123,10 +128,7 @@ TEST_CASE("umpire.copy equals a copy by pairs, for read-only data and plain tabl
     // Sealed as umpire.data is: each table gets the read-only metatable, and its copies compile.
     t.host.run_string(std::string("with_table_keys = false\n") + kMakeCases);
     umpire::DataGuard guard(t.host);
-    REQUIRE(t.host.run_string("return cases", "=test", true) == 1);  // the script's global
-    REQUIRE(lua_istable(L, -1));
-    guard.seal(L, lua_gettop(L));
-    lua_pop(L, 1);
+    seal_global(t, guard, "cases");
     CHECK(t.eval("(pcall(function() cases[1][{}] = 1 end))") == "false");  // read-only now
     t.host.run_string(std::string("label = 'data'\nchecked = (function()\n") + kCheckCases + "\nend)()");
     CHECK(t.eval("checked") == std::to_string(3 * (400 + 300)));
@@ -134,17 +136,10 @@ TEST_CASE("umpire.copy equals a copy by pairs, for read-only data and plain tabl
 
 TEST_CASE("umpire.copy of a data table reads the values at each copy, and bad arguments are errors", "[api][copy]") {
     TestHost t;
-    lua_State* L = t.host.state();
     t.host.run_string("counter = {fp = 5, rof = 2, name = 'MMG'}  profile = {fp = 7, range = 24}");
     umpire::DataGuard guard(t.host);
-    REQUIRE(t.host.run_string("return counter", "=test", true) == 1);  // the script's global
-    REQUIRE(lua_istable(L, -1));
-    guard.seal(L, lua_gettop(L));
-    lua_pop(L, 1);
-    REQUIRE(t.host.run_string("return profile", "=test", true) == 1);  // the script's global
-    REQUIRE(lua_istable(L, -1));
-    guard.seal(L, lua_gettop(L));
-    lua_pop(L, 1);
+    seal_global(t, guard, "counter");
+    seal_global(t, guard, "profile");
     CHECK(t.eval("umpire.copy(counter).fp") == "5");
     // an existing key's value can change (the guard undoes it after a run): the copy follows it
     t.host.run_string("counter.fp = 6");
