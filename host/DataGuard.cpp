@@ -8,6 +8,7 @@
 #include <cstring>
 #include <deque>
 #include <exception>
+#include <new>
 #include <unordered_map>
 
 #include "bindings/Game.hpp"
@@ -538,10 +539,13 @@ std::string DataGuard::put_back(LuaHost& host) {
         lua_gc(host.state(), LUA_GCCOLLECT, 0);
         return changed;
     } catch (const std::exception& e) {
+        // Unusable first: the message below needs memory, and a std::bad_alloc while making it
+        // (the process itself out of memory) goes on to the caller as it is.
+        host.make_unusable("umpire.data could not be put back after a run, so this host refuses to run anything more");
         const std::string why = "umpire.data could not be put back after a run changed " +
                                 (changed.empty() ? std::string("it") : changed) + " (" + e.what() +
                                 "), so this host refuses to run anything more: start a new one";
-        host.make_unusable(why);
+        host.make_unusable(why.c_str());
         throw ScriptError(why);
     }
 }
@@ -566,7 +570,19 @@ void DataGuard::restore_quietly(LuaHost& host) {
     const std::exception_ptr run_error = std::current_exception();
     try {
         put_back(host);
+    } catch (const std::bad_alloc&) {
+        // The process is out of memory (an isolated worker at its address-space limit): the run's
+        // error stands, and says so; put_back made the host unusable.
+        return;
     } catch (const std::exception& failed) {
+        // A run that itself ran the process out of memory keeps its error (the command reports
+        // the address-space limit from it); the host is unusable all the same.
+        try {
+            if (run_error) std::rethrow_exception(run_error);
+        } catch (const std::bad_alloc&) {
+            return;
+        } catch (...) {
+        }
         // The data could not be put back and the host is now unusable (put_back): the run's own
         // error is said first, then that, so neither is lost.
         std::string message, file;
@@ -579,6 +595,7 @@ void DataGuard::restore_quietly(LuaHost& host) {
             line = e.line;
         } catch (const std::exception& e) {
             message = e.what();
+        } catch (...) {
         }
         throw ScriptError(message.empty() ? failed.what() : message + "; then " + failed.what(), file, line);
     }

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <new>
 #include <sstream>
 
 #include "host/Sanitizers.hpp"
@@ -322,9 +323,9 @@ void LuaHost::load_chunk(const std::string& code, const std::string& chunkname, 
 
 void LuaHost::call(int nargs, int nresults) {
     const int base = lua_gettop(L_) - nargs;  // the function's slot
-    if (!unusable_.empty()) {
+    if (unusable_) {
         lua_settop(L_, base - 1);
-        throw ScriptError(unusable_);
+        throw ScriptError(unusable_why_);
     }
     // The handler's closure is made once (lua_pushcfunction makes a new one each time).
     lua_rawgeti(L_, LUA_REGISTRYINDEX, message_handler_ref_);
@@ -676,7 +677,19 @@ void LuaHost::with_raised_cap(std::size_t extra, const std::function<void()>& bo
     body();
 }
 
-void LuaHost::make_unusable(const std::string& why) { unusable_ = why; }
+void LuaHost::make_unusable(const char* why) noexcept {
+    unusable_ = true;
+    try {
+        unusable_why_ = why;
+    } catch (const std::bad_alloc&) {
+        unusable_why_.clear();  // set again, with room, by the next make_unusable
+    }
+    if (unusable_why_.empty())
+        try {
+            unusable_why_ = "this host can no longer be used (a memory stop left it in an unknown state)";
+        } catch (const std::bad_alloc&) {
+        }
+}
 
 std::string LuaHost::display_path(const fs::path& file) {
     std::error_code ec;

@@ -123,8 +123,9 @@ public:
     // Host code could not put the host back into a safe shape (the data a run changed could not
     // be restored): from now on every top-level call refuses with `why` instead of running rule
     // code against half-restored data. Final for this host.
-    void make_unusable(const std::string& why);
-    const std::string& unusable() const { return unusable_; }
+    // Never throws: with no memory left for `why`, a fixed reason stands.
+    void make_unusable(const char* why) noexcept;
+    bool unusable() const { return unusable_; }
 
     // Display form of a file path in messages and chunk names: relative to the working directory
     // when the file is below it ("rulesets/asl/rules/x.lua"), absolute otherwise.
@@ -166,7 +167,8 @@ private:
     int message_handler_ref_ = LUA_NOREF;
     int call_depth_ = 0;
     std::string last_traceback_;
-    std::string unusable_;  // make_unusable's reason, "" while the host is usable
+    bool unusable_ = false;
+    std::string unusable_why_;  // make_unusable's reason
     std::size_t charged_ = 0;  // of the memory in use, the C++ memory charged (charge_memory)
     // The function of the last top-level call in a worker and its "file:" (isolation::note_where).
     const void* where_function_ = nullptr;
