@@ -29,6 +29,7 @@
 #include <iostream>
 #include <new>
 
+#include "host/FileSnapshot.hpp"
 #include "host/Sanitizers.hpp"
 
 namespace umpire::isolation {
@@ -108,6 +109,10 @@ void gmp_free(void* block, std::size_t) { std::free(block); }
 // program, starting a process, the network, reaching other processes, raising its own limits.
 // Each refusal is EPERM rather than a kill: code that asks gets an error it can report, and the
 // worker's death stays reserved for the limits.
+// The Landlock calls (landlock_create_ruleset, landlock_add_rule, landlock_restrict_self) stay
+// allowed, after the filter too: close_files() adds its layer once the command has loaded, and a
+// Landlock layer can only take rights away from the thread that adds it, never give any back, so
+// native code that escaped the VM gains nothing by calling them.
 struct Denied {
     const char* name;
     int nr;
@@ -238,6 +243,24 @@ bool confine_files(const std::vector<std::filesystem::path>& readable) {
     return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 && syscall(SYS_landlock_restrict_self, ruleset, 0) == 0;
 }
 
+// The second layer of close_files(): every file right the kernel knows is handled, and no rule
+// allows any, so nothing can be opened, listed, written or executed beneath any folder. Layers
+// stack: the first one (confine_files) stays in force, this one only takes away what it left.
+bool forbid_all_files() {
+    const int abi = landlock_abi();
+    if (abi <= 0) return false;
+    landlock_ruleset_attr attr{};
+    attr.handled_access_fs = handled_rights(abi);
+    const int ruleset = static_cast<int>(syscall(SYS_landlock_create_ruleset, &attr, sizeof attr, 0));
+    if (ruleset < 0) return false;
+    const bool restricted = prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 && syscall(SYS_landlock_restrict_self, ruleset, 0) == 0;
+    close(ruleset);
+    return restricted;
+}
+
+bool g_close_files_after_load = false;
+std::atomic<bool> g_files_closed{false};
+
 void set_limit(int resource, rlim_t soft, rlim_t hard) {
     const rlimit limit{soft, hard};
     if (setrlimit(resource, &limit) != 0)
@@ -274,6 +297,10 @@ void set_limit(int resource, rlim_t soft, rlim_t hard) {
             if (!g_files_confined && std::getenv("UMPIRE_VERBOSE"))
                 std::fprintf(stderr, "umpire: note: this kernel has no Landlock; the worker's reads are not "
                                      "confined to the ruleset folders (docs/sandbox.md)\n");
+        }
+        if (limits.close_files_after_load) {
+            g_close_files_after_load = true;
+            file_snapshot::enable();
         }
         install_filter();
         rc = body();
@@ -664,6 +691,14 @@ int landlock_abi() {
 }
 
 bool files_confined() { return g_files_confined; }
+
+bool close_files() {
+    if (!g_close_files_after_load || g_files_closed) return g_files_closed;
+    g_files_closed = forbid_all_files();
+    return g_files_closed;
+}
+
+bool files_closed() { return g_files_closed; }
 
 const std::vector<std::string>& denied_syscalls() {
     static const std::vector<std::string> names = [] {

@@ -361,6 +361,96 @@ TEST_CASE("isolation attacks: with Landlock the worker reads only beneath its re
     check_parent_alive();
 }
 
+TEST_CASE("isolation attacks: after close_files the worker opens no file, not even in its ruleset folder", "[isolation][attacks][landlock]") {
+    if (isolation::landlock_abi() == 0) {
+        WARN("SKIPPED: this kernel has no Landlock, so a worker's files cannot be closed after loading "
+             "(docs/sandbox.md); nothing was checked");
+        return;
+    }
+    const fs::path dir = test_helpers::scratch_root() / "closed";
+    fs::remove_all(dir);
+    fs::create_directories(dir / "rules");
+    std::ofstream(dir / "rules" / "units.yaml") << "squad: 7\n";
+    isolation::Limits limits = test_limits();
+    limits.confine_files = true;
+    limits.readable = {dir / "rules"};
+    limits.close_files_after_load = true;
+    std::string failures_reported, last_word;
+    const std::string message = [&] {
+        try {
+            isolation::run(limits, [&] {
+                // The test's own hook: native code in the worker, as code that escaped the VM.
+                int failures = 0;
+                const auto expect = [&](const char* what, bool ok) {
+                    if (!ok) {
+                        std::fprintf(stderr, "close_files: %s\n", what);
+                        ++failures;
+                    }
+                };
+                const auto opens = [](const fs::path& path, int flags) {
+                    const int fd = ::open(path.c_str(), flags);
+                    if (fd >= 0) ::close(fd);
+                    return fd >= 0 ? 0 : errno;
+                };
+                const fs::path file = dir / "rules" / "units.yaml";
+                // Before: the ruleset folder reads (what a load needs); a thread made now is not
+                // closed by the later call, so the test makes its threads after it.
+                expect("a ruleset file reads while loading", opens(file, O_RDONLY) == 0);
+                expect("not closed yet", !isolation::files_closed());
+                expect("close_files closes", isolation::close_files());
+                expect("files_closed says so", isolation::files_closed());
+                expect("a second call is a no-op that still says closed", isolation::close_files());
+                expect("the ruleset file is refused after", opens(file, O_RDONLY) == EACCES);
+                expect("its folder is not listed", opens(dir / "rules", O_RDONLY | O_DIRECTORY) == EACCES);
+                int in_thread = 0;
+                std::thread([&] { in_thread = opens(file, O_RDONLY); }).join();
+                expect("a thread made after is refused too (a Monte Carlo thread)", in_thread == EACCES);
+                try {
+                    umpire::LuaHost::read_file(file);
+                    expect("read_file after close", false);
+                } catch (const std::exception& e) {
+                    expect("read_file's error", std::string(e.what()).find("cannot read") != std::string::npos);
+                }
+                // What was open stays usable: stdout, stderr, the pipe to the parent.
+                expect("stdout writes", std::fflush(stdout) == 0 && ::write(STDOUT_FILENO, "", 0) == 0);
+                expect("stderr writes", ::write(STDERR_FILENO, "", 0) == 0);
+                isolation::send("failures", std::to_string(failures));
+                isolation::send("last", "the pipe still works");
+                return 0;
+            }, {}, [&](const std::string& topic, const std::string& payload) {
+                if (topic == "failures") failures_reported = payload;
+                if (topic == "last") last_word = payload;
+            });
+            return std::string();
+        } catch (const std::exception& e) {
+            return std::string(e.what());
+        }
+    }();
+    CHECK(message.empty());
+    CHECK(failures_reported == "0");
+    CHECK(last_word == "the pipe still works");
+    fs::remove_all(dir);
+    check_parent_alive();
+}
+
+TEST_CASE("isolation: close_files does nothing where the command keeps its reads (watch, test, serve)", "[isolation][landlock]") {
+    int rc = -1;
+    const fs::path file = test_helpers::scratch_root() / "kept.yaml";
+    std::ofstream(file) << "a: 1\n";
+    isolation::Limits limits = test_limits();
+    limits.confine_files = true;
+    limits.readable = {test_helpers::scratch_root()};
+    const std::string message = died([&] {
+        if (isolation::close_files() || isolation::files_closed()) return 2;
+        const int fd = ::open(file.c_str(), O_RDONLY);
+        if (fd >= 0) ::close(fd);
+        return fd >= 0 ? 0 : 1;
+    }, &rc, limits);
+    CHECK(message.empty());
+    CHECK(rc == 0);
+    CHECK_FALSE(isolation::close_files());  // outside a worker too
+}
+
 TEST_CASE("isolation: without confine_files the worker's reads are as before", "[isolation][landlock]") {
     int rc = -1;
     const std::string message = died([] {
