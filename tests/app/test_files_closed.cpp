@@ -129,7 +129,7 @@ bool skipped_without_landlock() {
 
 }  // namespace
 
-TEST_CASE("files closed: run/replay refuse a file of the ruleset after loading; scenarios still answer",
+TEST_CASE("files closed: run/replay refuse a file of the ruleset after loading, and scenarios still answer",
           "[isolation][attacks][landlock]") {
     if (skipped_without_landlock()) return;
     const fs::path root = make_rulesets();

@@ -66,7 +66,8 @@ out=$("$umpire" run --ruleset "$work/rs/mine" -e 'return umpire.data.scenario("s
 "$umpire" odds --ruleset "$work/rs/mine" --budget 5 --samples 8192 --threads 2 --json \
   -e 'return umpire.dice.roll("1d6") + umpire.dice.roll("1d6") + umpire.data.scenario("s").bonus' \
   --compare "$work/rs/base" > "$work/out" 2> "$work/err" || { echo "FAIL: odds --compare, Monte Carlo, scenarios"; cat "$work/err"; fail=1; }
-grep -q '"32"' "$work/out" && grep -q '"22"' "$work/out" || { echo "FAIL: both sides' scenarios in the odds"; head -c 600 "$work/out"; fail=1; }
+grep -q '"outcome": 32' "$work/out" && grep -q '"outcome": 22' "$work/out" && grep -q 'Monte Carlo estimate' "$work/out" \
+  || { echo "FAIL: both sides' scenarios in the Monte Carlo odds"; head -c 600 "$work/out"; fail=1; }
 "$umpire" run --ruleset "$work/rs/mine" -e 'return 1' --journal "$work/mine.json" > /dev/null 2> "$work/err" \
   || { echo "FAIL: run --journal"; cat "$work/err"; fail=1; }
 "$umpire" check --ruleset "$src/rulesets" asl > "$work/out" 2> "$work/err" || { echo "FAIL: check asl"; cat "$work/err"; fail=1; }
