@@ -23,14 +23,6 @@ bool valid_scenario_name(const std::string& name) {
            name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") == std::string::npos;
 }
 
-// The C++ heap a kept value takes: the nodes, their strings and their entry arrays.
-std::size_t heap_bytes(const yaml::Value& value) {
-    std::size_t bytes = sizeof(yaml::Value) + value.text.capacity() + value.entries.capacity() * sizeof(yaml::Entry);
-    for (const auto& entry : value.entries)
-        bytes += heap_bytes(entry.key) + heap_bytes(entry.value) + entry.key_mark.capacity();
-    return bytes;
-}
-
 // What one load found: each scenario by name (the leaf's when layers share a name), and where it
 // looked, for the "no scenario" message. The userdata behind umpire.data.scenario owns it; its
 // __gc gives the charge back when the load generation is dropped.
@@ -53,7 +45,11 @@ int book_gc(lua_State* L) {
 }
 
 void read_layer(LuaHost& host, Book& book, const fs::path& layer) {
-    book.looked += " " + LuaHost::display_path(layer / "scenarios");
+    // Each file is shown as the folder's display path and its own name: display_path resolves
+    // the whole path with a system call per component, which for a dozen scenarios was a tenth
+    // of a reload. (A scenario that is a symlink is shown by its own name, not its target's.)
+    const std::string folder = LuaHost::display_path(layer / "scenarios");
+    book.looked.append(" ").append(folder);
     for (const auto& file : scenario_files(layer)) {
         const std::string name = file.stem().string();
         if (book.by_name.count(name)) continue;  // a child's scenario hides its parent's
@@ -63,9 +59,9 @@ void read_layer(LuaHost& host, Book& book, const fs::path& layer) {
                                " resolves outside its ruleset folder (a symlink?)";
             continue;
         }
-        const std::string display = LuaHost::display_path(file);
+        const std::string display = folder + "/" + file.filename().string();
         scenario.document = host.extension<LoadCache>().data(file, display, host.state());
-        const std::size_t bytes = heap_bytes(scenario.document->root);
+        const std::size_t bytes = scenario.document->heap_bytes;
         if (!host.charge_memory(bytes))
             throw ScriptError(display + ":1:1: memory limit: keeping this scenario takes ~" + std::to_string(bytes >> 20) +
                                   " MiB of C++ memory, which would pass the Lua memory cap (kept scenarios count against it)",
