@@ -34,31 +34,30 @@ Writer::Writer(lua_State* L) : L_(L) {
     sequences_ = lua_gettop(L);
 }
 
-void Writer::set_table(int table, const std::string& where, bool sequence) {
-    lua_pushvalue(L_, table);
-    lua_pushlstring(L_, where.data(), where.size());
-    lua_rawset(L_, self_marks_);
+int Writer::begin_table(int table, const std::string& where, bool sequence, int keys) {
+    if (!where.empty()) {  // an empty file's table has no mark
+        lua_pushvalue(L_, table);
+        lua_pushlstring(L_, where.data(), where.size());
+        lua_rawset(L_, self_marks_);
+    }
     if (sequence) {
         lua_pushvalue(L_, table);
         lua_pushboolean(L_, 1);
         lua_rawset(L_, sequences_);
     }
+    if (keys <= 0) return 0;
+    // Sized for the keys to come: a sequence's keys 1..n go to the array part.
+    lua_createtable(L_, sequence ? keys : 0, sequence ? 0 : keys);
+    lua_pushvalue(L_, table);
+    lua_pushvalue(L_, -2);
+    lua_rawset(L_, key_marks_);
+    return lua_gettop(L_);
 }
 
-void Writer::set_key(int table, int key, const std::string& where) {
-    lua_pushvalue(L_, table);
-    lua_rawget(L_, key_marks_);
-    if (lua_isnil(L_, -1)) {  // the table's first key: its key-mark table, made when first needed
-        lua_pop(L_, 1);
-        lua_newtable(L_);
-        lua_pushvalue(L_, table);
-        lua_pushvalue(L_, -2);
-        lua_rawset(L_, key_marks_);
-    }
+void Writer::set_key(int marks, int key, const std::string& where) {
     lua_pushvalue(L_, key);
     lua_pushlstring(L_, where.data(), where.size());
-    lua_rawset(L_, -3);
-    lua_pop(L_, 1);
+    lua_rawset(L_, marks);
 }
 
 void push_where(lua_State* L, int table_index, int key_index) {

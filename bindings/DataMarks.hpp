@@ -13,14 +13,19 @@ namespace umpire::marks {
 
 // Records marks for the many tables of one data file: pushes the three side tables once (they
 // stay on the stack, above what was there; the caller pops them), so each mark costs a raw set
-// or two instead of registry look-ups.
+// or two instead of registry look-ups. A table's key marks go into one table made at its final
+// size when the table begins, so a key's mark is one raw set: no look-up of the table's mark
+// table and no rehash as it grows (a reload of asl records about a thousand of them).
 class Writer {
 public:
     explicit Writer(lua_State* L);
-    // Records `where` for the table itself, and whether it was written as a sequence.
-    void set_table(int table, const std::string& where, bool sequence);
-    // Records `where` for table[key] (the table at `table`, the key at `key`; absolute indices).
-    void set_key(int table, int key, const std::string& where);
+    // Records `where` for the table itself (the table at `table`, an absolute index), and whether
+    // it was written as a sequence. When `keys` > 0, pushes the table's key-mark table, made for
+    // that many keys, and returns its absolute index for set_key; the caller pops it once the
+    // table's keys are recorded. Returns 0 and pushes nothing when `keys` is 0.
+    int begin_table(int table, const std::string& where, bool sequence, int keys);
+    // Records `where` for the key at `key` (an absolute index) in the key-mark table at `marks`.
+    void set_key(int marks, int key, const std::string& where);
 
 private:
     lua_State* L_;

@@ -1,8 +1,19 @@
-// umpire.data and umpire.where.
+// umpire.data, umpire.where and umpire.copy.
+//
+// umpire.copy is Lua (bindings/lua/data_copy.lua, run with the full library): rule code copies
+// data tables on every attack (an MG counter, a weapon profile), and a copy of a read-only data
+// table is fastest as a table constructor compiled once for its keys, which only the full
+// library's `load` can make where the rules cannot see it; a C function would cost a classic API
+// call and a hash insertion per key.
+#include <string>
+
 #include "bindings/Game.hpp"
 #include "bindings/LuaError.hpp"
 #include "bindings/DataMarks.hpp"
+#include "bindings/ReadOnlyData.hpp"
 #include "bindings/api_modules.hpp"
+#include "bindings/embedded_lua.hpp"
+#include "core/Error.hpp"
 
 namespace umpire {
 namespace {
@@ -31,6 +42,15 @@ void open_data(lua_State* L) {
     lua_setfield(L, -2, "data");
     lua_pushcfunction(L, l_where);
     lua_setfield(L, -2, "where");
+    // umpire.copy (documented in data_copy.lua)
+    push_embedded_chunk(L, "data_copy.lua");
+    lua_pushvalue(L, -2);
+    lua_pushstring(L, read_only_data::kMarker);
+    if (lua_pcall(L, 2, 0, 0) != 0) {
+        std::string message = lua_tostring(L, -1);
+        lua_pop(L, 1);
+        throw Error("data_copy.lua: " + message);
+    }
 }
 
 void open_state(lua_State* L) {

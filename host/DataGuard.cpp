@@ -138,7 +138,12 @@ void push_trap(lua_State* L) {
 struct DataGuard::Snapshot {
     struct Table {
         const void* pointer = nullptr;
-        std::string path;
+        // Where it was found: the table holding it and the entry of its key there (the root,
+        // umpire.data, has no parent). Its path is spelled from these only when a message needs
+        // it: building every table's path at the seal was a tenth of a reload's seal.
+        static constexpr std::size_t kNoParent = SIZE_MAX;
+        std::size_t parent = kNoParent;
+        std::size_t key_entry = 0;
         std::size_t first = 0;  // its entries: entries[first, first + count)
         std::size_t count = 0;
         int metatable_slot = 0;  // anchor slot of its metatable at the seal; 0: none
@@ -149,6 +154,13 @@ struct DataGuard::Snapshot {
     std::vector<Table> tables;  // tables[0] is umpire.data itself
     std::vector<Entry> entries;
     std::size_t charged = 0;
+
+    // "umpire.data.ift.columns[3]": the path of table i.
+    std::string path(std::size_t i) const {
+        const Table& t = tables[i];
+        if (t.parent == Table::kNoParent) return "umpire.data";
+        return path(t.parent) + key_suffix(entries[t.key_entry].key);
+    }
 
     // Appends the value at `index` to the anchor; returns its slot.
     int anchor_value(int index) {
@@ -227,13 +239,14 @@ void DataGuard::seal(lua_State* L, int index) {
     lua_newtable(L);
     s.anchor = luaL_ref(L, LUA_REGISTRYINDEX);
     std::unordered_map<const void*, int> table_of;  // pointer -> index in s.tables
-    auto add_table = [&](int at, std::string path) {
+    auto add_table = [&](int at, std::size_t parent, std::size_t key_entry) {
         const void* p = lua_topointer(L, at);
         auto [it, fresh] = table_of.emplace(p, static_cast<int>(s.tables.size()));
         if (fresh) {
             Snapshot::Table t;
             t.pointer = p;
-            t.path = std::move(path);
+            t.parent = parent;
+            t.key_entry = key_entry;
             s.tables.push_back(std::move(t));
             lua_rawgeti(L, LUA_REGISTRYINDEX, s.anchor);
             lua_pushvalue(L, at);
@@ -242,7 +255,7 @@ void DataGuard::seal(lua_State* L, int index) {
         }
         return it->second;
     };
-    add_table(index, "umpire.data");
+    add_table(index, Snapshot::Table::kNoParent, 0);
     // Tables occupy anchor slots 1..T as they are found; other values are appended after all of
     // them, so they go to a side list first and are anchored at the end.
     std::vector<std::pair<std::size_t, bool>> others;  // (entry, is key) to anchor afterwards
@@ -267,13 +280,18 @@ void DataGuard::seal(lua_State* L, int index) {
                 v.slot = scratch_size;
         }
     };
+    // The anchor and the trap stay on the stack for the walk: a registry look-up for each of a
+    // few hundred tables was a tenth of a reload's seal.
+    lua_rawgeti(L, LUA_REGISTRYINDEX, s.anchor);
+    const int anchor = lua_gettop(L);
+    push_trap(L);
+    const int trap = lua_gettop(L);
+    std::vector<Entry> entries;  // one table's, reused from table to table
+    std::vector<std::uint32_t> order;  // its entries' positions in pairs() order
     for (std::size_t i = 0; i < s.tables.size(); ++i) {
-        lua_rawgeti(L, LUA_REGISTRYINDEX, s.anchor);
-        lua_rawgeti(L, -1, static_cast<int>(i + 1));
-        lua_remove(L, -2);
+        lua_rawgeti(L, anchor, static_cast<int>(i + 1));
         const int table = lua_gettop(L);
-        std::vector<Entry> entries;
-        std::vector<int> value_scratch;  // tables among the values: their scratch slot
+        entries.clear();
         lua_pushnil(L);
         while (lua_next(L, table) != 0) {
             Entry e;
@@ -295,30 +313,36 @@ void DataGuard::seal(lua_State* L, int index) {
             entries.push_back(std::move(e));
             lua_pop(L, 1);
         }
-        std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return key_less(a.key, b.key); });
+        // Sorted by position, not moved about: an Entry holds two strings, and swapping them in
+        // the sort cost more than the comparisons.
+        order.resize(entries.size());
+        for (std::size_t k = 0; k < order.size(); ++k) order[k] = static_cast<std::uint32_t>(k);
+        std::sort(order.begin(), order.end(),
+                  [&](std::uint32_t a, std::uint32_t b) { return key_less(entries[a].key, entries[b].key); });
         Snapshot::Table& t = s.tables[i];
         t.first = s.entries.size();
         t.count = entries.size();
         // A table without a metatable gets the trap (new keys refused at once); one that has its
         // own keeps it, and is checked after the run like the others.
         if (!lua_getmetatable(L, table)) {
-            push_trap(L);
+            lua_pushvalue(L, trap);
             lua_pushvalue(L, -1);
             lua_setmetatable(L, table);
         }
         lua_rawseti(L, scratch, ++scratch_size);
         t.metatable_slot = -scratch_size;
-        const std::string path = t.path;
-        for (auto& e : entries) {
+        for (const std::uint32_t k : order) {
+            Entry& e = entries[k];
             if (e.value.type == LUA_TTABLE) {
                 lua_rawgeti(L, scratch, -e.value.slot);
-                e.value.slot = add_table(lua_gettop(L), path + key_suffix(e.key));
+                e.value.slot = add_table(lua_gettop(L), i, s.entries.size());
                 lua_pop(L, 1);
             }
             s.entries.push_back(std::move(e));
         }
         lua_pop(L, 1);
     }
+    lua_pop(L, 2);  // the anchor and the trap
     // Now that every table has its slot, anchor the other values after them.
     s.anchor_size = static_cast<int>(s.tables.size());
     auto anchor_scratch = [&](int& slot) {
@@ -338,7 +362,6 @@ void DataGuard::seal(lua_State* L, int index) {
         }
     lua_pop(L, 1);  // scratch
     std::size_t bytes = sizeof(Snapshot) + s.tables.size() * sizeof(Snapshot::Table) + s.entries.size() * sizeof(Entry);
-    for (const auto& t : s.tables) bytes += t.path.capacity();
     for (const auto& e : s.entries) bytes += e.key.string.capacity() + e.value.string.capacity();
     if (!game_.charge_memory(bytes)) {
         luaL_unref(L, LUA_REGISTRYINDEX, s.anchor);
@@ -371,7 +394,7 @@ std::string DataGuard::verify(lua_State* L, int index) {
             const bool same = s->equals(-1, e.value);
             lua_pop(L, 1);
             if (!same) {
-                changed = t.path + key_suffix(e.key);
+                changed = s->path(i) + key_suffix(e.key);
                 break;
             }
         }
@@ -413,7 +436,7 @@ std::string DataGuard::verify(lua_State* L, int index) {
                     lua_pop(L, 1);
                 }
                 std::sort(added.begin(), added.end(), key_less);
-                changed = t.path + (added.empty() ? "" : key_suffix(added.front()));
+                changed = s->path(i) + (added.empty() ? "" : key_suffix(added.front()));
             }
         }
         if (changed.empty()) {
@@ -425,7 +448,7 @@ std::string DataGuard::verify(lua_State* L, int index) {
                 lua_pop(L, 1);
             }
             if (has) lua_pop(L, 1);
-            if (!same) changed = t.path + " (its metatable)";
+            if (!same) changed = s->path(i) + " (its metatable)";
         }
         lua_pop(L, 1);
     }
@@ -498,8 +521,8 @@ std::string DataGuard::path_of(lua_State* L, int index) {
     const void* table = lua_topointer(L, index);
     auto& guard = LuaHost::from(L).extension<DataGuard>();
     for (auto it = guard.snapshots_.rbegin(); it != guard.snapshots_.rend(); ++it)
-        for (const auto& t : (*it)->tables)
-            if (t.pointer == table) return t.path;
+        for (std::size_t i = 0; i < (*it)->tables.size(); ++i)
+            if ((*it)->tables[i].pointer == table) return (*it)->path(i);
     return "";
 }
 

@@ -57,9 +57,17 @@ bool valid_name(const std::string& name) {
                std::string::npos;
 }
 
-fs::path find_by_name(const std::string& name, const std::vector<fs::path>& search_path) {
+// " rulesets ~/my-rules": the search path as messages list it, each folder after a space. (Appended
+// piece by piece: `where += " " + text` makes GCC 12 warn of a memcpy overlap that cannot happen,
+// its -Wrestrict false positive on operator+ of a literal and a temporary string.)
+std::string listed(const std::vector<fs::path>& search_path) {
     std::string where;
-    for (const auto& dir : search_path) where += " " + LuaHost::display_path(dir);
+    for (const auto& dir : search_path) where.append(" ").append(LuaHost::display_path(dir));
+    return where;
+}
+
+fs::path find_by_name(const std::string& name, const std::vector<fs::path>& search_path) {
+    const std::string where = listed(search_path);
     if (!valid_name(name))
         throw ScriptError("'" + name + "' is not a ruleset name (letters, digits, '_', '-' and '.'; a "
                           "name is looked up on the search path:" + where + ")");
@@ -299,8 +307,7 @@ fs::path find(const std::string& name_or_dir, const std::vector<fs::path>& searc
     for (const auto& dir : search_path)
         if (fs::is_regular_file(dir / name_or_dir / "ruleset.yaml"))
             return clean_dir(dir / name_or_dir);
-    std::string where;
-    for (const auto& dir : search_path) where += " " + LuaHost::display_path(dir);
+    const std::string where = listed(search_path);
     const std::string hint = shared().root.empty()
         ? "; no shipped rulesets were found beside this binary: set UMPIRE_HOME to the folder that "
           "holds rulesets/ and schemas/, or UMPIRE_PATH to your rulesets folders"

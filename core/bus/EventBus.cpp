@@ -38,16 +38,20 @@ std::size_t heap_bytes(const Subscription& s) {
 }
 }  // namespace
 
+std::shared_ptr<EventBus::List>& EventBus::writable_list(const std::string& event) {
+    auto& list = lists_[event];
+    if (!list) list = std::make_shared<List>();
+    else if (list.use_count() > 1) list = std::make_shared<List>(*list);  // a dispatch holds this one
+    return list;
+}
+
 void EventBus::insert(std::shared_ptr<Subscription> sub) {
     bytes_ += heap_bytes(*sub);
-    auto it = lists_.find(sub->event);
-    auto list = std::make_shared<List>();
-    if (it != lists_.end()) *list = *it->second;
+    auto& list = writable_list(sub->event);
     auto pos = std::upper_bound(list->begin(), list->end(), sub,
                                 [](const auto& a, const auto& b) { return runs_before(*a, *b); });
     list->insert(pos, sub);
-    by_id_.emplace(sub->id, sub);
-    lists_.insert_or_assign(sub->event, std::move(list));
+    by_id_.emplace(sub->id, std::move(sub));
 }
 
 EventBus::SubscriptionId EventBus::subscribe(std::string event, int priority, Handler handler,
@@ -63,7 +67,7 @@ EventBus::SubscriptionId EventBus::subscribe(std::string event, int priority, Ha
 }
 
 void EventBus::remove_from_lists(const std::vector<std::shared_ptr<Subscription>>& subs) {
-    // Rebuild each affected list once (copy-on-write), whatever the number removed from it.
+    // Each affected list is filtered once, whatever the number removed from it.
     std::vector<std::string> events;
     for (const auto& s : subs) {
         s->active = false;
@@ -73,15 +77,10 @@ void EventBus::remove_from_lists(const std::vector<std::shared_ptr<Subscription>
     std::sort(events.begin(), events.end());
     events.erase(std::unique(events.begin(), events.end()), events.end());
     for (const auto& e : events) {
-        auto it = lists_.find(e);
-        if (it == lists_.end()) continue;
-        auto list = std::make_shared<List>();
-        for (const auto& s : *it->second)
-            if (s->active) list->push_back(s);
-        if (list->empty())
-            lists_.erase(it);
-        else
-            it->second = std::move(list);
+        if (!lists_.count(e)) continue;
+        auto& list = writable_list(e);
+        list->erase(std::remove_if(list->begin(), list->end(), [](const auto& s) { return !s->active; }), list->end());
+        if (list->empty()) lists_.erase(e);
     }
 }
 

@@ -145,14 +145,19 @@ private:
     };
 
     std::uint64_t rank_of(const std::string& owner);
+    // The event's list, ready to change: the list itself, or a copy of it put in its place if a
+    // dispatch is iterating it (holds another reference). Copying only then keeps subscribing n
+    // handlers to one event linear in n, not quadratic (issue 16: a ruleset's subscriptions).
+    std::shared_ptr<List>& writable_list(const std::string& event);
     void insert(std::shared_ptr<Subscription> sub);
     void remove_from_lists(const std::vector<std::shared_ptr<Subscription>>& subs);
     void drain_queue();
     [[noreturn]] void throw_too_deep(const std::string& name) const;
 
     // Copy-on-write: dispatch holds a shared_ptr to the list it iterates, so changing
-    // subscriptions during dispatch replaces the list without disturbing the iteration.
-    std::unordered_map<std::string, std::shared_ptr<const List>, NameHash, std::equal_to<>> lists_;
+    // subscriptions during dispatch replaces the list (writable_list) without disturbing the
+    // iteration.
+    std::unordered_map<std::string, std::shared_ptr<List>, NameHash, std::equal_to<>> lists_;
     std::unordered_map<SubscriptionId, std::shared_ptr<Subscription>> by_id_;
     std::size_t bytes_ = 0;
     std::unordered_map<std::string, std::uint64_t> owner_rank_;

@@ -152,6 +152,22 @@ function umpire.bus.on(event, handler, options) end
 ---@param ... any the pattern's values
 function umpire.cite(rule, text, ...) end
 
+---A fresh shallow copy of a table: a plain table (no metatable) made at its final size, and
+---independent of `t`: changing it changes nothing else, though tables held as values are shared.
+---Fast for the tables of `umpire.data`, whose keys are fixed: their first copy compiles a
+---constructor kept for every later copy (hot rule code copies its counters with it, not with
+---`pairs`).
+---@param t table
+---@return table copy
+function umpire.copy(t) end
+
+---A fresh shallow copy of several tables merged: every key of the tables of the list, with the
+---value of the last table that has it (a profile over the one it starts from: `{rifle,
+---sniper_rifle}`). The copy is made as umpire.copy makes one, and is as fast for data tables.
+---@param tables table[] a list of tables, the one merged over first
+---@return table copy
+function umpire.copy_chain(tables) end
+
 ---The table of scenarios/<name>.yaml of the active ruleset (a child's scenario hides its
 ---parent's of the same name). Read from disk on each call; errors name file:line:col.
 ---@param name string scenario name (letters, digits, _ and - only)

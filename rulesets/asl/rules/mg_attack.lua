@@ -11,6 +11,27 @@ local NONE = {}
 -- The usage of an attack without crew or MG (what mg_usage.check returns, with nothing forfeited):
 -- one shared table, only read.
 local NO_USAGE = {area_fire = false, inherent_forfeit = false, forfeit = NONE, user_of = NONE}
+-- What mg_rof.after_attack is told ({phase, sustained}, which it only reads): one shared table per
+-- phase and Sustained Fire, made when first needed, instead of a table per MG per attack.
+local after_ctx_of = {[true] = {}, [false] = {}}
+local function after_ctx(phase, sustained)
+  local of = after_ctx_of[sustained]
+  local c = of[phase]
+  if not c then
+    c = {phase = phase, sustained = sustained}
+    of[phase] = c
+  end
+  return c
+end
+
+-- A unit adding its Inherent FP fires as it is when it has none of the fields a firer entry adds
+-- or ift.resolve reads beyond name, fp and range (`area`, `at_range`, and `mg`, which marks an MG's
+-- entry); otherwise as a fresh entry with only those three. The same entries for the IFT either way,
+-- without a table per unit per attack.
+local function unit_firer(u)
+  if u.area == nil and u.at_range == nil and u.mg == nil then return u end
+  return {name = u.name, fp = u.fp, range = u.range}
+end
 
 -- The breakdown rows of one attack (001 table) for one MG: what the attack carries, plus its crew.
 -- Most attacks carry none: their context is built in one step, without a `pairs` loop.
@@ -34,8 +55,8 @@ end
 --   leader_present}}. Several MMC in `crew` each fire their own MG (mg.fired_by = unit name; A9.2/A9.11).
 function atk.fire(spec)
   local phase = spec.phase
-  local mgs = spec.mgs or {}
-  local tgt = spec.target or {}
+  local mgs = spec.mgs or NONE
+  local tgt = spec.target or NONE
   local ctx = {phase = phase, subsequent_first_fire = spec.subsequent_first_fire, fpf = spec.fpf, firers = spec.crew}
   local use = NO_USAGE
   if spec.crew and #mgs > 0 then use = rules.mg_usage.check(spec.crew, mgs) end
@@ -48,11 +69,14 @@ function atk.fire(spec)
   local firers = {}
   for _, u in ipairs(spec.units or NONE) do
     if not forfeits[u] and not u.inherent_forfeit then
-      firers[#firers + 1] = {name = u.name, fp = u.fp, range = u.range}
+      firers[#firers + 1] = unit_firer(u)
     end
   end
   for _, u in ipairs(forfeit) do u.inherent_forfeit = true end
-  local sustained = {}
+  -- Sustained Fire of each MG: in `sustained` by MG when there are several, else in `sustained_one`
+  -- (no table for the usual single MG).
+  local several = #mgs > 1
+  local sustained, sustained_one = several and {} or NONE, false
   for _, mg in ipairs(mgs) do
     if mg.removed then error("A9.7: " .. mg.name .. " has been removed") end
     if mg.malfunctioned then error("A9.7: " .. mg.name .. " is malfunctioned: no fire until repaired") end
@@ -93,18 +117,25 @@ function atk.fire(spec)
         end
       end
     end
-    local area = {}
+    -- the MG's Area Fire reasons: a list made only when there is one (the IFT only reads it)
+    local area = NONE
     if sus then
       local s = rules.sustained_fire.check(mg, ctx)
-      area[#area + 1] = s.area
+      area = {s.area}
     end
-    if use.area_fire then area[#area + 1] = {why = "fired by a single leader", rule = "A9.12"} end
+    if use.area_fire then
+      if area == NONE then area = {} end
+      area[#area + 1] = {why = "fired by a single leader", rule = "A9.12"}
+    end
     if spec.range and spec.range > 16 then
       local d = rules.fire_direction.check(mg, {range = spec.range, leader_directing = spec.leader_directing, target = tgt.info})
       if not d.allowed then error("A9.4: " .. mg.name .. " may not fire beyond 16 hexes without a directing leader") end
-      if d.treat_concealed then area[#area + 1] = {why = "Infantry treated as concealed (A9.4)", rule = "A9.4"} end
+      if d.treat_concealed then
+        if area == NONE then area = {} end
+        area[#area + 1] = {why = "Infantry treated as concealed (A9.4)", rule = "A9.4"}
+      end
     end
-    sustained[mg] = sus
+    if several then sustained[mg] = sus else sustained_one = sus end
     firers[#firers + 1] = {name = mg.name, fp = as.fp, range = as.range, area = area, mg = mg}
   end
   local residual_of
@@ -120,19 +151,21 @@ function atk.fire(spec)
   if a.dr then
     -- A9.7/A9.71: malfunction by the Original DR; the attack is still resolved
     local res
-    if #mgs >= 2 then
+    if several then
       local entries = {}
       for _, mg in ipairs(mgs) do entries[#entries + 1] = {mg = mg, ctx = breakdown_ctx(spec, use, mg, sustained[mg])} end
       res = rules.sw_malfunction.check_fg(entries, a.dr)
-    else
-      res = {}
-      for _, mg in ipairs(mgs) do res[mg.name] = rules.sw_malfunction.check(mg, a.dr, breakdown_ctx(spec, use, mg, sustained[mg])) end
     end
+    -- (one MG or none: its malfunction check is made in the loop, before its ROF, as a list of
+    -- checks made first would)
     for _, mg in ipairs(mgs) do
-      local r = res[mg.name]
+      local sus = sustained_one
+      if several then sus = sustained[mg] end
+      local r
+      if several then r = res[mg.name] else r = rules.sw_malfunction.check(mg, a.dr, breakdown_ctx(spec, use, mg, sus)) end
       local keep = false
       if not (mg.malfunctioned or mg.removed) then
-        keep = rules.mg_rof.after_attack(mg, a.colored, {phase = phase, sustained = sustained[mg]})
+        keep = rules.mg_rof.after_attack(mg, a.colored, after_ctx(phase, sus))
       end
       a.mg[mg.name] = {malfunctioned = r.malfunctioned, removed = r.removed, keeps_rof = keep, counter = mg.fire_counter}
       for _, u in ipairs(tgt.units or NONE) do rules.mg_rof.record_shot(mg, u, tgt.location) end

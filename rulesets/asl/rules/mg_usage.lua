@@ -7,48 +7,17 @@ local cite, data = umpire.cite, umpire.data
 
 local function is_smc(u) return u.kind == "leader" or u.kind == "smc" or u.kind == "hero" end
 
--- Every attack copies its MG's counter from data/sw_mg.yaml. Copied key by key with the sandbox's
--- `pairs`, that copy cost more than the rest of the MG's set-up (issue 18): a dozen `pairs` steps,
--- and a table that grows from one key to thirteen is rehashed four times. So each counter table gets,
--- once, a copier: a table constructor naming its keys (in the order `pairs` visits them), compiled
--- with `load`, which makes the copy at its final size in one step. The copier depends only on the
--- counter's keys in umpire.data, which the rules only read once it is loaded (docs/lua-api.md,
--- "What a step may read": a step may read umpire.data), so it is the same for every sample and
--- every folded path; a reload makes new data tables and runs this module again, starting with an
--- empty cache. Values are read from the counter on every copy. A counter with a key that is not a
--- string is copied by `pairs`, as before.
-local copier_of_counter = {}
-
-local function copy_by_pairs(c, key)
-  local w = {key = key}
-  for k, v in pairs(c) do w[k] = v end
-  return w
-end
-
-local function counter_copier(c)
-  local copier = copier_of_counter[c]
-  if copier then return copier end
-  local fields = {"key = key"}
-  for k in pairs(c) do
-    if type(k) ~= "string" then
-      fields = nil
-      break
-    end
-    -- after `key = key`, as the copy by `pairs` overwrote it: a counter's own `key` field wins
-    fields[#fields + 1] = string.format("[%q] = c[%q]", k, k)
-  end
-  if fields then
-    copier = load("local c, key = ...\nreturn {" .. table.concat(fields, ", ") .. "}", "=mg_usage.counter copier")
-  end
-  copier = copier or copy_by_pairs
-  copier_of_counter[c] = copier
-  return copier
-end
+-- Every attack copies its MG's counter from data/sw_mg.yaml: with umpire.copy, which copies a data
+-- table at its final size by a constructor compiled once for its keys (a `pairs` loop growing the
+-- copy key by key cost more than the rest of the MG's set-up, issue 18).
+local copy = umpire.copy
 
 --- A fresh MG/SW instance from data/sw_mg.yaml (counter data), with fields overridden by `fields`.
 function usage.counter(key, fields)
   local c = data.sw_mg.counters[key] or error("mg_usage.counter: no counter '" .. tostring(key) .. "' in data/sw_mg.yaml")
-  local w = counter_copier(c)(c, key)
+  local w = copy(c)
+  -- (the counter's own `key` field, if it had one, wins)
+  if w.key == nil then w.key = key end
   if fields then
     for k, v in pairs(fields) do w[k] = v end
   end

@@ -11,16 +11,20 @@ function sf.applies(mg, ctx)
   return yes and true or false
 end
 
+-- The Area Fire reason of Sustained Fire (A7.23): one table, only read by the IFT.
+local AREA = {why = "Sustained Fire", rule = "A9.3"}
+local NONE = {}
+
 --- Check the restrictions of A9.3 and cite the effects. ctx.firers: the units firing the MG.
 function sf.check(mg, ctx)
   if mg.vehicular and not mg.main_armament then error("A9.3: Sustained Fire cannot be used by a vehicular MG (EXC: MA, A8.4)") end
   if ctx.as_ordnance then error("A9.3: Sustained Fire cannot be used when firing as ordnance") end
-  local f = ctx.firers or {}
+  local f = ctx.firers or NONE
   if #f == 1 and (f[1].kind == "leader" or f[1].kind == "smc" or f[1].kind == "hero") then
     error("A9.3: Sustained Fire cannot be used by a MG fired by a lone SMC")
   end
   cite("A9.3", "%s uses Sustained Fire: B# lowered by two (A.11), FP halved as Area Fire, Final Fire counter regardless of ROF", mg.name or "MG")
-  return {area = {why = "Sustained Fire", rule = "A9.3"}}
+  return {area = AREA}
 end
 
 return sf

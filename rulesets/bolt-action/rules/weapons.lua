@@ -4,46 +4,24 @@ local W = {}
 local data = umpire.data
 local NONE = {}
 
--- A profile is made for every firing model of every shot: its `as` chain walked and each data
--- table of the chain copied with the sandbox's `pairs`, about 17,000 machine instructions a
--- model (issue 18). So the first profile of a weapon records, for its data table, a copier: a
--- table constructor naming each key of the chain (the last table of the chain that has it, as
--- the copy by `pairs` overwrote), compiled once with `load`. The copier depends only on the keys
--- of umpire.data's tables, which the rules only read once loaded (docs/lua-api.md, "What a step
--- may read": a step may read umpire.data), so it is the same for every sample and folded path; a
--- reload makes new data tables and runs this module again, with an empty cache. Values are read
--- from the data on every copy. A chain with a key that is not a string is copied by `pairs`.
-local copier_of = {}
+-- A profile is made for every firing model of every shot: its `as` chain is walked once per
+-- weapon, and each profile is the chain's tables copied with umpire.copy_chain (a copy at its final size
+-- by a constructor compiled once for their keys; the sandbox's `pairs` over each table of the chain
+-- cost about 17,000 machine instructions a model, issue 18). The chains are kept by weapon data
+-- table: they depend only on umpire.data, which the rules only read (a reload runs this module again,
+-- with an empty cache).
+local copy, copy_chain_of = umpire.copy, umpire.copy_chain
+local chain_of = {}
 
-local function copy_chain_by_pairs(chain)
-  return function(id)
-    local p = { id = id }
-    for _, w in ipairs(chain) do for k, v in pairs(w) do if k ~= "as" then p[k] = v end end end
-    return p
-  end
-end
-
-local function make_copier(chain)
-  local source_of, keys = {}, {}
-  for i, w in ipairs(chain) do
-    for k in pairs(w) do
-      if type(k) ~= "string" then return copy_chain_by_pairs(chain) end
-      if k ~= "as" then
-        if not source_of[k] then keys[#keys + 1] = k end
-        source_of[k] = i
-      end
-    end
-  end
-  -- `id = id` first: a data table's own `id` field overwrote it in the copy by `pairs`
-  local fields = { "id = id" }
-  for _, k in ipairs(keys) do fields[#fields + 1] = string.format("[%q] = c%d[%q]", k, source_of[k], k) end
-  local args = {}
-  for i = 1, #chain do args[i] = "c" .. i end
-  local code = "local id, " .. table.concat(args, ", ") .. " = ...\nreturn {" .. table.concat(fields, ", ") .. "}"
-  local build = load(code, "=weapons.profile copier")
-  if not build then return copy_chain_by_pairs(chain) end
-  if #chain == 1 then return build end
-  return function(id) return build(id, unpack(chain)) end
+-- The profile of a chain of data tables (the one it starts from first, the weapon's own last):
+-- each key from the last table that has it, `as` left out, `id` the weapon's unless a table has one.
+local function copy_chain(chain, id)
+  local p
+  if chain[2] == nil then p = copy(chain[1]) else p = copy_chain_of(chain) end
+  -- (`as` is cleared only where a table had it: storing nil under an absent key would add it)
+  if p.as ~= nil then p.as = nil end
+  if p.id == nil then p.id = id end
+  return p
 end
 
 local function with_special_set(p)
@@ -70,9 +48,10 @@ function W.profile(id, opts)
   end
   local all = data.weapons.weapons
   local head = all[id]
-  local copier = head and copier_of[head]
-  if copier then return with_special_set(copier(id, head)) end
-  local seen, chain = {}, {}
+  local chain = head and chain_of[head]
+  if chain then return with_special_set(copy_chain(chain, id)) end
+  local seen = {}
+  chain = {}
   local cur = id
   while cur do
     if seen[cur] then error("data/weapons.yaml: weapon '" .. id .. "' has an `as` loop through '" .. cur .. "'", 2) end
@@ -82,10 +61,8 @@ function W.profile(id, opts)
     table.insert(chain, 1, w)
     cur = w.as
   end
-  copier_of[head] = make_copier(chain)
-  local p = { id = id }
-  for _, w in ipairs(chain) do for k, v in pairs(w) do if k ~= "as" then p[k] = v end end end
-  return with_special_set(p)
+  chain_of[head] = chain
+  return with_special_set(copy_chain(chain, id))
 end
 
 function W.has(profile, rule) return profile.special_set[rule] == true end

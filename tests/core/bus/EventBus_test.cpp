@@ -273,6 +273,50 @@ TEST_CASE("subscription changes during dispatch affect later events only", "[bus
     CHECK(calls == Calls{"still alive"});
 }
 
+// The lists are changed in place when no dispatch holds them (so subscribing n handlers is linear),
+// and copied when one does: here an event raised again from its own handler, whose inner dispatch
+// subscribes and unsubscribes, must leave the outer dispatch's iteration as it began.
+TEST_CASE("a list changed inside a nested dispatch of the same event leaves the outer one intact", "[bus][events]") {
+    EventBus bus;
+    Calls calls;
+    int depth = 0;
+    EventBus::SubscriptionId second = 0;
+    bus.subscribe("x", 10, [&](Event&) {
+        calls.push_back("first@" + std::to_string(depth));
+        if (depth++ == 0) {
+            bus.raise("x");
+            bus.unsubscribe(second);
+            bus.subscribe("x", 7, log_to(calls, "late"), "m");
+        } else {
+            bus.subscribe("x", 8, log_to(calls, "inner-added"), "m");
+        }
+    }, "m");
+    second = bus.subscribe("x", 5, log_to(calls, "second"), "m");
+    bus.raise("x");
+    // The inner dispatch saw first and second; the outer one still runs its own list's second
+    // (unsubscribed by then, so skipped) and nothing added after it began.
+    CHECK(calls == Calls{"first@0", "first@1", "second"});
+    calls.clear();
+    depth = 1;
+    bus.raise("x");
+    CHECK(calls == Calls{"first@1", "inner-added", "late"});
+    // Many subscriptions to one event, then every third removed one by one: the rest run in the
+    // order the rule gives (higher priority first, then the order subscribed), computed here.
+    std::vector<EventBus::SubscriptionId> ids;
+    for (int i = 0; i < 2000; ++i) ids.push_back(bus.subscribe("y", i % 7, log_to(calls, std::to_string(i)), "n"));
+    std::vector<int> kept;
+    for (int i = 0; i < 2000; ++i) {
+        if (i % 3 == 0) CHECK(bus.unsubscribe(ids[static_cast<std::size_t>(i)]));
+        else kept.push_back(i);
+    }
+    std::stable_sort(kept.begin(), kept.end(), [](int a, int b) { return a % 7 > b % 7; });
+    Calls expected;
+    for (int i : kept) expected.push_back(std::to_string(i));
+    calls.clear();
+    bus.raise("y");
+    CHECK(calls == expected);
+}
+
 TEST_CASE("an attached journal records events with their outcome, nested", "[bus][events]") {
     EventBus bus;
     Journal journal;

@@ -1,0 +1,142 @@
+-- umpire.copy and umpire.copy_chain: shallow copies of tables, made fast for the read-only tables
+-- of umpire.data (see bindings/api_data.cpp for why). Runs once per API generation with the full
+-- library; rules only see the functions it installs.
+local umpire, read_only_marker = ...
+local error, type, select, next, tostring, tonumber, rawget, unpack = error, type, select, next, tostring, tonumber, rawget, unpack
+local format, concat, load = string.format, table.concat, load
+local raw_metatable = debug.getmetatable
+local new_table = require("table.new")
+
+-- The algorithm. Rule code copies the same data tables on every attack (an MG counter, a weapon
+-- profile over its `as` chain), and a copy grown key by key with `pairs` costs a hash insertion
+-- and a rehash at every power of two, besides the sandbox's sorted iteration. A read-only data
+-- table keeps its keys for as long as its load generation lives (host/DataGuard.hpp: a new key is
+-- refused, and any other write is undone after the run that made it; a reload makes new tables and
+-- opens this module again, with an empty cache). So the first copy of a data table, or of a chain
+-- of them, compiles a table constructor naming each key once, `{["B"] = c1["B"], ["fp"] =
+-- c2["fp"], ...}`, with each key read from the last table of the chain that has it; LuaJIT makes
+-- that table at its final size from a template in one step, then fills its slots. The copier is
+-- kept, keyed by the tables, and every later copy calls it: values are read on each call, only the
+-- keys are fixed. Tables that are not read-only data can change their keys, so they are copied
+-- by a `next` loop each time, never cached. Key order never matters: each key is written once,
+-- with the value of the last table that has it.
+
+-- The largest constructor compiled; a larger table is copied by a loop into a table of its size.
+local MAX_COMPILED_KEYS = 500
+
+local function is_read_only_data(t)
+  local mt = raw_metatable(t)
+  return mt ~= nil and rawget(mt, read_only_marker) == true
+end
+
+-- The source text of key k in a constructor, or nil if it has none (a table, a function, a
+-- number whose text would not read back as itself).
+local function key_text(k)
+  local kind = type(k)
+  if kind == "string" then return format("%q", k) end
+  if kind == "boolean" then return tostring(k) end
+  if kind == "number" and k == k and k ~= 1 / 0 and k ~= -1 / 0 then
+    local text = format("%.17g", k)
+    if tonumber(text) == k then return "(" .. text .. ")" end
+  end
+  return nil
+end
+
+-- A copier by loop: for the tables t1..tn, into a table made at the size of the keys they had
+-- (used for tables whose keys a constructor cannot name, and for the largest ones).
+local function copy_by_loop(...)
+  local n, keys = select("#", ...), 0
+  local tables = { ... }
+  for i = 1, n do for _ in next, tables[i] do keys = keys + 1 end end
+  local out = new_table(0, keys)
+  for i = 1, n do for k, v in next, tables[i] do out[k] = v end end
+  return out
+end
+
+-- Compiles the copier of tables t1..tn (all read-only data): see the paragraph at the top. The
+-- copier takes the same tables as its arguments.
+local function compile(...)
+  local n = select("#", ...)
+  local tables = { ... }
+  local source_of, keys = {}, {}
+  for i = 1, n do
+    for k in next, tables[i] do
+      if source_of[k] == nil then keys[#keys + 1] = k end
+      source_of[k] = i
+    end
+  end
+  if #keys > MAX_COMPILED_KEYS then return copy_by_loop end
+  local fields = new_table(#keys, 0)
+  for i, k in ipairs(keys) do
+    local text = key_text(k)
+    if not text then return copy_by_loop end
+    fields[i] = format("[%s] = c%d[%s]", text, source_of[k], text)
+  end
+  local args = new_table(n, 0)
+  for i = 1, n do args[i] = "c" .. i end
+  local code = "local " .. concat(args, ", ") .. " = ...\nreturn {" .. concat(fields, ", ") .. "}"
+  return load(code, "=umpire.copy") or copy_by_loop
+end
+
+-- The copiers made so far: of one table, copier_of[t]; of a list of tables t1..tn, the node
+-- chain_copier[t1][t2]...[tn] holds it at [1] (tables as keys, so the integer 1 is free). Only
+-- read-only data tables are ever keys, so a copier found is one compiled for data.
+local copier_of, chain_copier = {}, {}
+
+local function check_table(t, what, level)
+  if type(t) ~= "table" then error(format("%s must be a table, got %s", what, type(t)), level + 1) end
+end
+
+---@lua umpire.copy(t)
+---A fresh shallow copy of a table: a plain table (no metatable) made at its final size, and
+---independent of `t`: changing it changes nothing else, though tables held as values are shared.
+---Fast for the tables of `umpire.data`, whose keys are fixed: their first copy compiles a
+---constructor kept for every later copy (hot rule code copies its counters with it, not with
+---`pairs`).
+---@param t table
+---@return table copy
+function umpire.copy(t)
+  local copier = copier_of[t]
+  if copier then return copier(t) end
+  check_table(t, "umpire.copy: the argument", 2)
+  if not is_read_only_data(t) then return copy_by_loop(t) end
+  copier = compile(t)
+  copier_of[t] = copier
+  return copier(t)
+end
+
+---@lua umpire.copy_chain(tables)
+---A fresh shallow copy of several tables merged: every key of the tables of the list, with the
+---value of the last table that has it (a profile over the one it starts from: `{rifle,
+---sniper_rifle}`). The copy is made as umpire.copy makes one, and is as fast for data tables.
+---@param tables table[] a list of tables, the one merged over first
+---@return table copy
+function umpire.copy_chain(tables)
+  check_table(tables, "umpire.copy_chain: the argument", 2)
+  local n = #tables
+  local node = chain_copier
+  for i = 1, n do
+    node = node[tables[i]]
+    if not node then break end
+  end
+  local copier = node and node[1]
+  if copier then return copier(unpack(tables, 1, n)) end
+  local all_data = true
+  for i = 1, n do
+    check_table(tables[i], format("umpire.copy_chain: table #%d of the list", i), 2)
+    if not is_read_only_data(tables[i]) then all_data = false end
+  end
+  if not all_data then return copy_by_loop(unpack(tables, 1, n)) end
+  node = chain_copier
+  for i = 1, n do
+    local child = node[tables[i]]
+    if not child then
+      child = {}
+      node[tables[i]] = child
+    end
+    node = child
+  end
+  copier = compile(unpack(tables, 1, n))
+  node[1] = copier
+  return copier(unpack(tables, 1, n))
+end

@@ -1,0 +1,161 @@
+// umpire.copy (bindings/lua/data_copy.lua) against a brute-force copy: random tables, read-only
+// data (sealed by the data guard, as umpire.data is) and plain, alone and in chains.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "host/DataGuard.hpp"
+#include "tests/support/helpers.hpp"
+
+using test_helpers::TestHost;
+
+namespace {
+
+// Lua that makes `cases`: random tables with every kind of key a constructor must name (strings
+// with quotes, escapes, NULs and newlines; integers, floats, large and negative numbers;
+// booleans) and, if `with_table_keys`, keys it cannot (tables: never in data from YAML, which the
+// data guard does not seal), values of every kind, and a few tables past the size a constructor
+// is compiled for. A linear congruential generator written here, so the
+// cases are the same on every run and do not touch the game's dice.
+const char* kMakeCases = R"lua(
+  lcg_seed = 20261124
+  function random(n)
+    lcg_seed = (lcg_seed * 1103515245 + 12345) % 2147483648
+    return lcg_seed % n + 1
+  end
+  local strings = {"a", "fp", "B", "key", "id", "as", "", "with space", "quote\"s", "back\\slash",
+    "new\nline", "nul\0byte", "\r\t", "é", "%q", "]]", "0", "1", "true"}
+  local numbers = {0, 1, 2, 3, -1, 0.5, -2.25, 1e300, -1e-300, 2^53, 2^53 + 2, 0.1, 12, 1/3}
+  local function random_key()
+    local kind = random(12)
+    if kind <= 6 then return strings[random(#strings)] end
+    if kind <= 10 then return numbers[random(#numbers)] end
+    if kind == 11 or not with_table_keys then return random(2) == 1 end
+    return {}  -- a table as a key: no constructor names it
+  end
+  local shared = {shared = true}
+  local function random_value()
+    local kind = random(6)
+    if kind == 1 then return strings[random(#strings)] end
+    if kind == 2 then return numbers[random(#numbers)] end
+    if kind == 3 then return random(2) == 1 end
+    if kind == 4 then return shared end
+    if kind == 5 then return {random(9)} end
+    return print  -- a function
+  end
+  cases = {}
+  for i = 1, 400 do
+    local t, n = {}, random(i % 50 == 0 and 700 or 16) - 1
+    for _ = 1, n do t[random_key()] = random_value() end
+    if i % 50 == 0 then for j = 1, 600 do t["k" .. j] = j end end
+    cases[i] = t
+  end
+)lua";
+
+// Lua that checks umpire.copy against a copy by `pairs` for every case and random chains of them;
+// `label` names the kind of table in messages; `random` is kMakeCases's generator, seeded again.
+// Returns the number of copies checked.
+const char* kCheckCases = R"lua(
+  lcg_seed = 7
+  -- umpire.copy for one table, umpire.copy_chain for a list of them
+  local function copy_of(...)
+    if select("#", ...) == 1 then return umpire.copy((...)) end
+    return umpire.copy_chain({...})
+  end
+  local function by_pairs(...)
+    local out = {}
+    for i = 1, select("#", ...) do
+      for k, v in pairs((select(i, ...))) do out[k] = v end
+    end
+    return out
+  end
+  local function same(a, b, what)
+    local n = 0
+    for k, v in pairs(a) do
+      n = n + 1
+      if rawget(b, k) ~= v then error(what .. ": key " .. tostring(k) .. " differs", 0) end
+    end
+    for _ in pairs(b) do n = n - 1 end
+    if n ~= 0 then error(what .. ": key counts differ", 0) end
+  end
+  local checked = 0
+  local function check(what, ...)
+    local expected = by_pairs(...)
+    for round = 1, 3 do  -- the first copy compiles the copier, the later ones reuse it
+      local copy = copy_of(...)
+      same(expected, copy, what .. " (copy " .. round .. ")")
+      if getmetatable(copy) ~= nil then error(what .. ": the copy has a metatable", 0) end
+      if copy == (...) then error(what .. ": the copy is the table itself", 0) end
+      -- the copy is its own: changing it changes neither the tables copied nor the next copy
+      for k in pairs(expected) do copy[k] = "changed" end
+      copy[{}] = "added"
+      same(expected, by_pairs(...), what .. " (the data after changing copy " .. round .. ")")
+      checked = checked + 1
+    end
+  end
+  for i, t in ipairs(cases) do
+    check(label .. " table " .. i, t)
+  end
+  for i = 1, 300 do
+    local n = random(3) + 1
+    local chain, names = {}, {}
+    for j = 1, n do
+      local which = random(#cases)
+      chain[j], names[j] = cases[which], which
+    end
+    check(label .. " chain " .. table.concat(names, ","), unpack(chain))
+  end
+  return checked
+)lua";
+
+// Seals the script global `name` (a table) as the ruleset loader seals umpire.data.
+void seal_global(TestHost& t, umpire::DataGuard& guard, const std::string& name) {
+    lua_State* L = t.host.state();
+    REQUIRE(t.host.run_string("return " + name, "=test", true) == 1);
+    REQUIRE(lua_istable(L, -1));
+    guard.seal(L, lua_gettop(L));
+    lua_pop(L, 1);
+}
+
+}  // namespace
+
+TEST_CASE("umpire.copy equals a copy by pairs, for read-only data and plain tables (brute force)", "[api][copy]") {
+    TestHost t;
+    t.host.run_string(std::string("with_table_keys = true\n") + kMakeCases);
+    // Plain tables first: copied by a loop each time.
+    t.host.run_string(std::string("label = 'plain'\nchecked = (function()\n") + kCheckCases + "\nend)()");
+    CHECK(t.eval("checked") == std::to_string(3 * (400 + 300)));
+    // Sealed as umpire.data is: each table gets the read-only metatable, and its copies compile.
+    t.host.run_string(std::string("with_table_keys = false\n") + kMakeCases);
+    umpire::DataGuard guard(t.host);
+    seal_global(t, guard, "cases");
+    CHECK(t.eval("(pcall(function() cases[1][{}] = 1 end))") == "false");  // read-only now
+    t.host.run_string(std::string("label = 'data'\nchecked = (function()\n") + kCheckCases + "\nend)()");
+    CHECK(t.eval("checked") == std::to_string(3 * (400 + 300)));
+}
+
+TEST_CASE("umpire.copy of a data table reads the values at each copy, and bad arguments are errors", "[api][copy]") {
+    TestHost t;
+    t.host.run_string("counter = {fp = 5, rof = 2, name = 'MMG'}  profile = {fp = 7, range = 24}");
+    umpire::DataGuard guard(t.host);
+    seal_global(t, guard, "counter");
+    seal_global(t, guard, "profile");
+    CHECK(t.eval("umpire.copy(counter).fp") == "5");
+    // an existing key's value can change (the guard undoes it after a run): the copy follows it
+    t.host.run_string("counter.fp = 6");
+    CHECK(t.eval("umpire.copy(counter).fp") == "6");
+    t.host.run_string("counter.fp = nil");
+    CHECK(t.eval("umpire.copy(counter).fp") == "nil");
+    CHECK(t.eval("umpire.copy_chain({counter, profile}).fp") == "7");
+    CHECK(t.eval("umpire.copy_chain({profile, counter}).range") == "24");
+    CHECK(t.eval("umpire.copy_chain({profile, counter}).rof") == "2");
+    CHECK(t.eval("next(umpire.copy_chain({}))") == "nil");
+    CHECK_THROWS_WITH(t.host.run_string("umpire.copy(5)"), Catch::Contains("umpire.copy: the argument must be a table, got number"));
+    CHECK_THROWS_WITH(t.host.run_string("umpire.copy()"), Catch::Contains("the argument must be a table, got nil"));
+    CHECK_THROWS_WITH(t.host.run_string("umpire.copy_chain({5})"),
+                      Catch::Contains("table #1 of the list must be a table, got number"));
+    CHECK_THROWS_WITH(t.host.run_string("umpire.copy_chain({counter, 'x'})"),
+                      Catch::Contains("table #2 of the list must be a table, got string"));
+    CHECK_THROWS_WITH(t.host.run_string("umpire.copy_chain('x')"),
+                      Catch::Contains("umpire.copy_chain: the argument must be a table, got string"));
+}
