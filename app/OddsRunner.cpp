@@ -13,6 +13,8 @@
 #include "core/dice/Distribution.hpp"
 #include "core/odds/Joint.hpp"
 #include "host/DataGuard.hpp"
+#include "host/FileSnapshot.hpp"
+#include "host/Isolation.hpp"
 #include "host/Sandbox.hpp"
 #include "ruleset/Load.hpp"
 
@@ -45,10 +47,18 @@ ScriptWorker::ScriptWorker(const Request& request) : host_(request.host) {
     globals_meta_ = luaL_ref(L, LUA_REGISTRYINDEX);
     const bool from_file = request.code.empty();
     label_ = from_file ? LuaHost::display_path(request.script) : "(odds script)";
-    host_.load_chunk(from_file ? LuaHost::read_file(request.script, LuaHost::kMaxCodeBytes, "a script") : request.code,
-                     (from_file ? "@" : "=") + label_, -1);
+    const auto script_text = [&] {
+        const file_snapshot::Recording recording;  // the next worker's host reads it from memory
+        return LuaHost::read_file(request.script, LuaHost::kMaxCodeBytes, "a script");
+    };
+    host_.load_chunk(from_file ? script_text() : request.code, (from_file ? "@" : "=") + label_, -1);
     function_ = luaL_ref(L, LUA_REGISTRYINDEX);
     lua_pop(L, 1);
+    // Everything this worker reads is read: under `odds` in a worker, no file opens from here on
+    // (docs/sandbox.md). The other workers of the run are made on this thread too (the exact
+    // enumeration's, the Monte Carlo sampler's before it starts its threads, --compare's), from
+    // the files kept in memory; the sampling threads inherit the restriction.
+    isolation::close_files();
 }
 
 bool ScriptWorker::state_is_empty() {

@@ -18,6 +18,7 @@ extern "C" std::size_t __sanitizer_get_allocated_size(const volatile void* block
 
 #include "bindings/GameState.hpp"
 #include "host/DataGuard.hpp"
+#include "host/FileSnapshot.hpp"
 #include "host/Isolation.hpp"
 #include "host/Sandbox.hpp"
 #include "host/DeadlineSignal.hpp"
@@ -748,12 +749,17 @@ std::string LuaHost::read_file(const fs::path& file, std::size_t max_bytes, cons
 }
 
 std::string LuaHost::read_file(const fs::path& file) {
+    // A worker that closes its files after loading answers a later load from what it kept
+    // (host/FileSnapshot.hpp).
+    if (auto kept = file_snapshot::find(file)) return std::move(*kept);
     std::ifstream in(file, std::ios::binary);
     if (!in) throw ScriptError("cannot read " + display_path(file) + ": no such file or not readable",
                                display_path(file));
     std::ostringstream text;
     text << in.rdbuf();
-    return text.str();
+    std::string bytes = text.str();
+    file_snapshot::keep(file, bytes);
+    return bytes;
 }
 
 }  // namespace umpire
