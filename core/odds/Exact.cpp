@@ -48,10 +48,9 @@ std::optional<Result> enumerate(const Script& script, std::uint64_t budget, cons
         // dice, and a fair estimate otherwise; far past the budget there is no point starting.
         if (paths == 1 && source.branch_product() > 1000.0 * static_cast<double>(budget))
             return std::nullopt;
-        std::string key = outcome.key();
-        auto it = sums.find(key);
+        auto it = sums.find(outcome.key());
         if (it == sums.end())
-            sums.emplace(std::move(key), std::make_pair(std::move(outcome), p));
+            sums.emplace(outcome.key(), std::make_pair(outcome, p));
         else
             it->second.second += p;
     } while (source.advance());

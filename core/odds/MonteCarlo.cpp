@@ -62,10 +62,9 @@ public:
                     for (std::uint64_t i = 0; i < n; ++i) {
                         if ((i & 63) == 0) options_.bounds.check(std::to_string(finished.load()) + " Monte Carlo samples");
                         Outcome outcome = scripts_[w](source);
-                        std::string key = outcome.key();
-                        auto it = counts[w].find(key);
+                        auto it = counts[w].find(outcome.key());
                         if (it == counts[w].end())
-                            counts[w].emplace(std::move(key), std::make_pair(std::move(outcome), 1));
+                            counts[w].emplace(outcome.key(), std::make_pair(outcome, 1));
                         else
                             ++it->second.second;
                     }
