@@ -4,47 +4,22 @@
 #include <cstdio>
 #include <memory>
 #include <mutex>
+#include <string_view>
 
+#include "app/ScriptOutcome.hpp"
 #include "bindings/GameLog.hpp"
 #include "core/Error.hpp"
 #include "core/dice/DiceExpression.hpp"
 #include "core/dice/Distribution.hpp"
 #include "core/odds/Joint.hpp"
 #include "host/DataGuard.hpp"
+#include "host/FileSnapshot.hpp"
+#include "host/Isolation.hpp"
 #include "host/Sandbox.hpp"
 #include "ruleset/Load.hpp"
 
 namespace umpire::odds_runner {
 namespace {
-
-// The value a script returned (top of the stack) as an outcome: nil, boolean, number, string, or
-// a table of named scalar fields (a joint outcome).
-odds::Scalar to_scalar(lua_State* L, int index, const std::string& where) {
-    switch (lua_type(L, index)) {
-        case LUA_TNIL: return odds::Scalar{};
-        case LUA_TBOOLEAN: return odds::Scalar{static_cast<bool>(lua_toboolean(L, index))};
-        case LUA_TNUMBER: return odds::Scalar{static_cast<double>(lua_tonumber(L, index))};
-        case LUA_TSTRING: return odds::Scalar{std::string(lua_tostring(L, index))};
-        default:
-            throw Error(where + " is a " + luaL_typename(L, index) +
-                        ": an odds script returns a string, a number, a boolean or a table of "
-                        "those (one field per question, e.g. {ift = \"1KIA\", malfunction = true})");
-    }
-}
-
-odds::Outcome to_outcome(lua_State* L, int index) {
-    if (!lua_istable(L, index)) return odds::Outcome(to_scalar(L, index, "the script's result"));
-    odds::Fields fields;
-    lua_pushnil(L);
-    while (lua_next(L, index) != 0) {
-        if (lua_type(L, -2) != LUA_TSTRING)
-            throw Error("the script's result table must have string keys (field names)");
-        const std::string name = lua_tostring(L, -2);
-        fields[name] = to_scalar(L, lua_gettop(L), "field '" + name + "' of the script's result");
-        lua_pop(L, 1);
-    }
-    return odds::Outcome(std::move(fields));
-}
 
 // A DieSource owned elsewhere, handed to the host for the length of one run.
 std::shared_ptr<dice::DieSource> borrowed(dice::DieSource& source) {
@@ -72,10 +47,18 @@ ScriptWorker::ScriptWorker(const Request& request) : host_(request.host) {
     globals_meta_ = luaL_ref(L, LUA_REGISTRYINDEX);
     const bool from_file = request.code.empty();
     label_ = from_file ? LuaHost::display_path(request.script) : "(odds script)";
-    host_.load_chunk(from_file ? LuaHost::read_file(request.script, LuaHost::kMaxCodeBytes, "a script") : request.code,
-                     (from_file ? "@" : "=") + label_, -1);
+    const auto script_text = [&] {
+        const file_snapshot::Recording recording;  // the next worker's host reads it from memory
+        return LuaHost::read_file(request.script, LuaHost::kMaxCodeBytes, "a script");
+    };
+    host_.load_chunk(from_file ? script_text() : request.code, (from_file ? "@" : "=") + label_, -1);
     function_ = luaL_ref(L, LUA_REGISTRYINDEX);
     lua_pop(L, 1);
+    // Everything this worker reads is read: under `odds` in a worker, no file opens from here on
+    // (docs/sandbox.md). The other workers of the run are made on this thread too (the exact
+    // enumeration's, the Monte Carlo sampler's before it starts its threads, --compare's), from
+    // the files kept in memory; the sampling threads inherit the restriction.
+    isolation::close_files();
 }
 
 bool ScriptWorker::state_is_empty() {
@@ -87,6 +70,66 @@ bool ScriptWorker::state_is_empty() {
     return empty;
 }
 
+// This run's globals. Reads fall through to the env the runs share; writes stay here. So that
+// none reaches the shared env, `_G` is this table and `load` compiles into it: otherwise
+// `_G.n = (_G.n or 0) + 1` or `load("n = 1")()` would carry from one path or sample to the next and
+// change the odds. A run that wrote no global leaves the table as it was made (globals_unchanged),
+// so the next run takes the same one: a fresh table and `load` closure per run were ~2,500
+// machine instructions of a ~65,000-instruction MG attack sample.
+void ScriptWorker::push_globals() {
+    lua_State* L = host_.state();
+    if (globals_ != LUA_NOREF) {
+        lua_rawgeti(L, LUA_REGISTRYINDEX, globals_);
+        return;
+    }
+    lua_createtable(L, 0, 4);
+    const int globals = lua_gettop(L);
+    lua_pushvalue(L, globals);
+    lua_setfield(L, globals, "_G");
+    sandbox::push_load(L, globals);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, globals, "load");
+    lua_pushvalue(L, -1);
+    lua_setfield(L, globals, "loadstring");
+    load_ = luaL_ref(L, LUA_REGISTRYINDEX);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, globals_meta_);
+    lua_setmetatable(L, globals);
+    lua_pushvalue(L, globals);
+    globals_ = luaL_ref(L, LUA_REGISTRYINDEX);
+}
+
+void ScriptWorker::drop_globals() {
+    lua_State* L = host_.state();
+    luaL_unref(L, LUA_REGISTRYINDEX, globals_);
+    luaL_unref(L, LUA_REGISTRYINDEX, load_);
+    globals_ = load_ = LUA_NOREF;
+}
+
+// Whether the globals table at `index` holds exactly what push_globals put in it: `_G` (itself),
+// and `load` and `loadstring` (one function). Its metatable is locked, so it cannot have changed.
+// Keys are unique, so three entries that are those three are the whole table. (The worker holds
+// the `load` closure too, so no other function can take its place at its address.) A global written
+// and set back to nil leaves no entry (lua_next skips it), so the table is clean again.
+bool ScriptWorker::globals_unchanged(int index) {
+    lua_State* L = host_.state();
+    lua_rawgeti(L, LUA_REGISTRYINDEX, load_);
+    const int load = lua_gettop(L);
+    int entries = 0;
+    bool same = true;
+    lua_pushnil(L);
+    while (same && lua_next(L, index) != 0) {
+        ++entries;
+        std::size_t length = 0;
+        const char* name = lua_type(L, -2) == LUA_TSTRING ? lua_tolstring(L, -2, &length) : "";
+        const std::string_view key(name, length);
+        same = key == "_G" ? lua_rawequal(L, -1, index)
+                           : (key == "load" || key == "loadstring") && lua_rawequal(L, -1, load);
+        lua_pop(L, same ? 1 : 2);
+    }
+    lua_pop(L, 1);
+    return same && entries == 3;
+}
+
 // One path of the enumeration: the script from its first line. What is dice-independent runs once
 // per worker, not per path: loading the rulesets, compiling the script, the starting game state.
 // What the script itself does before its first die (counters, geometry, look-ups) runs again on
@@ -96,8 +139,9 @@ bool ScriptWorker::state_is_empty() {
 // proportion to the distinct states instead: a rule written as umpire.odds.chain runs each distinct
 // state's step once per path of that step's own dice (wrap_Fold.cpp), and the script around it runs
 // once per distinct end state of the chain, not per path of its dice (docs/lua-api.md, "What the
-// fold costs"). The per-path overhead here is a fresh global table (its metatable is made once)
-// and, once a run has changed umpire.state, writing the starting state back.
+// fold costs"). The per-path overhead here is the globals check above, reading the outcome (a
+// result seen before is found by its key, ScriptOutcome.hpp), and, once a run has changed
+// umpire.state, writing the starting state back.
 odds::Outcome ScriptWorker::run(dice::DieSource& source) {
     lua_State* L = host_.state();
     const int top = lua_gettop(L);
@@ -105,24 +149,14 @@ odds::Outcome ScriptWorker::run(dice::DieSource& source) {
     host_.set_die_source(borrowed_source_);
     if (state_touched_) host_.set_state_json(initial_state_);
     try {
-        lua_rawgeti(L, LUA_REGISTRYINDEX, function_);
-        // This run's globals. Reads fall through to the env the runs share; writes stay here. So
-        // that none reaches the shared env, `_G` is this table and `load` compiles into it:
-        // otherwise `_G.n = (_G.n or 0) + 1` or `load("n = 1")()` would carry from one path or
-        // sample to the next and change the odds.
-        lua_createtable(L, 0, 4);
+        push_globals();
         const int globals = lua_gettop(L);
+        lua_rawgeti(L, LUA_REGISTRYINDEX, function_);
         lua_pushvalue(L, globals);
-        lua_setfield(L, globals, "_G");
-        sandbox::push_load(L, globals);
-        lua_pushvalue(L, -1);
-        lua_setfield(L, globals, "load");
-        lua_setfield(L, globals, "loadstring");
-        lua_rawgeti(L, LUA_REGISTRYINDEX, globals_meta_);
-        lua_setmetatable(L, -2);
         lua_setfenv(L, -2);
         host_.call(0, 1);
-        odds::Outcome outcome = to_outcome(L, lua_gettop(L));
+        odds::Outcome outcome = outcomes_.read(L, lua_gettop(L));
+        if (!globals_unchanged(globals)) drop_globals();
         lua_settop(L, top);
         host_.set_die_source(nullptr);
         // Restoring the state costs a JSON round trip; only pay it once a run changed it. A state
@@ -131,6 +165,8 @@ odds::Outcome ScriptWorker::run(dice::DieSource& source) {
             state_touched_ = true;
         return outcome;
     } catch (...) {
+        // A run that failed may have written globals before it stopped.
+        if (globals_ != LUA_NOREF) drop_globals();
         lua_settop(L, top);
         host_.set_die_source(nullptr);
         throw;

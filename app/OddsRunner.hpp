@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/ScriptOutcome.hpp"
 #include "host/LuaHost.hpp"
 #include "core/odds/Odds.hpp"
 #include "core/odds/Result.hpp"
@@ -27,8 +28,8 @@ struct Request {
 };
 
 // One worker: a host with the rulesets loaded and the script compiled once. Every run gets a
-// fresh global table (reads fall through to the script env) and the starting game state, so no
-// run can see what an earlier path left behind. run_script makes one per thread; benchmarks use
+// global table no earlier run wrote to (reads fall through to the script env) and the starting
+// game state, so no run can see what an earlier path left behind. run_script makes one per thread; benchmarks use
 // one directly to time the odds of a script without the host's start-up.
 class ScriptWorker {
 public:
@@ -46,6 +47,9 @@ public:
 
 private:
     bool state_is_empty();
+    void push_globals();
+    bool globals_unchanged(int index);
+    void drop_globals();
 
     LuaHost host_;
     std::string initial_state_;
@@ -53,6 +57,9 @@ private:
     bool state_touched_ = false;
     int globals_meta_ = LUA_NOREF;  // {__index = the script env}, the metatable of each run's globals
     int function_ = LUA_NOREF;
+    int globals_ = LUA_NOREF;  // the globals table runs take while none writes to it (push_globals)
+    int load_ = LUA_NOREF;     // its `load` and `loadstring`
+    OutcomeReader outcomes_;
     std::string label_;
     // The die source of the last run, handed to the host without taking ownership: made again
     // only when a run is given another source.

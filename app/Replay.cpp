@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "bindings/GameLog.hpp"
+#include "host/Isolation.hpp"
 #include "host/LuaHost.hpp"
 #include "core/bus/Hash.hpp"
 #include "ruleset/Load.hpp"
@@ -103,6 +104,9 @@ nlohmann::json play(LuaHost& host, std::uint64_t seed, const std::vector<std::st
     const std::string code = inputs.value("code", std::string());
     const std::string script = inputs.value("script", std::string());
     stamp_header(host, seed, inputs);
+    // Loaded and hashed: under `run` and `replay` in a worker, no file opens from here on, while
+    // the script runs (docs/sandbox.md, "No file opened after loading").
+    isolation::close_files();
     const int n = host.run_string(code, script.empty() ? "=(command line)" : "@" + LuaHost::display_path(script), true);
     lua_State* L = host.state();
     nlohmann::json results = nlohmann::json::array();

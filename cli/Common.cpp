@@ -170,10 +170,13 @@ isolation::Limits isolation_limits(const Common& c, const std::vector<std::strin
 }
 
 int isolated(const Common& common, const std::function<int()>& body,
-             const std::vector<std::filesystem::path>& outputs, const std::vector<std::string>& inputs) {
+             const std::vector<std::filesystem::path>& outputs, const std::vector<std::string>& inputs,
+             FileAccess after_load) {
     if (!isolates(common)) return guarded(common, body);
     try {
-        return isolation::run(isolation_limits(common, inputs), [&] { return guarded(common, body); }, outputs);
+        isolation::Limits limits = isolation_limits(common, inputs);
+        limits.close_files_after_load = after_load == FileAccess::none;
+        return isolation::run(limits, [&] { return guarded(common, body); }, outputs);
     } catch (const std::exception& e) {
         std::cerr << "umpire: " << e.what() << "\n";
         return kScriptError;

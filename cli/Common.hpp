@@ -64,9 +64,14 @@ int guarded(const Common& common, const std::function<int()>& body);
 // `inputs` are the other files or folders the command reads (its script, a state file, a journal,
 // a scenario, a --compare ruleset): with the ruleset folders and the search path they are all the
 // worker may read (Landlock, isolation::Limits::readable).
+// `after_load`: FileAccess::none for the commands that load once and then only compute (`run`,
+// `odds`, `replay`): once loaded, the worker opens no file at all (isolation::close_files).
+// The others (`check`, `draw`, `test`) keep reading beneath those folders after rule code ran.
+enum class FileAccess { confined, none };
 int isolated(const Common& common, const std::function<int()>& body,
              const std::vector<std::filesystem::path>& outputs = {},
-             const std::vector<std::string>& inputs = {});
+             const std::vector<std::string>& inputs = {},
+             FileAccess after_load = FileAccess::confined);
 bool isolates(const Common& common);
 isolation::Limits isolation_limits(const Common& common, const std::vector<std::string>& inputs = {});
 

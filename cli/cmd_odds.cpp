@@ -13,6 +13,7 @@
 #include "core/Error.hpp"
 #include "core/dice/DiceExpression.hpp"
 #include "core/odds/Report.hpp"
+#include "ruleset/Load.hpp"
 
 namespace umpire::cli {
 namespace {
@@ -99,6 +100,9 @@ int cmd_odds(const Common& common, const OddsInputs& in) {
                     std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                                            std::chrono::duration<double>(common.timeout));
             }
+            // The worker opens no file once the first side has loaded (FileAccess::none below):
+            // the --compare side's files are read now, and its load finds them in memory.
+            if (!in.compare.empty()) ruleset::read_ahead({in.compare}, ruleset::search_path(request.host.search_path));
             result = odds_runner::run_script(request);
             if (!in.compare.empty()) {
                 request.rulesets = {in.compare};
@@ -122,7 +126,7 @@ int cmd_odds(const Common& common, const OddsInputs& in) {
         if (common.json) std::cout << odds::to_json(report).dump(2) << "\n";
         else std::cout << odds::format_text(report, text);
         return kOk;
-    }, outputs, {in.target, in.compare});
+    }, outputs, {in.target, in.compare}, FileAccess::none);
 }
 
 }  // namespace umpire::cli

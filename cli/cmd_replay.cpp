@@ -80,7 +80,7 @@ int cmd_replay(const Common& common, const std::string& journal_file) {
                       << replayed.hash_hex() << "\n";
         }
         return divergence ? kScriptError : kOk;
-    }, {}, {journal_file});
+    }, {}, {journal_file}, FileAccess::none);
 }
 
 }  // namespace umpire::cli

@@ -38,7 +38,7 @@ int cmd_run(const Common& common, const RunInputs& in) {
             std::cout << line << "\n";
         }
         return report_run(common, "run", host, captured, results);
-    }, outputs, {in.script, in.state_in});
+    }, outputs, {in.script, in.state_in}, FileAccess::none);
 }
 
 }  // namespace umpire::cli

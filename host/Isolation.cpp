@@ -29,6 +29,7 @@
 #include <iostream>
 #include <new>
 
+#include "host/FileSnapshot.hpp"
 #include "host/Sanitizers.hpp"
 
 namespace umpire::isolation {
@@ -108,6 +109,10 @@ void gmp_free(void* block, std::size_t) { std::free(block); }
 // program, starting a process, the network, reaching other processes, raising its own limits.
 // Each refusal is EPERM rather than a kill: code that asks gets an error it can report, and the
 // worker's death stays reserved for the limits.
+// The Landlock calls (landlock_create_ruleset, landlock_add_rule, landlock_restrict_self) stay
+// allowed, after the filter too: close_files() adds its layer once the command has loaded, and a
+// Landlock layer can only take rights away from the thread that adds it, never give any back, so
+// native code that escaped the VM gains nothing by calling them.
 struct Denied {
     const char* name;
     int nr;
@@ -205,38 +210,56 @@ std::uint64_t handled_rights(int abi) {
     return rights;
 }
 
-// Confines the calling thread (and the threads it makes later) to reading beneath `readable`.
-// Paths that do not exist are skipped (a search folder that is not there). Returns false when the
-// kernel has no Landlock, or refuses it.
-bool confine_files(const std::vector<std::filesystem::path>& readable) {
+// Adds a Landlock layer to the calling thread (and the threads it makes later) that handles every
+// file right the kernel knows and allows only what `add_rules` adds to the ruleset it is given
+// (nothing, if it adds no rule). Returns false when the kernel has no Landlock, or refuses it: a
+// kernel that reports an ABI but refuses the calls (a container's own seccomp policy) is treated
+// as one without Landlock, and the worker runs without that layer.
+bool restrict_files(const std::function<void(int ruleset)>& add_rules) {
     const int abi = landlock_abi();
     if (abi <= 0) return false;
     landlock_ruleset_attr attr{};
     attr.handled_access_fs = handled_rights(abi);
-    // A kernel that reports an ABI but refuses the calls (a container's own seccomp policy) is
-    // treated as one without Landlock: the worker runs, its reads not confined.
     const int ruleset = static_cast<int>(syscall(SYS_landlock_create_ruleset, &attr, sizeof attr, 0));
     if (ruleset < 0) return false;
     struct Close {
         int fd;
         ~Close() { close(fd); }
     } close_ruleset{ruleset};
-    for (const auto& path : readable) {
-        const int fd = open(path.c_str(), O_PATH | O_CLOEXEC);
-        if (fd < 0) continue;
-        struct stat st{};
-        const bool is_dir = fstat(fd, &st) == 0 && S_ISDIR(st.st_mode);
-        landlock_path_beneath_attr rule{};
-        rule.allowed_access = LANDLOCK_ACCESS_FS_READ_FILE | (is_dir ? LANDLOCK_ACCESS_FS_READ_DIR : 0);
-        rule.parent_fd = fd;
-        // A path the kernel will not take a rule for stays unreadable: the command then says
-        // "cannot read" about it, which is the safe side.
-        syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0);
-        close(fd);
-    }
+    add_rules(ruleset);
     // Landlock needs no_new_privs (the seccomp filter sets it too).
     return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 && syscall(SYS_landlock_restrict_self, ruleset, 0) == 0;
 }
+
+// The first layer: reading beneath `readable`, nothing else. Paths that do not exist are skipped
+// (a search folder that is not there).
+bool confine_files(const std::vector<std::filesystem::path>& readable) {
+    return restrict_files([&](int ruleset) {
+        for (const auto& path : readable) {
+            const int fd = open(path.c_str(), O_PATH | O_CLOEXEC);
+            if (fd < 0) continue;
+            struct stat st{};
+            const bool is_dir = fstat(fd, &st) == 0 && S_ISDIR(st.st_mode);
+            landlock_path_beneath_attr rule{};
+            rule.allowed_access = LANDLOCK_ACCESS_FS_READ_FILE | (is_dir ? LANDLOCK_ACCESS_FS_READ_DIR : 0);
+            rule.parent_fd = fd;
+            // A path the kernel will not take a rule for stays unreadable: the command then says
+            // "cannot read" about it, which is the safe side.
+            syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0);
+            close(fd);
+        }
+    });
+}
+
+// The second layer, of close_files(): no rule, so nothing can be opened, listed, written or
+// executed beneath any folder. Layers stack: the first one stays in force, this one only takes
+// away what it left.
+bool forbid_all_files() {
+    return restrict_files([](int) {});
+}
+
+bool g_close_files_after_load = false;
+std::atomic<bool> g_files_closed{false};
 
 void set_limit(int resource, rlim_t soft, rlim_t hard) {
     const rlimit limit{soft, hard};
@@ -274,6 +297,10 @@ void set_limit(int resource, rlim_t soft, rlim_t hard) {
             if (!g_files_confined && std::getenv("UMPIRE_VERBOSE"))
                 std::fprintf(stderr, "umpire: note: this kernel has no Landlock; the worker's reads are not "
                                      "confined to the ruleset folders (docs/sandbox.md)\n");
+        }
+        if (limits.close_files_after_load) {
+            g_close_files_after_load = true;
+            file_snapshot::enable();
         }
         install_filter();
         rc = body();
@@ -664,6 +691,14 @@ int landlock_abi() {
 }
 
 bool files_confined() { return g_files_confined; }
+
+bool close_files() {
+    if (!g_close_files_after_load || g_files_closed) return g_files_closed;
+    g_files_closed = forbid_all_files();
+    return g_files_closed;
+}
+
+bool files_closed() { return g_files_closed; }
 
 const std::vector<std::string>& denied_syscalls() {
     static const std::vector<std::string> names = [] {

@@ -33,6 +33,11 @@ struct Limits {
     // create, remove or execute nothing anywhere. Files already open (stdin/out/err) stay usable.
     bool confine_files = false;
     std::vector<std::filesystem::path> readable;
+    // `run`, `odds`, `replay`: once the command has loaded what it needs, close_files() takes the
+    // worker's file access away entirely (a second Landlock layer), and the ruleset files read
+    // before are kept in memory for the loads that follow (host/FileSnapshot.hpp). `watch`,
+    // `test` and `serve` reload by design and leave it off.
+    bool close_files_after_load = false;
 };
 
 // The worker died (a signal, a kill at a deadline, a limit): what() is the message for the user.
@@ -113,6 +118,18 @@ int landlock_abi();
 // In a worker: was its file access confined with Landlock (Limits::confine_files and a kernel
 // that has it)?
 bool files_confined();
+
+// In a worker whose Limits::close_files_after_load is set: the calling thread, and every thread it
+// makes later, may open no file at all from now on (a Landlock layer that handles every file
+// right and allows none; files already open, stdout/stderr and the pipe to the parent, stay
+// usable). A Landlock layer binds the thread that adds it and the threads it makes afterwards,
+// so call it while the worker runs no other thread: the callers do (replay::play before the
+// script runs; odds_runner::ScriptWorker after its load, and the Monte Carlo sampler makes every
+// host before it starts its threads). Once done, later calls do nothing. Returns whether the
+// files are closed; false outside such a worker, and where the kernel has no Landlock.
+bool close_files();
+// Has close_files() closed the worker's files?
+bool files_closed();
 
 // The syscalls the worker's filter refuses, for docs and tests.
 const std::vector<std::string>& denied_syscalls();

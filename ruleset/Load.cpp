@@ -1,8 +1,11 @@
 #include "ruleset/Load.hpp"
 
+#include "host/FileSnapshot.hpp"
 #include "host/LuaHost.hpp"
 #include "ruleset/LoadCache.hpp"
 #include "ruleset/Ruleset.hpp"
+#include "ruleset/Scenarios.hpp"
+#include "ruleset/YamlLoader.hpp"
 #include "ruleset/Shared.hpp"
 
 namespace umpire::ruleset {
@@ -19,14 +22,34 @@ struct Loaded {
 
 }  // namespace
 
-std::vector<fs::path> search_path(const LuaHost& host) {
-    auto path = host.options().search_path;
-    for (auto& dir : env_path()) path.push_back(std::move(dir));
-    if (!shared().rulesets.empty()) path.push_back(shared().rulesets);
-    return path;
+std::vector<fs::path> search_path(std::vector<fs::path> given) {
+    for (auto& dir : env_path()) given.push_back(std::move(dir));
+    if (!shared().rulesets.empty()) given.push_back(shared().rulesets);
+    return given;
+}
+
+std::vector<fs::path> search_path(const LuaHost& host) { return search_path(host.options().search_path); }
+
+void read_ahead(const std::vector<std::string>& names_or_dirs, const std::vector<fs::path>& search_path) {
+    if (!file_snapshot::enabled()) return;
+    const file_snapshot::Recording recording;
+    try {
+        for (const auto& name : names_or_dirs)
+            for (const auto& m : chain(find(name, search_path), search_path)) {  // reads the manifests
+                for (const auto& file : m.data) yaml::read_data_file(file, LuaHost::display_path(file));
+                for (const auto& file : m.modules) LuaHost::read_file(file, LuaHost::kMaxCodeBytes, "a rules module");
+                for (const auto& file : scenario_files(m.dir))
+                    if (inside(m.dir, file)) yaml::read_data_file(file, LuaHost::display_path(file));
+            }
+    } catch (const std::exception&) {
+        // The load meets the same error at the same file and reports it.
+    }
 }
 
 void load(LuaHost& host, const std::vector<std::string>& names_or_dirs) {
+    // What this load reads is kept, in a worker that closes its files after loading, for the
+    // loads of the same rulesets that follow (host/FileSnapshot.hpp).
+    const file_snapshot::Recording recording;
     std::vector<fs::path> dirs;
     for (const auto& name : names_or_dirs) dirs.push_back(find(name, search_path(host)));
     auto& cache = host.extension<LoadCache>();

@@ -17,6 +17,15 @@ namespace umpire::ruleset {
 // Where ruleset names are looked up: HostOptions::search_path (the --ruleset folders), then
 // UMPIRE_PATH, then the shipped rulesets (ruleset/Shared.hpp).
 std::vector<std::filesystem::path> search_path(const LuaHost& host);
+// The same from HostOptions::search_path, for a caller that has no host yet.
+std::vector<std::filesystem::path> search_path(std::vector<std::filesystem::path> given);
+
+// In a worker that closes its files after loading (host/FileSnapshot.hpp): reads every file a
+// load of these rulesets will read (manifests, data files, modules, scenarios), so that a load
+// made after the files are closed (`odds --compare` loads its second ruleset after the first
+// side's odds) finds them in memory. Errors are left to that load, which meets them in the same
+// order and reports them as usual. Does nothing elsewhere.
+void read_ahead(const std::vector<std::string>& names_or_dirs, const std::vector<std::filesystem::path>& search_path);
 
 // Loads the named rulesets (a name from the search path, or a directory) as one generation.
 void load(LuaHost& host, const std::vector<std::string>& names_or_dirs);

@@ -11,10 +11,12 @@
 
 #include "bindings/DataMarks.hpp"
 #include "host/DataGuard.hpp"
+#include "host/FileSnapshot.hpp"
 #include "host/LuaHost.hpp"
 #include "host/Sandbox.hpp"
 #include "ruleset/Load.hpp"
 #include "ruleset/LoadCache.hpp"
+#include "ruleset/Scenarios.hpp"
 #include "ruleset/Shared.hpp"
 #include "ruleset/YamlLoader.hpp"
 
@@ -287,15 +289,19 @@ Manifest read_manifest(const fs::path& dir, LoadCache* cache) {
         for (const auto& name : list(tests, display, "tests"))
             m.tests.push_back(resolve_file(m.dir, real_dir, resolver, name, "tests", ".lua", display, tests.Mark()));
     } else if (fs::is_directory(m.dir / "tests")) {
-        for (const auto& e : fs::directory_iterator(m.dir / "tests"))
-            if (e.path().extension() == ".lua") {
-                const auto real = resolver.regular_file(e.path().native());
+        // Listed through the file snapshot: a worker whose files are closed loads the ruleset
+        // again from memory (host/FileSnapshot.hpp).
+        for (const auto& name : file_snapshot::list(m.dir / "tests")) {
+            const fs::path test = m.dir / "tests" / name;
+            if (test.extension() == ".lua") {
+                const auto real = resolver.regular_file(test.native());
                 std::error_code not_found;  // a dangling link: empty, so refused
-                if (!inside_real(real_dir, real ? *real : fs::canonical(e.path(), not_found).native()))
-                    throw ScriptError(LuaHost::display_path(e.path()) + ": resolves outside the ruleset folder "
-                                      "(a symlink?); spec files must be inside it", LuaHost::display_path(e.path()));
-                m.tests.push_back(e.path());
+                if (!inside_real(real_dir, real ? *real : fs::canonical(test, not_found).native()))
+                    throw ScriptError(LuaHost::display_path(test) + ": resolves outside the ruleset folder "
+                                      "(a symlink?); spec files must be inside it", LuaHost::display_path(test));
+                m.tests.push_back(test);
             }
+        }
         std::sort(m.tests.begin(), m.tests.end());
     }
     return m;
@@ -435,36 +441,6 @@ void validate(LuaHost& host, int layers, int data) {
     }
 }
 
-/// @lua umpire.data.scenario(name)
-/// ---The table of scenarios/<name>.yaml of the active ruleset (a child's scenario hides its
-/// ---parent's of the same name). Read from disk on each call; errors name file:line:col.
-/// ---@param name string scenario name (letters, digits, _ and - only)
-/// ---@return table scenario
-int l_scenario(lua_State* L) {
-    return lua::lua_guard(L, [&] {
-        const std::string name = luaL_checkstring(L, 1);
-        lua::StackCheck check(L, 1);
-        if (name.empty() || name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != std::string::npos)
-            throw Error("umpire.data.scenario: bad scenario name '" + name + "'");
-        const int n = static_cast<int>(lua_objlen(L, lua_upvalueindex(1)));
-        std::string looked;
-        for (int i = n; i >= 1; --i) {  // leaf first
-            lua_rawgeti(L, lua_upvalueindex(1), i);
-            const fs::path file = fs::path(lua_tostring(L, -1)) / "scenarios" / (name + ".yaml");
-            lua_pop(L, 1);
-            if (fs::is_regular_file(file)) {
-                if (!inside(file.parent_path().parent_path(), file))
-                    throw Error("umpire.data.scenario: " + LuaHost::display_path(file) +
-                                " resolves outside its ruleset folder (a symlink?)");
-                yaml::push_file(L, file, LuaHost::display_path(file));
-                return check.result(1);
-            }
-            looked += " " + LuaHost::display_path(file.parent_path());
-        }
-        throw Error("umpire.data.scenario: no scenario '" + name + "' (looked in" + looked + ")");
-    });
-}
-
 void set_info(LuaHost& host, int umpire, const Manifest& m) {
     lua_State* L = host.state();
     lua_newtable(L);
@@ -515,12 +491,9 @@ void load_into(LuaHost& host, int env, const std::vector<fs::path>& dirs) {
         for (const auto& m : layers_in_order)
             for (std::size_t i = 0; i < m.data.size(); ++i)
                 load_data(host, data, m.data[i], display_of(m.data_resolved[i].real, cwd), m.data_resolved[i].stamp);
-        lua_newtable(L);
-        for (std::size_t i = 0; i < layers_in_order.size(); ++i) {
-            lua_pushstring(L, layers_in_order[i].dir.string().c_str());
-            lua_rawseti(L, -2, static_cast<int>(i + 1));
-        }
-        lua_pushcclosure(L, l_scenario, 1);
+        std::vector<fs::path> layer_dirs;
+        for (const auto& m : layers_in_order) layer_dirs.push_back(m.dir);
+        push_scenario_function(host, layer_dirs);
         lua_setfield(L, data, "scenario");
         // umpire.data is read-only from here on, module bodies and validate included
         // (host/DataGuard.hpp): a ruleset cannot change another's data, even while loading.

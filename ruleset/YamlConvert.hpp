@@ -49,7 +49,19 @@ struct Entry {
 
 struct Document {
     Value root;
+    // The C++ heap its values take (nodes, strings, entry arrays), worked out once by parse: a
+    // document kept past its load (a scenario) is charged this much against the memory cap on
+    // every load that keeps it, and a reload must not walk it again to know.
+    std::size_t heap_bytes = 0;
 };
+
+// The C++ heap a value takes: the node, its strings and its entry array, and those of its entries.
+inline std::size_t heap_bytes(const Value& value) {
+    std::size_t bytes = sizeof(Value) + value.text.capacity() + value.entries.capacity() * sizeof(Entry);
+    for (const auto& entry : value.entries)
+        bytes += heap_bytes(entry.key) + heap_bytes(entry.value) + entry.key_mark.capacity();
+    return bytes;
+}
 
 namespace detail {
 

@@ -236,6 +236,7 @@ std::shared_ptr<const Document> parse(const std::string& text, const std::string
     detail::Converter<TreeRef> converter{display};
     // An empty file is an empty table.
     if (!converter.convert(TreeRef(tree, 0), document->root)) document->root.kind = Kind::Map;
+    document->heap_bytes = heap_bytes(document->root);
     return document;
 }
 

@@ -49,11 +49,10 @@ std::optional<Result> enumerate(const Script& script, std::uint64_t budget, cons
         // dice, and a fair estimate otherwise; far past the budget there is no point starting.
         if (paths == 1 && source.branch_product() > 1000.0 * static_cast<double>(budget))
             return std::nullopt;
-        std::string key = outcome.key();
-        auto it = sums.find(key);
+        auto it = sums.find(outcome.key());
         if (it == sums.end()) {
-            if (script.on_memory) script.on_memory(held += tally_entry_bytes(key, outcome));
-            sums.emplace(std::move(key), std::make_pair(std::move(outcome), p));
+            if (script.on_memory) script.on_memory(held += tally_entry_bytes(outcome.key(), outcome));
+            sums.emplace(outcome.key(), std::make_pair(outcome, p));
         } else
             it->second.second += p;
     } while (source.advance());

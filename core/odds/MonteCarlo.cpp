@@ -63,12 +63,11 @@ public:
                     for (std::uint64_t i = 0; i < n; ++i) {
                         if ((i & 63) == 0) options_.bounds.check(std::to_string(finished.load()) + " Monte Carlo samples");
                         Outcome outcome = scripts_[w](source);
-                        std::string key = outcome.key();
-                        auto it = counts_[w].find(key);
+                        auto it = counts_[w].find(outcome.key());
                         if (it == counts_[w].end()) {
                             if (scripts_[w].on_memory)
-                                scripts_[w].on_memory(held_[w] += tally_entry_bytes(key, outcome));
-                            counts_[w].emplace(std::move(key), std::make_pair(std::move(outcome), 1));
+                                scripts_[w].on_memory(held_[w] += tally_entry_bytes(outcome.key(), outcome));
+                            counts_[w].emplace(outcome.key(), std::make_pair(outcome, 1));
                         } else
                             ++it->second.second;
                     }

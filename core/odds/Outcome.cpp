@@ -9,39 +9,50 @@ namespace umpire::odds {
 
 namespace {
 
-// Integers print without a decimal point (Lua's 7 and 7.0 are one outcome); other numbers print
-// in the shortest form that reads back to the same double, so keys are exact and stable.
-std::string number_text(double x) {
-    if (std::isnan(x)) return "nan";
-    if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
-    if (x == 0) return "0";  // folds -0 into 0
-    if (std::fabs(x) < 9007199254740992.0 && x == std::trunc(x))
-        return std::to_string(static_cast<long long>(x));
-    char buf[64];
-    const auto result = std::to_chars(buf, buf + sizeof buf, x);
-    return std::string(buf, result.ptr);
+int rank(const Scalar& v) { return static_cast<int>(v.index()); }
+
+void append_scalar_key(std::string& out, const Scalar& value) {
+    switch (value.index()) {
+        case 0: out += "nil"; break;
+        case 1: out += std::get<bool>(value) ? "true" : "false"; break;
+        case 2: append_number_key(out, std::get<double>(value)); break;
+        default: append_string_key(out, std::get<std::string>(value));
+    }
 }
 
-std::string quoted(const std::string& s) {
-    std::string out = "\"";
+}  // namespace
+
+// Integers print without a decimal point (Lua's 7 and 7.0 are one outcome); other numbers print
+// in the shortest form that reads back to the same double, so keys are exact and stable.
+void append_number_key(std::string& out, double x) {
+    if (std::isnan(x)) {
+        out += "nan";
+    } else if (std::isinf(x)) {
+        out += x > 0 ? "inf" : "-inf";
+    } else if (x == 0) {
+        out += '0';  // folds -0 into 0
+    } else {
+        char buf[64];
+        const auto result = std::fabs(x) < 9007199254740992.0 && x == std::trunc(x)
+                                ? std::to_chars(buf, buf + sizeof buf, static_cast<long long>(x))
+                                : std::to_chars(buf, buf + sizeof buf, x);
+        out.append(buf, result.ptr);
+    }
+}
+
+void append_string_key(std::string& out, std::string_view s) {
+    out += '"';
     for (const char c : s) {
         if (c == '"' || c == '\\') out += '\\';
         out += c;
     }
-    return out + '"';
+    out += '"';
 }
 
-int rank(const Scalar& v) { return static_cast<int>(v.index()); }
-
-}  // namespace
-
 std::string scalar_key(const Scalar& value) {
-    switch (value.index()) {
-        case 0: return "nil";
-        case 1: return std::get<bool>(value) ? "true" : "false";
-        case 2: return number_text(std::get<double>(value));
-        default: return quoted(std::get<std::string>(value));
-    }
+    std::string out;
+    append_scalar_key(out, value);
+    return out;
 }
 
 std::string scalar_display(const Scalar& value) {
@@ -65,39 +76,58 @@ std::weak_ordering compare_scalars(const Scalar& a, const Scalar& b) {
     }
 }
 
+Outcome::Outcome(Scalar value) {
+    std::string key = scalar_key(value);
+    data_ = std::make_shared<const Data>(Data{std::move(value), std::move(key)});
+}
+
+Outcome::Outcome(Fields fields) {
+    std::string key = "{";
+    bool first = true;
+    for (const auto& [name, value] : fields) {
+        if (!first) key += ',';
+        first = false;
+        key += name;
+        key += '=';
+        append_scalar_key(key, value);
+    }
+    key += '}';
+    data_ = std::make_shared<const Data>(Data{std::move(fields), std::move(key)});
+}
+
+const std::variant<Scalar, Fields>& Outcome::value() const {
+    static const std::variant<Scalar, Fields> nil;
+    return data_ ? data_->value : nil;
+}
+
+bool Outcome::is_table() const { return std::holds_alternative<Fields>(value()); }
+
 const Scalar& Outcome::scalar() const {
     if (is_table()) throw RuleError("outcome " + display() + " is a table, not a single value");
-    return std::get<Scalar>(value_);
+    return std::get<Scalar>(value());
 }
 
 const Fields& Outcome::fields() const {
     if (!is_table()) throw RuleError("outcome " + display() + " is a single value, not a table");
-    return std::get<Fields>(value_);
+    return std::get<Fields>(value());
 }
 
 Scalar Outcome::field(const std::string& name) const {
     if (!is_table()) return {};
-    const auto& f = std::get<Fields>(value_);
+    const auto& f = std::get<Fields>(value());
     const auto it = f.find(name);
     return it == f.end() ? Scalar{} : it->second;
 }
 
-std::string Outcome::key() const {
-    if (!is_table()) return scalar_key(std::get<Scalar>(value_));
-    std::string out = "{";
-    bool first = true;
-    for (const auto& [name, value] : std::get<Fields>(value_)) {
-        if (!first) out += ',';
-        first = false;
-        out += name + '=' + scalar_key(value);
-    }
-    return out + '}';
+const std::string& Outcome::key() const {
+    static const std::string nil = "nil";
+    return data_ ? data_->key : nil;
 }
 
 std::string Outcome::display() const {
-    if (!is_table()) return scalar_display(std::get<Scalar>(value_));
+    if (!is_table()) return scalar_display(std::get<Scalar>(value()));
     std::string out;
-    for (const auto& [name, value] : std::get<Fields>(value_)) {
+    for (const auto& [name, value] : std::get<Fields>(value())) {
         if (!out.empty()) out += ' ';
         out += name + '=' + scalar_display(value);
     }
@@ -106,10 +136,10 @@ std::string Outcome::display() const {
 
 std::weak_ordering Outcome::operator<=>(const Outcome& other) const {
     if (is_table() != other.is_table()) return is_table() <=> other.is_table();
-    if (!is_table()) return compare_scalars(std::get<Scalar>(value_), std::get<Scalar>(other.value_));
+    if (!is_table()) return compare_scalars(std::get<Scalar>(value()), std::get<Scalar>(other.value()));
     // Tables: field by field in name order, as a dictionary compares words.
-    const auto& a = std::get<Fields>(value_);
-    const auto& b = std::get<Fields>(other.value_);
+    const auto& a = std::get<Fields>(value());
+    const auto& b = std::get<Fields>(other.value());
     auto i = a.begin();
     auto j = b.begin();
     for (; i != a.end() && j != b.end(); ++i, ++j) {

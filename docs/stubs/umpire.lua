@@ -169,7 +169,8 @@ function umpire.copy(t) end
 function umpire.copy_chain(tables) end
 
 ---The table of scenarios/<name>.yaml of the active ruleset (a child's scenario hides its
----parent's of the same name). Read from disk on each call; errors name file:line:col.
+---parent's of the same name). Every scenario is read and checked when the rulesets load
+---(errors name file:line:col then); each call returns a fresh table of its own.
 ---@param name string scenario name (letters, digits, _ and - only)
 ---@return table scenario
 function umpire.data.scenario(name) end

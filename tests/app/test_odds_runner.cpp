@@ -45,6 +45,16 @@ std::string exact(const umpire::odds::Result& r, const umpire::odds::Outcome& o)
     return r.exact_probability(o).get_str();
 }
 
+// The script gives `outcome` on every path and on every Monte Carlo sample.
+void check_always(const std::string& code, const umpire::odds::Outcome& outcome) {
+    const auto exact_run = run(code);
+    REQUIRE(exact_run.outcomes.size() == 1);
+    CHECK(exact(exact_run, outcome) == "1");
+    const auto sampled = run(code, true);
+    REQUIRE(sampled.outcomes.size() == 1);
+    CHECK(sampled.outcomes[0].outcome == outcome);
+}
+
 }  // namespace
 
 TEST_CASE("exact odds of 2d6, d20 and D3+1 from scripts", "[odds]") {
@@ -111,12 +121,32 @@ TEST_CASE("no path or sample sees what another wrote into its globals", "[odds]"
         "load('c = (c or 0) + 1')()\n"
         "loadstring('_G.c = c + 0')()\n"
         "return a + b + c\n";
-    const auto exact_run = run(code);
-    REQUIRE(exact_run.outcomes.size() == 1);
-    CHECK(exact(exact_run, 3) == "1");
-    const auto sampled = run(code, true);
-    REQUIRE(sampled.outcomes.size() == 1);
-    CHECK(sampled.outcomes[0].outcome == umpire::odds::Outcome(3));
+    check_always(code, 3);
+}
+
+TEST_CASE("a run that writes no global hands on a clean globals table, one that writes any does not", "[odds]") {
+    // The worker keeps a run's globals table for the next run only while no run wrote to it
+    // (ScriptWorker::globals_unchanged). Here each face of the die writes another way: a plain
+    // global, rawset, a global set and then cleared (the one that leaves the table clean), _G
+    // itself, load and loadstring replaced or removed. Every run looks at its globals before
+    // writing: they must always be as new, on every path and sample, so the outcome is always true.
+    const std::string code =
+        "local clean = x == nil and rawget(_G, 'y') == nil and rawget(_G, '_G') == _G\n"
+        "  and type(load) == 'function' and load == loadstring and w == nil\n"
+        "local n = 0\n"
+        "for k in pairs(_G) do n = n + 1 end\n"
+        "clean = clean and n == 3\n"
+        "local d = umpire.dice.d(8)\n"
+        "if d == 1 then x = 1\n"
+        "elseif d == 2 then rawset(_G, 'y', 2)\n"
+        "elseif d == 3 then w = 1; w = nil\n"
+        "elseif d == 4 then _G = nil\n"
+        "elseif d == 5 then load = nil\n"
+        "elseif d == 6 then loadstring = print\n"
+        "elseif d == 7 then load('w = 7')()\n"
+        "end\n"
+        "return clean\n";
+    check_always(code, true);
 }
 
 TEST_CASE("a script that fails says where", "[odds]") {

@@ -58,6 +58,19 @@ out=$("$umpire" run --ruleset "$work/rs/mine" "$work/sum.lua" 2> "$work/err")
 [ "$out" = 42 ] || { echo "FAIL: a ruleset in a scratch folder extending one beside it: '$out'"; cat "$work/err"; fail=1; }
 "$umpire" odds --ruleset "$work/rs/mine" -e 'return umpire.dice.roll("1d6") + (umpire.data.e and 1 or 0)' \
   --compare "$work/rs/base" > "$work/out" 2> "$work/err" || { echo "FAIL: odds --compare a folder"; cat "$work/err"; fail=1; }
+# run, odds and replay open no file once loaded (docs/sandbox.md, "No file opened after loading"):
+# scenarios are read at load, the fallback from exact to Monte Carlo (a budget of 5 paths) and the
+# --compare side load from the files kept in memory.
+mkdir -p "$work/rs/base/scenarios" "$work/rs/mine/scenarios"
+printf 'bonus: 10\n' > "$work/rs/base/scenarios/s.yaml"
+printf 'bonus: 20\n' > "$work/rs/mine/scenarios/s.yaml"
+out=$("$umpire" run --ruleset "$work/rs/mine" -e 'return umpire.data.scenario("s").bonus' 2> "$work/err")
+[ "$out" = 20 ] || { echo "FAIL: a scenario in run: '$out'"; cat "$work/err"; fail=1; }
+"$umpire" odds --ruleset "$work/rs/mine" --budget 5 --samples 8192 --threads 2 --json \
+  -e 'return umpire.dice.roll("1d6") + umpire.dice.roll("1d6") + umpire.data.scenario("s").bonus' \
+  --compare "$work/rs/base" > "$work/out" 2> "$work/err" || { echo "FAIL: odds --compare, Monte Carlo, scenarios"; cat "$work/err"; fail=1; }
+grep -q '"outcome": 32' "$work/out" && grep -q '"outcome": 22' "$work/out" && grep -q 'Monte Carlo estimate' "$work/out" \
+  || { echo "FAIL: both sides' scenarios in the Monte Carlo odds"; head -c 600 "$work/out"; fail=1; }
 "$umpire" run --ruleset "$work/rs/mine" -e 'return 1' --journal "$work/mine.json" > /dev/null 2> "$work/err" \
   || { echo "FAIL: run --journal"; cat "$work/err"; fail=1; }
 "$umpire" check --ruleset "$src/rulesets" asl > "$work/out" 2> "$work/err" || { echo "FAIL: check asl"; cat "$work/err"; fail=1; }

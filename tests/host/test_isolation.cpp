@@ -16,6 +16,7 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -48,6 +49,39 @@ std::string died(const std::function<int()>& body, int* rc = nullptr,
     } catch (const std::exception& e) {  // WorkerDied, or an output the parent refused
         return e.what();
     }
+}
+
+// Runs checks(expect) in a worker made with `limits`: the test's own hook, native code in the
+// worker as code that escaped the Lua VM would be. expect(what, ok) prints `what` on stderr when
+// ok is false. Returns the number of failed expectations the worker reported through its pipe to
+// the parent ("0"), or why there is none (the worker died, or sent nothing).
+using Expect = std::function<void(const char* what, bool ok)>;
+std::string failures_in_worker(const isolation::Limits& limits, const std::function<void(const Expect&)>& checks) {
+    std::string reported = "(nothing reported)";
+    try {
+        isolation::run(limits, [&] {
+            int failures = 0;
+            checks([&](const char* what, bool ok) {
+                if (!ok) {
+                    std::fprintf(stderr, "failed in the worker: %s\n", what);
+                    ++failures;
+                }
+            });
+            isolation::send("failures", std::to_string(failures));
+            return 0;
+        }, {}, [&](const std::string&, const std::string& payload) { reported = payload; });
+    } catch (const std::exception& e) {
+        return e.what();
+    }
+    return reported;
+}
+
+// Did an open of `path` fail with `error`? (0: did it succeed?)
+bool open_gives(const fs::path& path, int flags, int error) {
+    const int fd = ::open(path.c_str(), flags);
+    const int got = fd >= 0 ? 0 : errno;
+    if (fd >= 0) ::close(fd);
+    return got == error;
 }
 
 // The parent is alive and its own Lua hosts still work.
@@ -290,7 +324,8 @@ TEST_CASE("isolation: Monte Carlo threads work in a worker", "[isolation]") {
 
 TEST_CASE("isolation attacks: with Landlock the worker reads only beneath its readable folders", "[isolation][attacks][landlock]") {
     if (isolation::landlock_abi() == 0) {
-        WARN("this kernel has no Landlock: the worker's reads are not confined (docs/sandbox.md)");
+        WARN("SKIPPED: this kernel has no Landlock, so the worker's reads are not confined (docs/sandbox.md); "
+             "nothing was checked");
         return;
     }
     const fs::path dir = test_helpers::scratch_root() / "landlock";
@@ -305,60 +340,91 @@ TEST_CASE("isolation attacks: with Landlock the worker reads only beneath its re
     isolation::Limits limits = test_limits();
     limits.confine_files = true;
     limits.readable = {dir / "rules", dir / "not-there"};  // a missing folder is skipped
-    std::string failures_reported;
-    const std::string message = [&] {
+    CHECK(failures_in_worker(limits, [&](const Expect& expect) {
+        const auto denied = [](const fs::path& path, int flags = O_RDONLY) { return open_gives(path, flags, EACCES); };
+        expect("a worker knows it is confined", isolation::files_confined());
+        expect("a file outside is refused", denied(dir / "secret.txt"));
+        expect("/etc/passwd is refused", denied("/etc/passwd"));
+        expect("the folder above is not listed", denied(dir, O_RDONLY | O_DIRECTORY));
+        expect("a symlink out of the folder is refused", denied(dir / "rules" / "data" / "link.yaml"));
+        const int environ_fd = ::openat(AT_FDCWD, "/proc/self/environ", O_RDONLY);
+        expect("openat from the root is refused", environ_fd < 0 && errno == EACCES);
+        if (environ_fd >= 0) ::close(environ_fd);
+        expect("a ruleset file reads", open_gives(dir / "rules" / "data" / "units.yaml", O_RDONLY, 0));
+        expect("a ruleset folder lists", open_gives(dir / "rules", O_RDONLY | O_DIRECTORY, 0));
+        // Threads made after the restriction inherit it (Monte Carlo's hosts).
+        bool thread_denied = false;
+        std::thread([&] { thread_denied = denied("/etc/passwd"); }).join();
+        expect("a later thread is confined too", thread_denied);
+        // The host reads through the same kernel: a clear error, not a crash.
         try {
-            isolation::run(limits, [&] {
-                // The test's own hook: native code in the worker, after the restriction, as code
-                // that escaped the Lua VM would be.
-                int failures = 0;
-                const auto expect = [&](const char* what, bool ok) {
-                    if (!ok) {
-                        std::fprintf(stderr, "landlock: %s\n", what);
-                        ++failures;
-                    }
-                };
-                const auto denied = [](int fd) {
-                    const bool refused = fd < 0 && errno == EACCES;
-                    if (fd >= 0) ::close(fd);
-                    return refused;
-                };
-                expect("a worker knows it is confined", isolation::files_confined());
-                expect("a file outside is refused", denied(::open((dir / "secret.txt").c_str(), O_RDONLY)));
-                expect("/etc/passwd is refused", denied(::open("/etc/passwd", O_RDONLY)));
-                expect("the folder above is not listed", denied(::open(dir.c_str(), O_RDONLY | O_DIRECTORY)));
-                expect("a symlink out of the folder is refused",
-                       denied(::open((dir / "rules" / "data" / "link.yaml").c_str(), O_RDONLY)));
-                expect("openat from the root is refused", denied(::openat(AT_FDCWD, "/proc/self/environ", O_RDONLY)));
-                const int fd = ::open((dir / "rules" / "data" / "units.yaml").c_str(), O_RDONLY);
-                expect("a ruleset file reads", fd >= 0);
-                if (fd >= 0) ::close(fd);
-                const int folder = ::open((dir / "rules").c_str(), O_RDONLY | O_DIRECTORY);
-                expect("a ruleset folder lists", folder >= 0);
-                if (folder >= 0) ::close(folder);
-                // Threads made after the restriction inherit it (Monte Carlo's hosts).
-                bool thread_denied = false;
-                std::thread([&] { thread_denied = denied(::open("/etc/passwd", O_RDONLY)); }).join();
-                expect("a later thread is confined too", thread_denied);
-                // The host reads through the same kernel: a clear error, not a crash.
-                try {
-                    umpire::LuaHost::read_file(dir / "secret.txt");
-                    expect("read_file outside", false);
-                } catch (const std::exception& e) {
-                    expect("read_file's error", std::string(e.what()).find("cannot read") != std::string::npos);
-                }
-                isolation::send("failures", std::to_string(failures));
-                return 0;
-            }, {}, [&](const std::string&, const std::string& payload) { failures_reported = payload; });
-            return std::string();
+            umpire::LuaHost::read_file(dir / "secret.txt");
+            expect("read_file outside", false);
         } catch (const std::exception& e) {
-            return std::string(e.what());
+            expect("read_file's error", std::string(e.what()).find("cannot read") != std::string::npos);
         }
-    }();
-    CHECK(message.empty());
-    CHECK(failures_reported == "0");
+    }) == "0");
     fs::remove_all(dir);
     check_parent_alive();
+}
+
+TEST_CASE("isolation attacks: after close_files the worker opens no file, not even in its ruleset folder", "[isolation][attacks][landlock]") {
+    if (isolation::landlock_abi() == 0) {
+        WARN("SKIPPED: this kernel has no Landlock, so a worker's files cannot be closed after loading "
+             "(docs/sandbox.md); nothing was checked");
+        return;
+    }
+    const fs::path dir = test_helpers::scratch_root() / "closed";
+    fs::remove_all(dir);
+    fs::create_directories(dir / "rules");
+    std::ofstream(dir / "rules" / "units.yaml") << "squad: 7\n";
+    isolation::Limits limits = test_limits();
+    limits.confine_files = true;
+    limits.readable = {dir / "rules"};
+    limits.close_files_after_load = true;
+    // The failures are reported through the pipe to the parent after the close: it stays usable.
+    CHECK(failures_in_worker(limits, [&](const Expect& expect) {
+        const fs::path file = dir / "rules" / "units.yaml";
+        // Before: the ruleset folder reads (what a load needs).
+        expect("a ruleset file reads while loading", open_gives(file, O_RDONLY, 0));
+        expect("not closed yet", !isolation::files_closed());
+        expect("close_files closes", isolation::close_files());
+        expect("files_closed says so", isolation::files_closed());
+        expect("a second call is a no-op that still says closed", isolation::close_files());
+        expect("the ruleset file is refused after", open_gives(file, O_RDONLY, EACCES));
+        expect("its folder is not listed", open_gives(dir / "rules", O_RDONLY | O_DIRECTORY, EACCES));
+        bool in_thread = false;
+        std::thread([&] { in_thread = open_gives(file, O_RDONLY, EACCES); }).join();
+        expect("a thread made after is refused too (a Monte Carlo thread)", in_thread);
+        try {
+            umpire::LuaHost::read_file(file);
+            expect("read_file after close", false);
+        } catch (const std::exception& e) {
+            expect("read_file's error", std::string(e.what()).find("cannot read") != std::string::npos);
+        }
+        // What was open stays open: stderr (and the pipe, which carries this test's result).
+        expect("stderr writes", ::write(STDERR_FILENO, "", 0) == 0);
+    }) == "0");
+    fs::remove_all(dir);
+    check_parent_alive();
+}
+
+TEST_CASE("isolation: close_files does nothing where the command keeps its reads (watch, test, serve)", "[isolation][landlock]") {
+    int rc = -1;
+    const fs::path file = test_helpers::scratch_root() / "kept.yaml";
+    std::ofstream(file) << "a: 1\n";
+    isolation::Limits limits = test_limits();
+    limits.confine_files = true;
+    limits.readable = {test_helpers::scratch_root()};
+    const std::string message = died([&] {
+        if (isolation::close_files() || isolation::files_closed()) return 2;
+        const int fd = ::open(file.c_str(), O_RDONLY);
+        if (fd >= 0) ::close(fd);
+        return fd >= 0 ? 0 : 1;
+    }, &rc, limits);
+    CHECK(message.empty());
+    CHECK(rc == 0);
+    CHECK_FALSE(isolation::close_files());  // outside a worker too
 }
 
 TEST_CASE("isolation: without confine_files the worker's reads are as before", "[isolation][landlock]") {

@@ -1,0 +1,103 @@
+#include "app/ScriptOutcome.hpp"
+
+#include <algorithm>
+#include <string_view>
+#include <vector>
+
+#include "core/Error.hpp"
+
+namespace umpire::odds_runner {
+namespace {
+
+odds::Scalar to_scalar(lua_State* L, int index, const char* field) {
+    switch (lua_type(L, index)) {
+        case LUA_TNIL: return odds::Scalar{};
+        case LUA_TBOOLEAN: return odds::Scalar{static_cast<bool>(lua_toboolean(L, index))};
+        case LUA_TNUMBER: return odds::Scalar{static_cast<double>(lua_tonumber(L, index))};
+        case LUA_TSTRING: return odds::Scalar{std::string(lua_tostring(L, index))};
+        default:
+            throw Error((field ? "field '" + std::string(field) + "' of the script's result"
+                               : std::string("the script's result")) +
+                        " is a " + luaL_typename(L, index) +
+                        ": an odds script returns a string, a number, a boolean or a table of "
+                        "those (one field per question, e.g. {ift = \"1KIA\", malfunction = true})");
+    }
+}
+
+// The key text of a scalar Lua value, as odds::scalar_key writes it; false for a table, a function...
+bool append_scalar(std::string& out, lua_State* L, int index) {
+    switch (lua_type(L, index)) {
+        case LUA_TNIL: out += "nil"; return true;
+        case LUA_TBOOLEAN: out += lua_toboolean(L, index) ? "true" : "false"; return true;
+        case LUA_TNUMBER: odds::append_number_key(out, static_cast<double>(lua_tonumber(L, index))); return true;
+        // Up to the first NUL, as to_scalar reads it.
+        case LUA_TSTRING: odds::append_string_key(out, lua_tostring(L, index)); return true;
+        default: return false;
+    }
+}
+
+}  // namespace
+
+odds::Outcome to_outcome(lua_State* L, int index) {
+    if (!lua_istable(L, index)) return odds::Outcome(to_scalar(L, index, nullptr));
+    odds::Fields fields;
+    lua_pushnil(L);
+    while (lua_next(L, index) != 0) {
+        if (lua_type(L, -2) != LUA_TSTRING)
+            throw Error("the script's result table must have string keys (field names)");
+        const char* name = lua_tostring(L, -2);
+        fields[name] = to_scalar(L, lua_gettop(L), name);
+        lua_pop(L, 1);
+    }
+    return odds::Outcome(std::move(fields));
+}
+
+bool OutcomeReader::write_key(lua_State* L, int index) {
+    key_.clear();
+    if (!lua_istable(L, index)) return append_scalar(key_, L, index);
+    // The fields in name order, as odds::Fields (a std::map) keeps them.
+    std::vector<Field>& fields = fields_;
+    fields.clear();
+    lua_pushnil(L);
+    while (lua_next(L, index) != 0) {
+        const int type = lua_type(L, -1);
+        if (lua_type(L, -2) != LUA_TSTRING ||
+            (type != LUA_TBOOLEAN && type != LUA_TNUMBER && type != LUA_TSTRING)) {
+            lua_pop(L, 2);
+            return false;
+        }
+        Field f{lua_tostring(L, -2), type, 0, {}};
+        if (type == LUA_TBOOLEAN) f.number = lua_toboolean(L, -1);
+        else if (type == LUA_TNUMBER) f.number = static_cast<double>(lua_tonumber(L, -1));
+        else f.text = lua_tostring(L, -1);
+        fields.push_back(f);
+        lua_pop(L, 1);
+    }
+    std::sort(fields.begin(), fields.end(), [](const Field& a, const Field& b) { return a.name < b.name; });
+    key_ += '{';
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+        const Field& f = fields[i];
+        // Two names equal up to a NUL are one field of odds::Fields: the slow way decides.
+        if (i > 0 && fields[i - 1].name == f.name) return false;
+        if (i > 0) key_ += ',';
+        key_ += f.name;
+        key_ += '=';
+        if (f.type == LUA_TBOOLEAN) key_ += f.number != 0 ? "true" : "false";
+        else if (f.type == LUA_TNUMBER) odds::append_number_key(key_, f.number);
+        else odds::append_string_key(key_, f.text);
+    }
+    key_ += '}';
+    return true;
+}
+
+odds::Outcome OutcomeReader::read(lua_State* L, int index) {
+    if (!write_key(L, index)) return to_outcome(L, index);
+    if (const auto it = kept_.find(key_); it != kept_.end()) return it->second;
+    odds::Outcome outcome = to_outcome(L, index);
+    // The two ways write one key by construction (Outcome.hpp); an outcome whose key came out
+    // otherwise is still right, only never kept.
+    if (kept_.size() < kMaxKept && outcome.key() == key_) kept_.emplace(key_, outcome);
+    return outcome;
+}
+
+}  // namespace umpire::odds_runner

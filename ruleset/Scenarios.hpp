@@ -1,0 +1,29 @@
+// umpire.data.scenario: the scenarios of the loaded rulesets, read and parsed while they load.
+//
+// Every scenarios/<name>.yaml of every layer (a name of letters, digits, '_' and '-', the names
+// umpire.data.scenario accepts) is read and checked as a data file is (size, UTF-8, syntax,
+// duplicate keys, the node cap; errors "file:line:col" at load), and its parsed values are kept
+// with the load generation, their C++ memory charged against the Lua memory cap for as long as
+// they are kept. A call then only looks the name up and makes fresh tables from what was kept:
+// each call returns a table of its own, as when it read the file at every call, so a script that
+// changes one does not change the next. No file is opened at run time, which is what lets `run`
+// and `odds` close their files after loading (docs/sandbox.md, "No file opened after loading").
+#pragma once
+#include <filesystem>
+#include <vector>
+
+namespace umpire {
+class LuaHost;
+}
+
+namespace umpire::ruleset {
+
+// The scenario files of one ruleset folder: scenarios/<name>.yaml with a valid name, regular
+// files (symlinks followed), in name order. Listed through the file snapshot.
+std::vector<std::filesystem::path> scenario_files(const std::filesystem::path& layer);
+
+// Reads the scenarios of `layers` (ruleset folders, root first; a later layer's scenario hides an
+// earlier one's of the same name) and pushes the function umpire.data.scenario over them.
+void push_scenario_function(LuaHost& host, const std::vector<std::filesystem::path>& layers);
+
+}  // namespace umpire::ruleset
