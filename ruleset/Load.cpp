@@ -39,7 +39,7 @@ void read_ahead(const std::vector<std::string>& names_or_dirs, const std::vector
                 for (const auto& file : m.data) yaml::read_data_file(file, LuaHost::display_path(file));
                 for (const auto& file : m.modules) LuaHost::read_file(file, LuaHost::kMaxCodeBytes, "a rules module");
                 for (const auto& file : scenario_files(m.dir))
-                    if (inside(m.dir, file)) yaml::read_data_file(file, LuaHost::display_path(file));
+                    if (file.inside) yaml::read_data_file(file.path, LuaHost::display_path(file.path));
             }
     } catch (const std::exception&) {
         // The load meets the same error at the same file and reports it.

@@ -1,5 +1,7 @@
 #include "ruleset/Scenarios.hpp"
 
+#include <sys/stat.h>
+
 #include <map>
 #include <memory>
 #include <new>
@@ -50,17 +52,17 @@ void read_layer(LuaHost& host, Book& book, const fs::path& layer) {
     // of a reload. (A scenario that is a symlink is shown by its own name, not its target's.)
     const std::string folder = LuaHost::display_path(layer / "scenarios");
     book.looked.append(" ").append(folder);
-    for (const auto& file : scenario_files(layer)) {
+    for (const auto& [file, inside_ruleset, stamp] : scenario_files(layer)) {
         const std::string name = file.stem().string();
         if (book.by_name.count(name)) continue;  // a child's scenario hides its parent's
         Book::Scenario& scenario = book.by_name[name];
-        if (!inside(layer, file)) {
+        if (!inside_ruleset) {
             scenario.refused = "umpire.data.scenario: " + LuaHost::display_path(file) +
                                " resolves outside its ruleset folder (a symlink?)";
             continue;
         }
         const std::string display = folder + "/" + file.filename().string();
-        scenario.document = host.extension<LoadCache>().data(file, display, host.state());
+        scenario.document = host.extension<LoadCache>().data(file, display, host.state(), stamp);
         const std::size_t bytes = scenario.document->heap_bytes;
         if (!host.charge_memory(bytes))
             throw ScriptError(display + ":1:1: memory limit: keeping this scenario takes ~" + std::to_string(bytes >> 20) +
@@ -93,17 +95,34 @@ int l_scenario(lua_State* L) {
 
 }  // namespace
 
-std::vector<fs::path> scenario_files(const fs::path& layer) {
+// The folders are resolved once per call, and each file is lstat'ed once: a file that is no
+// symlink resolves to the resolved folder and its name, so it is inside the ruleset exactly when
+// the folder is (the argument of ruleset/Ruleset.cpp's Resolver). A symlink is resolved whole.
+// fs::canonical of every scenario walked its whole path, a system call per component, which
+// for a dozen scenarios was a sixth of a reload of asl.
+std::vector<ScenarioFile> scenario_files(const fs::path& layer) {
     const fs::path folder = layer / "scenarios";
     std::error_code ec;
     if (!fs::is_directory(folder, ec)) return {};
-    std::vector<fs::path> files;
+    const bool folder_inside = inside(layer, folder);
+    std::vector<ScenarioFile> files;
     // Listed through the file snapshot, so that a later load of the same ruleset in a worker whose
     // files are closed lists it from memory.
     for (const auto& file_name : file_snapshot::list(folder)) {
         fs::path file = folder / file_name;
-        if (file.extension() == ".yaml" && valid_scenario_name(file.stem().string()) && fs::is_regular_file(file, ec))
-            files.push_back(std::move(file));
+        if (file.extension() != ".yaml" || !valid_scenario_name(file.stem().string())) continue;
+        struct stat st {};
+        if (::lstat(file.c_str(), &st) != 0) continue;
+        ScenarioFile found{std::move(file), false, std::nullopt};
+        if (S_ISREG(st.st_mode)) {
+            found.inside = folder_inside;
+            found.stamp = stamp_from(st);
+        } else if (S_ISLNK(st.st_mode) && fs::is_regular_file(found.path, ec)) {
+            found.inside = inside(layer, found.path);
+        } else {
+            continue;  // not a regular file
+        }
+        files.push_back(std::move(found));
     }
     return files;
 }

@@ -10,7 +10,10 @@
 // and `odds` close their files after loading (docs/sandbox.md, "No file opened after loading").
 #pragma once
 #include <filesystem>
+#include <optional>
 #include <vector>
+
+#include "ruleset/FileStamp.hpp"
 
 namespace umpire {
 class LuaHost;
@@ -18,9 +21,18 @@ class LuaHost;
 
 namespace umpire::ruleset {
 
+// One scenario file: its path; whether it resolves inside its ruleset folder (symlinks
+// followed); and its stamp when it is no symlink (taken by the same lstat, so that the load
+// cache does not stat it again).
+struct ScenarioFile {
+    std::filesystem::path path;
+    bool inside = false;
+    std::optional<FileStamp> stamp;
+};
+
 // The scenario files of one ruleset folder: scenarios/<name>.yaml with a valid name, regular
 // files (symlinks followed), in name order. Listed through the file snapshot.
-std::vector<std::filesystem::path> scenario_files(const std::filesystem::path& layer);
+std::vector<ScenarioFile> scenario_files(const std::filesystem::path& layer);
 
 // Reads the scenarios of `layers` (ruleset folders, root first; a later layer's scenario hides an
 // earlier one's of the same name) and pushes the function umpire.data.scenario over them.
