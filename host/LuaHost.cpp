@@ -740,12 +740,17 @@ void LuaHost::release_memory(std::size_t bytes) {
 }
 
 void LuaHost::with_raised_cap(std::size_t extra, const std::function<void()>& body) {
+    // quiet_until follows the limit both ways: the allocator's fast path trusts it alone.
     struct Lower {
         Allocator& alloc;
         std::size_t extra;
-        ~Lower() { alloc.limit -= extra; }
+        ~Lower() {
+            alloc.limit -= extra;
+            alloc.update_quiet_until();
+        }
     } lower{*alloc_, extra};
     alloc_->limit += extra;
+    alloc_->update_quiet_until();
     body();
 }
 
