@@ -195,9 +195,14 @@ int l_ordered_keys(lua_State* L) {
         }
         lua_settop(L, 1);
     }
-    // The keys stay on the stack (indices 2..count+1) in raw order: a second walk could differ
-    // from the first if an allocation here let the GC clear entries of a weak table.
+    // The keys stay on the stack (indices 3..count+2) in raw order: a second walk could differ
+    // from the first if an allocation here let the GC clear entries of a weak table. The C stack
+    // holds only so many values (LuaJIT's limit is about 8,000), so a table with more keys has
+    // them moved to a spill table at index 2 once the stack will not grow, and the rest go there
+    // too; index 2 is nil until then.
     std::vector<OrderedKey> keys;
+    lua_pushnil(L);  // 2: the spill table, once needed
+    bool spilled = false;
     lua_pushnil(L);
     while (lua_next(L, 1) != 0) {
         lua_pop(L, 1);
@@ -210,25 +215,48 @@ int l_ordered_keys(lua_State* L) {
         OrderedKey key{type, 0, nullptr, 0, static_cast<int>(keys.size()) + 1};
         if (type == LUA_TBOOLEAN) key.number = lua_toboolean(L, -1);
         else if (type == LUA_TNUMBER) key.number = lua_tonumber(L, -1);
-        else key.text = lua_tolstring(L, -1, &key.length);
+        else key.text = lua_tolstring(L, -1, &key.length);  // alive while the stack or spill holds it
         keys.push_back(key);
-        luaL_checkstack(L, 2, "ordering the keys of a table");
-        lua_pushvalue(L, -1);
-        lua_insert(L, -2);  // a copy stays below the key lua_next continues from
+        if (!spilled && !lua_checkstack(L, 3)) {
+            // Keys 3..top-1 into the spill table; the current key (on top) stays for lua_next.
+            const int stacked = lua_gettop(L) - 3;
+            lua_createtable(L, 2 * stacked, 0);
+            for (int i = 1; i <= stacked; ++i) {
+                lua_pushvalue(L, 2 + i);
+                lua_rawseti(L, -2, i);
+            }
+            lua_replace(L, 2);
+            lua_pushvalue(L, -1);
+            lua_replace(L, 3);
+            lua_settop(L, 3);
+            spilled = true;
+        }
+        if (spilled) {
+            lua_pushvalue(L, -1);
+            lua_rawseti(L, 2, key.raw_position);
+        } else {
+            lua_pushvalue(L, -1);
+            lua_insert(L, -2);  // a copy stays below the key lua_next continues from
+        }
     }
     const int count = static_cast<int>(keys.size());
+    // Pushes the key at raw position i (1-based).
+    const auto push_raw = [&](int i) {
+        if (spilled) lua_rawgeti(L, 2, i);
+        else lua_pushvalue(L, 2 + i);
+    };
     lua_createtable(L, 2 * count, 0);  // the entry
     const int entry = lua_gettop(L);
     for (int i = 1; i <= count; ++i) {
-        lua_pushvalue(L, 1 + i);
+        push_raw(i);
         lua_rawseti(L, entry, count + i);
     }
     std::sort(keys.begin(), keys.end(), key_before);
     for (int i = 0; i < count; ++i) {
-        lua_pushvalue(L, 1 + keys[i].raw_position);
+        push_raw(keys[i].raw_position);
         lua_rawseti(L, entry, i + 1);
     }
-    if (entry != 2) lua_replace(L, 2);  // (with no keys the entry already is index 2)
+    lua_replace(L, 2);
     lua_settop(L, 2);
     lua_pushvalue(L, 2);
     lua_rawseti(L, lua_upvalueindex(1), slot + 1);
