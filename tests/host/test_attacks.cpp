@@ -115,6 +115,18 @@ void check_load_refused(const fs::path& dir, const std::string& expected,
     CHECK(t.eval("umpire.ruleset.name") == "base");
 }
 
+
+// The exact odds of the Lua expression `call` in t's host: each path gives the host the engine's
+// dice, evaluates the call, and takes its text as the outcome.
+std::optional<umpire::odds::Result> enumerate_call(TestHost& t, const std::string& call) {
+    return umpire::odds::enumerate([&](umpire::dice::DieSource& d) {
+        t.host.set_die_source(std::shared_ptr<umpire::dice::DieSource>(&d, [](umpire::dice::DieSource*) {}));
+        const std::string value = t.eval(call);
+        t.host.set_die_source(nullptr);
+        return umpire::odds::Outcome(value);
+    });
+}
+
 }  // namespace
 
 TEST_CASE("attacks: recursion through C functions is an error, not a crash", "[attacks][cstack]") {
@@ -649,16 +661,9 @@ TEST_CASE("attacks: the bus, the chain fold and the hex map count against the Lu
     t.host.run_string(
         "function __chain() local s = umpire.odds.chain{state = {n = 0, pad = ('x'):rep(20000)}, max_steps = 12, "
         "step = function(s) s.n = s.n * 6 + umpire.dice.d(6) end, stop = function() return false end} return s.n end");
-    const auto folded = [&] {
-        return umpire::odds::enumerate([&](umpire::dice::DieSource& d) {
-            t.host.set_die_source(std::shared_ptr<umpire::dice::DieSource>(&d, [](umpire::dice::DieSource*) {}));
-            const std::string value = t.eval("__chain()");
-            t.host.set_die_source(nullptr);
-            return umpire::odds::Outcome(value);
-        });
-    };
-    CHECK_THROWS_WITH(folded(), Catch::Contains(":1: memory limit: umpire.odds.chain: its distinct states take ~") &&
-                                    Catch::Contains("which would pass the Lua memory cap"));
+    CHECK_THROWS_WITH(enumerate_call(t, "__chain()"),
+                      Catch::Contains(":1: memory limit: umpire.odds.chain: its distinct states take ~") &&
+                          Catch::Contains("which would pass the Lua memory cap"));
     t.host.set_die_source(nullptr);
     CHECK(t.eval("1 + 1") == "2");
     CHECK(t.host.memory_used() < before + (std::size_t{4} << 20));  // the fold's charge was given back
@@ -689,29 +694,17 @@ TEST_CASE("attacks: the fold cache, the odds tallies and the state's JSON count 
         t.host.run_string(
             "function __grow() local pad = ('x'):rep(20000) for i = 1, 4000 do umpire.odds.chain{state = {n = i, pad = "
             "pad}, max_steps = 1, step = function(s) s.n = s.n + 1 end} end return 1 end");
-        const auto run = [&] {
-            return umpire::odds::enumerate([&](umpire::dice::DieSource& d) {
-                t.host.set_die_source(std::shared_ptr<umpire::dice::DieSource>(&d, [](umpire::dice::DieSource*) {}));
-                const std::string value = t.eval("__grow()");
-                t.host.set_die_source(nullptr);
-                return umpire::odds::Outcome(value);
-            });
-        };
-        CHECK_THROWS_WITH(run(), Catch::Contains(":1: memory limit: umpire.odds.chain: the end states kept for the rest "
-                                                 "of the odds run (") &&
-                                     Catch::Contains("would pass the Lua memory cap"));
+        CHECK_THROWS_WITH(enumerate_call(t, "__grow()"),
+                          Catch::Contains(":1: memory limit: umpire.odds.chain: the end states kept for the rest "
+                                          "of the odds run (") &&
+                              Catch::Contains("would pass the Lua memory cap"));
         t.host.set_die_source(nullptr);
         CHECK(t.eval("1 + 1") == "2");
         CHECK(t.host.memory_used() < before + (std::size_t{4} << 20));  // the cache gave its charge back
         // A chain that fits folds as before, from the same host.
         t.host.run_string("function __ok() return (umpire.odds.chain{state = {n = 0}, max_steps = 3, step = "
                           "function(s) s.n = s.n + umpire.dice.d(2) end}).n end");
-        const auto ok = umpire::odds::enumerate([&](umpire::dice::DieSource& d) {
-            t.host.set_die_source(std::shared_ptr<umpire::dice::DieSource>(&d, [](umpire::dice::DieSource*) {}));
-            const std::string value = t.eval("__ok()");
-            t.host.set_die_source(nullptr);
-            return umpire::odds::Outcome(value);
-        });
+        const auto ok = enumerate_call(t, "__ok()");
         REQUIRE(ok);
         CHECK(ok->exact_probability(umpire::odds::Outcome("3")) == mpq_class(1, 8));  // three 1s
         CHECK(ok->exact_probability(umpire::odds::Outcome("4")) == mpq_class(3, 8));
