@@ -81,8 +81,10 @@ const char* kCheckCases = R"lua(
   local checked = 0
   local function check(what, ...)
     local expected = by_pairs(...)
+    -- with via_copier, one umpire.copier kept for the three copies (as rule code keeps it)
+    local copier = via_copier and umpire.copier({...})
     for round = 1, 3 do  -- the first copy compiles the copier, the later ones reuse it
-      local copy = copy_of(...)
+      local copy = copier and copier() or copy_of(...)
       same(expected, copy, what .. " (copy " .. round .. ")")
       if getmetatable(copy) ~= nil then error(what .. ": the copy has a metatable", 0) end
       if copy == (...) then error(what .. ": the copy is the table itself", 0) end
@@ -132,6 +134,42 @@ TEST_CASE("umpire.copy equals a copy by pairs, for read-only data and plain tabl
     CHECK(t.eval("(pcall(function() cases[1][{}] = 1 end))") == "false");  // read-only now
     t.host.run_string(std::string("label = 'data'\nchecked = (function()\n") + kCheckCases + "\nend)()");
     CHECK(t.eval("checked") == std::to_string(3 * (400 + 300)));
+}
+
+TEST_CASE("umpire.copier's copies equal a copy by pairs, for read-only data and plain tables (brute force)",
+          "[api][copy]") {
+    TestHost t;
+    t.host.run_string(std::string("via_copier = true\nwith_table_keys = true\n") + kMakeCases);
+    t.host.run_string(std::string("label = 'plain copier'\nchecked = (function()\n") + kCheckCases + "\nend)()");
+    CHECK(t.eval("checked") == std::to_string(3 * (400 + 300)));
+    t.host.run_string(std::string("with_table_keys = false\n") + kMakeCases);
+    umpire::DataGuard guard(t.host);
+    seal_global(t, guard, "cases");
+    t.host.run_string(std::string("label = 'data copier'\nchecked = (function()\n") + kCheckCases + "\nend)()");
+    CHECK(t.eval("checked") == std::to_string(3 * (400 + 300)));
+}
+
+TEST_CASE("umpire.copier reads the values at each copy and the list once, and bad arguments are errors", "[api][copy]") {
+    TestHost t;
+    t.host.run_string("counter = {fp = 5, rof = 2}  profile = {fp = 7, range = 24}  plain = {x = 1}");
+    umpire::DataGuard guard(t.host);
+    seal_global(t, guard, "counter");
+    seal_global(t, guard, "profile");
+    t.host.run_string("list = {counter, profile}  data_copier = umpire.copier(list)  plain_copier = umpire.copier({plain})");
+    CHECK(t.eval("data_copier().fp") == "7");
+    CHECK(t.eval("data_copier().rof") == "2");
+    CHECK(t.eval("data_copier() ~= data_copier()") == "true");  // a fresh table each call
+    t.host.run_string("profile.fp = 8");  // a value changes: the next copy has it
+    CHECK(t.eval("data_copier().fp") == "8");
+    t.host.run_string("list[2] = nil");  // the list was read when the copier was made
+    CHECK(t.eval("data_copier().range") == "24");
+    t.host.run_string("plain.y = 2");  // a table that is not data may gain keys: copied as it is then
+    CHECK(t.eval("plain_copier().y") == "2");
+    CHECK(t.eval("next(umpire.copier({})())") == "nil");
+    CHECK_THROWS_WITH(t.host.run_string("umpire.copier('x')"),
+                      Catch::Contains("umpire.copier: the argument must be a table, got string"));
+    CHECK_THROWS_WITH(t.host.run_string("umpire.copier({counter, 5})"),
+                      Catch::Contains("umpire.copier: table #2 of the list must be a table, got number"));
 }
 
 TEST_CASE("umpire.copy of a data table reads the values at each copy, and bad arguments are errors", "[api][copy]") {
