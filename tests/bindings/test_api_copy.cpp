@@ -119,34 +119,32 @@ void seal_global(TestHost& t, umpire::DataGuard& guard, const std::string& name)
     lua_pop(L, 1);
 }
 
-}  // namespace
-
-TEST_CASE("umpire.copy equals a copy by pairs, for read-only data and plain tables (brute force)", "[api][copy]") {
+// kCheckCases over plain tables (copied by a loop each time), then over tables sealed as
+// umpire.data is (each gets the read-only metatable, and its copies compile); `via_copier`: through
+// one umpire.copier kept for each table or chain, else umpire.copy / umpire.copy_chain.
+void check_plain_then_data(bool via_copier) {
     TestHost t;
-    t.host.run_string(std::string("with_table_keys = true\n") + kMakeCases);
-    // Plain tables first: copied by a loop each time.
-    t.host.run_string(std::string("label = 'plain'\nchecked = (function()\n") + kCheckCases + "\nend)()");
+    const std::string mode = via_copier ? "copier" : "copy";
+    t.host.run_string(std::string("via_copier = ") + (via_copier ? "true" : "false") + "\nwith_table_keys = true\n" + kMakeCases);
+    t.host.run_string("label = 'plain " + mode + "'\nchecked = (function()\n" + kCheckCases + "\nend)()");
     CHECK(t.eval("checked") == std::to_string(3 * (400 + 300)));
-    // Sealed as umpire.data is: each table gets the read-only metatable, and its copies compile.
     t.host.run_string(std::string("with_table_keys = false\n") + kMakeCases);
     umpire::DataGuard guard(t.host);
     seal_global(t, guard, "cases");
     CHECK(t.eval("(pcall(function() cases[1][{}] = 1 end))") == "false");  // read-only now
-    t.host.run_string(std::string("label = 'data'\nchecked = (function()\n") + kCheckCases + "\nend)()");
+    t.host.run_string("label = 'data " + mode + "'\nchecked = (function()\n" + kCheckCases + "\nend)()");
     CHECK(t.eval("checked") == std::to_string(3 * (400 + 300)));
+}
+
+}  // namespace
+
+TEST_CASE("umpire.copy equals a copy by pairs, for read-only data and plain tables (brute force)", "[api][copy]") {
+    check_plain_then_data(false);
 }
 
 TEST_CASE("umpire.copier's copies equal a copy by pairs, for read-only data and plain tables (brute force)",
           "[api][copy]") {
-    TestHost t;
-    t.host.run_string(std::string("via_copier = true\nwith_table_keys = true\n") + kMakeCases);
-    t.host.run_string(std::string("label = 'plain copier'\nchecked = (function()\n") + kCheckCases + "\nend)()");
-    CHECK(t.eval("checked") == std::to_string(3 * (400 + 300)));
-    t.host.run_string(std::string("with_table_keys = false\n") + kMakeCases);
-    umpire::DataGuard guard(t.host);
-    seal_global(t, guard, "cases");
-    t.host.run_string(std::string("label = 'data copier'\nchecked = (function()\n") + kCheckCases + "\nend)()");
-    CHECK(t.eval("checked") == std::to_string(3 * (400 + 300)));
+    check_plain_then_data(true);
 }
 
 TEST_CASE("umpire.copier reads the values at each copy and the list once, and bad arguments are errors", "[api][copy]") {
