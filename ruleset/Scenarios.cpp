@@ -113,7 +113,7 @@ ScenarioFolder scenario_folder(const fs::path& layer, const std::string& real_la
     if (!real_layer.empty() && (found ? S_ISDIR(st.st_mode) : errno == ENOENT)) {
         // A folder that is no symlink, or a missing one (display_path shows it under its resolved
         // parent, as fs::weakly_canonical does).
-        const std::string real_folder = real_layer + "/scenarios";
+        const std::string real_folder = (real_layer == "/" ? "" : real_layer) + "/scenarios";
         out.display = display_of(real_folder, cwd);
         if (!found) return out;
         folder_inside = true;
