@@ -489,6 +489,32 @@ void DataGuard::restore(lua_State* L, int index) {
     lua_pop(L, 1);
 }
 
+bool DataGuard::sealed(lua_State* L, int index) { return find(L, index) != nullptr; }
+
+bool DataGuard::replace_value(lua_State* L, int index, const char* key, int value) {
+    index = absolute(L, index);
+    value = absolute(L, value);
+    const auto by_identity = [](int type) { return !by_value(type) && type != LUA_TTABLE && type != LUA_TNIL; };
+    Snapshot* s = find(L, index);
+    if (!s || !by_identity(lua_type(L, value))) return false;
+    const Snapshot::Table& root = s->tables.front();
+    for (std::size_t k = root.first; k < root.first + root.count; ++k) {
+        Entry& e = s->entries[k];
+        if (e.key.type != LUA_TSTRING || e.key.string != key) continue;
+        if (!by_identity(e.value.type)) return false;
+        lua_pushstring(L, key);
+        lua_pushvalue(L, value);
+        lua_rawset(L, index);  // an existing key: its slot is reused
+        lua_rawgeti(L, LUA_REGISTRYINDEX, s->anchor);
+        lua_pushvalue(L, value);
+        lua_rawseti(L, -2, e.value.slot);  // the slot of the value it replaces
+        lua_pop(L, 1);
+        e.value.type = lua_type(L, value);
+        return true;
+    }
+    return false;
+}
+
 namespace {
 
 // Pushes the committed generation's umpire.data (nil if there is none).

@@ -51,6 +51,16 @@ public:
     std::string verify(lua_State* L, int index);
     // Puts the sealed tree rooted at `index` back as it was sealed (no-op if never sealed).
     void restore(lua_State* L, int index);
+    // Is the table at `index` the root of a kept seal (so that verify and restore cover it)?
+    bool sealed(lua_State* L, int index);
+    // Sets root[key] of the sealed root at `index` to the value at `value` and makes the copy
+    // expect it, without sealing again: for a function of the root (the host's
+    // umpire.data.scenario) that a reload replaces while it keeps the data tables. Only a value
+    // kept by identity (a function, userdata) replaces one kept by identity; otherwise, or if
+    // `index` is no sealed root, or root[key] was not sealed, nothing changes and it returns false.
+    // Allocates nothing Lua could refuse (the key and its anchor slot exist), so a failed load
+    // can put the old value back while it handles a memory error.
+    bool replace_value(lua_State* L, int index, const char* key, int value);
 
     // After a run: verifies the committed generation's umpire.data; on a change restores it and
     // throws ScriptError "<who> changed umpire.data.x[3] (data is read-only; copy it first)".

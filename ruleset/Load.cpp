@@ -1,5 +1,6 @@
 #include "ruleset/Load.hpp"
 
+#include "host/DataGuard.hpp"
 #include "host/FileSnapshot.hpp"
 #include "host/LuaHost.hpp"
 #include "ruleset/LoadCache.hpp"
@@ -60,7 +61,14 @@ void load(LuaHost& host, const std::vector<std::string>& names_or_dirs) {
     for (const auto& name : names_or_dirs) dirs.push_back(find(name, search_path(host)));
     auto& cache = host.extension<LoadCache>();
     cache.begin_load();
-    host.load_generation([&](int env_index) { load_into(host, env_index, dirs); });
+    try {
+        host.load_generation([&](int env_index) { load_into(host, env_index, dirs); });
+    } catch (const std::exception&) {
+        // A load that took the committed data tables (ruleset/Ruleset.cpp, ReusableData) ran its
+        // rule code on them: whatever it wrote is put back before the old generation runs again.
+        DataGuard::restore_quietly(host);
+        throw;
+    }
     cache.end_load(host.state());  // only after a committed load: a failed one drops nothing
     auto& loaded = host.extension<Loaded>();
     loaded.names = names_or_dirs;

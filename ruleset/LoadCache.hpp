@@ -13,10 +13,11 @@
 // are compared whenever the stamp changed).
 //
 // What is always re-run: each module's body and every validate(data), in the new generation's
-// fresh env, on fresh data tables. A module's functions see `umpire` through the env of the
-// generation that ran its body, and data tables may have been changed by rule code since, so
-// reusing a module table or a data table of the old generation would not give what a cold load
-// gives. Those steps are a small part of a load (about 3% of a cold start; parsing YAML and
+// fresh env. A module's functions see `umpire` through the env of the generation that ran its
+// body, so reusing a module table of the old generation would not give what a cold load gives.
+// The data tables are new ones unless no data file changed: then the committed generation's
+// sealed tables are taken as they are, once checked clean against their seal (ruleset/Ruleset.cpp,
+// ReusableData, says why that equals a cold load and what keeps it safe). Those steps are a small part of a load (about 3% of a cold start; parsing YAML and
 // compiling Lua are the rest), so a reload costs little more than a stat of each file, and its
 // result is a cold load's by construction (tests/ruleset/test_reload.cpp checks that over random
 // edit sequences).

@@ -399,16 +399,25 @@ std::vector<Manifest> chain(const fs::path& dir, const std::vector<fs::path>& se
 
 namespace {
 
-void load_data(LuaHost& host, int data, const fs::path& file, const std::string& display,
-               const std::optional<FileStamp>& stamp) {
+// One data file of a load: its path, display name and checked YAML (the load cache's; the same
+// document object as long as the file's bytes and display name are unchanged).
+struct DataSource {
+    fs::path file;
+    std::string display;
+    std::shared_ptr<const yaml::Document> document;
+    bool operator==(const DataSource&) const = default;
+};
+
+// Pushes the data file's values as fresh tables into umpire.data (the table at `data`).
+void load_data(LuaHost& host, int data, const DataSource& source) {
     lua_State* L = host.state();
     lua::StackCheck check(L, 0);
-    yaml::push(L, *host.extension<LoadCache>().data(file, display, L, stamp));
+    yaml::push(L, *source.document);
     if (!lua_istable(L, -1)) {
         lua_pop(L, 1);
-        throw ScriptError(display + ":1:1: a data file must hold a map or a list", display, 1);
+        throw ScriptError(source.display + ":1:1: a data file must hold a map or a list", source.display, 1);
     }
-    const std::string name = file.stem().string();
+    const std::string name = source.file.stem().string();
     lua_getfield(L, data, name.c_str());
     if (lua_istable(L, -1) && !marks::is_sequence(L, -1) && !marks::is_sequence(L, -2)) {
         marks::deep_merge(L, -1, -2);  // a child's file of the same name layers over the parent's
@@ -417,6 +426,61 @@ void load_data(LuaHost& host, int data, const fs::path& file, const std::string&
         lua_pop(L, 1);
         lua_setfield(L, data, name.c_str());
     }
+}
+
+// Reuse of the data tables across reloads. umpire.data is built from the data files alone (their
+// values, merged layer over layer in load order; umpire.data.scenario aside), then sealed
+// read-only (host/DataGuard.hpp). So a load whose data files are the committed load's, in the same
+// order, with the same display names and the same parsed documents (the load cache hands out a new
+// document whenever a file's bytes change), would build tables equal to the committed ones, key
+// for key and mark for mark: it takes the committed tables instead, and their seal. That skips
+// pushing the values (a quarter of a reload of asl) and sealing them (another quarter).
+//
+// Why that is safe: the tables are read-only to every generation (new keys refused by their
+// metatable, any other write found against the seal's copy and put back after the run that made
+// it), so sharing them between the old generation and the new one shares nothing writable. They
+// are taken only when they are the committed generation's umpire.data, are still sealed, and
+// verify clean against the seal before this load's rule code runs (a write not yet put back would
+// otherwise be blamed on this load). This load's module bodies and validate() then run on them
+// under the same check as on fresh tables. If the load fails, the old generation keeps the same
+// tables: umpire.data.scenario is put back here, and ruleset::load puts back any write the
+// failed load made (DataGuard::restore_quietly). umpire.data.scenario is made by every load (the
+// scenario files have their own stamps) and replaced in the kept root (DataGuard::replace_value).
+struct ReusableData {
+    explicit ReusableData(Game&) {}
+    std::vector<DataSource> sources;  // of the tables kept in the registry at kRoot
+    static constexpr const char* kRoot = "umpire.reusable_data";
+    // The committed scenario function, while a load that kept the tables runs (for a failure).
+    static constexpr const char* kScenario = "umpire.reusable_data_scenario";
+};
+
+// Pushes the committed generation's umpire.data if it is the table built from `sources` and can
+// be taken as it is; pushes nothing and returns false otherwise.
+bool push_reusable_data(LuaHost& host, const std::vector<DataSource>& sources) {
+    if (sources.empty() || sources != host.extension<ReusableData>().sources) return false;
+    lua_State* L = host.state();
+    const int top = lua_gettop(L);
+    lua_getfield(L, LUA_REGISTRYINDEX, ReusableData::kRoot);
+    host.push_env();
+    lua_getfield(L, -1, "umpire");
+    bool committed = false;
+    if (lua_istable(L, -1)) {
+        lua_getfield(L, -1, "data");
+        committed = lua_istable(L, -1) && lua_rawequal(L, -1, top + 1);
+    }
+    lua_settop(L, top + 1);
+    auto& guard = host.extension<DataGuard>();
+    if (committed && guard.sealed(L, -1) && guard.verify(L, -1).empty()) return true;
+    lua_settop(L, top);
+    return false;
+}
+
+// Remembers the table at `data` as the one built from `sources`.
+void remember_data(LuaHost& host, int data, std::vector<DataSource> sources) {
+    lua_State* L = host.state();
+    lua_pushvalue(L, data);
+    lua_setfield(L, LUA_REGISTRYINDEX, ReusableData::kRoot);
+    host.extension<ReusableData>().sources = std::move(sources);
 }
 
 // Runs one module: its chunk gets (name, parent module or nil) as `...` and must return a table.
@@ -520,17 +584,52 @@ void load_into(LuaHost& host, int env, const std::vector<fs::path>& dirs) {
     const int bases = lua_gettop(L);
     lua_newtable(L);
     const int layers = lua_gettop(L);
+    auto& guard = host.extension<DataGuard>();
+    std::vector<DataSource> sources;
+    bool kept = false;  // this load took the committed umpire.data (ReusableData)
     try {
-        // Data of every layer before any rule code runs, so modules see the merged result.
+        // Data of every layer before any rule code runs, so modules see the merged result. While
+        // the documents are the committed load's, nothing is pushed: its tables may be taken.
+        auto& cache = host.extension<LoadCache>();
+        const auto& committed = host.extension<ReusableData>().sources;
+        std::size_t pushed = 0;
+        bool same_so_far = true;
         for (const auto& m : layers_in_order)
-            for (std::size_t i = 0; i < m.data.size(); ++i)
-                load_data(host, data, m.data[i], display_of(m.data_resolved[i].real, cwd), m.data_resolved[i].stamp);
+            for (std::size_t i = 0; i < m.data.size(); ++i) {
+                std::string display = display_of(m.data_resolved[i].real, cwd);
+                auto document = cache.data(m.data[i], display, L, m.data_resolved[i].stamp);
+                sources.push_back({m.data[i], std::move(display), std::move(document)});
+                same_so_far = same_so_far && sources.size() <= committed.size() &&
+                              sources.back() == committed[sources.size() - 1];
+                if (!same_so_far)
+                    for (; pushed < sources.size(); ++pushed) load_data(host, data, sources[pushed]);
+            }
+        const int root = same_so_far && push_reusable_data(host, sources) ? lua_gettop(L) : 0;
         push_scenario_function(host, layers_in_order, cwd);
-        lua_setfield(L, data, "scenario");
-        // umpire.data is read-only from here on, module bodies and validate included
-        // (host/DataGuard.hpp): a ruleset cannot change another's data, even while loading.
-        auto& guard = host.extension<DataGuard>();
-        guard.seal(L, data);
+        if (root) {
+            // The committed scenario function is kept aside, for a failure to put back.
+            lua_pushliteral(L, "scenario");
+            lua_rawget(L, root);
+            lua_setfield(L, LUA_REGISTRYINDEX, ReusableData::kScenario);
+            kept = guard.replace_value(L, root, "scenario", -1);
+            if (kept) {
+                lua_pop(L, 1);
+                lua_replace(L, data);
+                sandbox::push_writable(L, umpire);
+                lua_pushvalue(L, data);
+                lua_setfield(L, -2, "data");
+                lua_pop(L, 1);
+            } else {
+                lua_remove(L, root);  // (never: a sealed root holds its scenario function)
+            }
+        }
+        if (!kept) {
+            for (; pushed < sources.size(); ++pushed) load_data(host, data, sources[pushed]);
+            lua_setfield(L, data, "scenario");
+            // umpire.data is read-only from here on, module bodies and validate included
+            // (host/DataGuard.hpp): a ruleset cannot change another's data, even while loading.
+            guard.seal(L, data);
+        }
         for (const auto& m : layers_in_order)
             for (std::size_t i = 0; i < m.modules.size(); ++i)
                 load_module(host, env, rules, bases, layers, m.modules[i], display_of(m.modules_resolved[i].real, cwd),
@@ -541,7 +640,18 @@ void load_into(LuaHost& host, int env, const std::vector<fs::path>& dirs) {
             throw ScriptError("loading the rules changed " + changed +
                               " (umpire.data is read-only: copy it first, and change the copy)");
         if (!layers_in_order.empty()) set_info(host, umpire, layers_in_order.back());
+        lua_pushnil(L);
+        lua_setfield(L, LUA_REGISTRYINDEX, ReusableData::kScenario);
+        if (!kept) remember_data(host, data, std::move(sources));
     } catch (...) {
+        if (kept) {
+            // The committed generation's scenario function again (writes this load made to the
+            // kept tables are put back by ruleset::load).
+            lua_settop(L, top);
+            lua_getfield(L, LUA_REGISTRYINDEX, ReusableData::kRoot);
+            lua_getfield(L, LUA_REGISTRYINDEX, ReusableData::kScenario);
+            guard.replace_value(L, -2, "scenario", -1);
+        }
         lua_settop(L, top);
         throw;
     }

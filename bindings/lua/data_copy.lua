@@ -11,8 +11,9 @@ local new_table = require("table.new")
 -- profile over its `as` chain), and a copy grown key by key with `pairs` costs a hash insertion
 -- and a rehash at every power of two, besides the sandbox's sorted iteration. A read-only data
 -- table keeps its keys for as long as its load generation lives (host/DataGuard.hpp: a new key is
--- refused, and any other write is undone after the run that made it; a reload makes new tables and
--- opens this module again, with an empty cache). So the first copy of a data table, or of a chain
+-- refused, and any other write is undone after the run that made it; a reload makes new tables, or
+-- keeps the same sealed ones when no data file changed, and opens this module again, with an empty
+-- cache). So the first copy of a data table, or of a chain
 -- of them, compiles a table constructor naming each key once, `{["B"] = c1["B"], ["fp"] =
 -- c2["fp"], ...}`, with each key read from the last table of the chain that has it; LuaJIT makes
 -- that table at its final size from a template in one step, then fills its slots. The copier is

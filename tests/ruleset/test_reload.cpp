@@ -417,3 +417,152 @@ TEST_CASE("a reload adds no C type to the FFI's table (thousands of reloads must
     }
     for (std::size_t i = 1; i < ids.size(); ++i) CHECK(ids[i] - ids[i - 1] == per_probe);
 }
+
+// A reload whose data files did not change keeps the committed generation's sealed data tables
+// (ruleset/Ruleset.cpp, ReusableData) instead of building and sealing equal ones. What must hold
+// for that to be safe is checked here by the identity of the tables (a pointer from the C API)
+// and by their values after edits, writes, failures and a second ruleset's rule code.
+namespace {
+
+// The address of the table `expr` evaluates to in the committed generation.
+const void* table_at(umpire::LuaHost& host, const std::string& expr) {
+    const int n = host.run_string("return " + expr, "=probe", true);
+    REQUIRE(n == 1);
+    REQUIRE(lua_istable(host.state(), -1));
+    const void* p = lua_topointer(host.state(), -1);
+    lua_pop(host.state(), n);
+    return p;
+}
+
+// A one-file ruleset in a scratch folder: data/stats.yaml, rules/<name>.lua, scenarios/first.yaml.
+fs::path small_ruleset(const std::string& name, const std::string& data_file = "stats") {
+    const fs::path dir = test_helpers::scratch_root() / ("reuse-" + name);
+    fs::remove_all(dir);
+    fs::create_directories(dir / "data");
+    fs::create_directories(dir / "rules");
+    fs::create_directories(dir / "scenarios");
+    test_helpers::write(dir / "ruleset.yaml", "name: " + name + "\ndata: [" + data_file + "]\nmodules: [" + name + "]\n");
+    test_helpers::write(dir / "data" / (data_file + ".yaml"), "x: 1\nlist: [1, 2]\n");
+    test_helpers::write(dir / "rules" / (name + ".lua"), "return {}\n");
+    test_helpers::write(dir / "scenarios/first.yaml", "turns: 3\n");
+    return dir;
+}
+
+}  // namespace
+
+TEST_CASE("a reload keeps the data tables while no data file changed, and makes new ones when one did", "[reload][reuse]") {
+    const fs::path dir = test_helpers::scratch_copy("reuse-tables");
+    TestHost t;
+    t.host.extension<LoadCache>().settle_margin = std::chrono::nanoseconds(0);
+    umpire::ruleset::load(t.host, {(dir / "house").string()});
+    const void* first = table_at(t.host, "umpire.data.weapons");
+    const std::string before = dump(t.host);
+    umpire::ruleset::reload(t.host);
+    CHECK(table_at(t.host, "umpire.data.weapons") == first);
+    CHECK(dump(t.host) == before);
+    // A module edited, data not: the tables are kept, and the new module body reads them.
+    test_helpers::write(dir / "house/rules/machine_guns.lua",
+                        umpire::LuaHost::read_file(dir / "house/rules/machine_guns.lua") + "\n-- edited\n");
+    umpire::ruleset::reload(t.host);
+    CHECK(table_at(t.host, "umpire.data.weapons") == first);
+    CHECK(t.eval("umpire.rules.machine_guns.breaks('mmg', 10)") == "true");
+    // A data file edited: new tables with the new value, in the parent's file too (extends).
+    test_helpers::write(dir / "house/data/weapons.yaml",
+                        umpire::LuaHost::read_file(dir / "house/data/weapons.yaml") + "\nlmg: {B: 9, fp: 2, rof: [1]}\n");
+    umpire::ruleset::reload(t.host);
+    CHECK(table_at(t.host, "umpire.data.weapons") != first);
+    CHECK(t.eval("umpire.data.weapons.lmg.B") == "9");
+    CHECK(t.eval("umpire.data.weapons.mmg.B") == "10");
+    const void* second = table_at(t.host, "umpire.data.weapons");
+    umpire::ruleset::reload(t.host);
+    CHECK(table_at(t.host, "umpire.data.weapons") == second);
+    CHECK(t.eval("umpire.data.weapons.lmg.B") == "9");
+    // The kept tables are still guarded: a write is refused and undone.
+    CHECK_THROWS_WITH(t.host.run_string("umpire.data.weapons.mmg.B = 99"), Catch::Contains("changed umpire.data.weapons.mmg.B"));
+    CHECK(t.eval("umpire.data.weapons.mmg.B") == "10");
+}
+
+TEST_CASE("a reload after a write to the data sees the data as loaded", "[reload][reuse]") {
+    const fs::path dir = test_helpers::scratch_copy("reuse-written");
+    TestHost t;
+    umpire::ruleset::load(t.host, {(dir / "house").string()});
+    const void* first = table_at(t.host, "umpire.data.weapons");
+    // A run that writes is refused and put back; the reload keeps the (clean) tables.
+    CHECK_THROWS_WITH(t.host.run_string("table.remove(umpire.data.weapons.hmg.rof)"), Catch::Contains("changed umpire.data.weapons.hmg.rof"));
+    umpire::ruleset::reload(t.host);
+    CHECK(table_at(t.host, "umpire.data.weapons") == first);
+    CHECK(t.eval("umpire.data.weapons.hmg.rof[1]") == "2");
+    // A write no run's check has put back yet (host code here, through the C API): the reload
+    // does not take the written tables but makes new ones from the files.
+    lua_State* L = t.host.state();
+    t.host.push_env();
+    lua_getfield(L, -1, "umpire");
+    lua_getfield(L, -1, "data");
+    lua_getfield(L, -1, "weapons");
+    lua_getfield(L, -1, "mmg");
+    lua_pushliteral(L, "B");
+    lua_pushnumber(L, 99);
+    lua_rawset(L, -3);
+    lua_pop(L, 5);
+    umpire::ruleset::reload(t.host);
+    CHECK(table_at(t.host, "umpire.data.weapons") != first);
+    CHECK(t.eval("umpire.data.weapons.mmg.B") == "10");
+}
+
+TEST_CASE("a failed reload that kept the data tables leaves them and the scenarios as they were", "[reload][reuse]") {
+    const fs::path dir = small_ruleset("solo");
+    TestHost t;
+    umpire::ruleset::load(t.host, {dir.string()});
+    const void* first = table_at(t.host, "umpire.data.stats");
+    CHECK(t.eval("umpire.data.scenario('first').turns") == "3");
+    // Rule code of the failing load writes the kept tables; a new scenario file is seen by it.
+    test_helpers::write(dir / "scenarios/second.yaml", "turns: 5\n");
+    test_helpers::write(dir / "rules/solo.lua", "umpire.data.stats.x = 2\nreturn {}\n");
+    CHECK_THROWS_WITH(umpire::ruleset::reload(t.host), Catch::Contains("loading the rules changed umpire.data.stats.x"));
+    CHECK(t.eval("umpire.data.stats.x") == "1");
+    CHECK_THROWS_WITH(t.host.run_string("umpire.data.scenario('second')"), Catch::Contains("no scenario 'second'"));
+    CHECK(t.eval("umpire.data.scenario('first').turns") == "3");
+    // A write and then an error of the load's own.
+    test_helpers::write(dir / "rules/solo.lua", "table.remove(umpire.data.stats.list)\nerror('boom')\n");
+    CHECK_THROWS_WITH(umpire::ruleset::reload(t.host), Catch::Contains("boom"));
+    CHECK(t.eval("#umpire.data.stats.list") == "2");
+    CHECK(t.eval("umpire.data.stats.x") == "1");
+    // Both run clean afterwards (no write left for the check after a run to find).
+    CHECK_NOTHROW(t.host.run_string("return umpire.data.stats.list[2]"));
+    // Fixed: the tables are still the first ones, and the new scenario is there.
+    test_helpers::write(dir / "rules/solo.lua", "return {}\n");
+    umpire::ruleset::reload(t.host);
+    CHECK(table_at(t.host, "umpire.data.stats") == first);
+    CHECK(t.eval("umpire.data.scenario('second').turns") == "5");
+    CHECK(t.eval("umpire.data.stats.x") == "1");
+}
+
+TEST_CASE("a second ruleset cannot change the first's data through the kept tables", "[reload][reuse]") {
+    const fs::path a = small_ruleset("alpha");
+    const fs::path b = small_ruleset("beta", "other");
+    TestHost t;
+    umpire::ruleset::load(t.host, {a.string(), b.string()});
+    const void* first = table_at(t.host, "umpire.data.stats");
+    // While loading: refused, and the first ruleset's value stays.
+    test_helpers::write(b / "rules/beta.lua", "umpire.data.stats.x = 5\nreturn {}\n");
+    CHECK_THROWS_WITH(umpire::ruleset::reload(t.host), Catch::Contains("loading the rules changed umpire.data.stats.x"));
+    CHECK(t.eval("umpire.data.stats.x") == "1");
+    // Through a function of the new generation, at run time: refused and put back, in the
+    // generation that kept the tables and after the next reload.
+    test_helpers::write(b / "rules/beta.lua", "return { poke = function() umpire.data.stats.x = 5 end,\n"
+                                              "         add = function() umpire.data.stats.y = 5 end }\n");
+    umpire::ruleset::reload(t.host);
+    CHECK(table_at(t.host, "umpire.data.stats") == first);
+    CHECK_THROWS_WITH(t.host.run_string("umpire.rules.beta.poke()"), Catch::Contains("changed umpire.data.stats.x"));
+    CHECK_THROWS_WITH(t.host.run_string("umpire.rules.beta.add()"), Catch::Contains("cannot add the key 'y'"));
+    CHECK(t.eval("umpire.data.stats.x") == "1");
+    umpire::ruleset::reload(t.host);
+    CHECK(table_at(t.host, "umpire.data.stats") == first);
+    CHECK(t.eval("umpire.data.stats.x") == "1");
+    CHECK(t.eval("tostring(umpire.data.stats.y)") == "nil");
+    // Loading the first ruleset alone is another data set: new tables, not the pair's.
+    umpire::ruleset::load(t.host, {a.string()});
+    CHECK(table_at(t.host, "umpire.data.stats") != first);
+    CHECK(t.eval("tostring(umpire.data.other)") == "nil");
+    CHECK(t.eval("umpire.data.stats.x") == "1");
+}
