@@ -208,6 +208,10 @@ struct DataGuard::Snapshot {
     }
 };
 
+namespace {
+void push_data(LuaHost& host);
+}  // namespace
+
 DataGuard::DataGuard(Game& game) : game_(game) {}
 
 DataGuard::~DataGuard() {
@@ -372,9 +376,16 @@ void DataGuard::seal(lua_State* L, int index) {
     }
     s.charged = bytes;
     if (snapshots_.size() >= 2) {
-        luaL_unref(snapshots_.front()->L, LUA_REGISTRYINDEX, snapshots_.front()->anchor);
-        game_.release_memory(snapshots_.front()->charged);
-        snapshots_.erase(snapshots_.begin());
+        // The oldest seal goes, unless it is the committed generation's: after failed loads in a
+        // row (each sealed its own tables) that one must stay, or its data is guarded no more.
+        push_data(LuaHost::from(L));
+        const void* committed = lua_istable(L, -1) ? lua_topointer(L, -1) : nullptr;
+        lua_pop(L, 1);
+        auto victim = snapshots_.begin();
+        if ((*victim)->tables.front().pointer == committed) ++victim;
+        luaL_unref((*victim)->L, LUA_REGISTRYINDEX, (*victim)->anchor);
+        game_.release_memory((*victim)->charged);
+        snapshots_.erase(victim);
     }
     snapshots_.push_back(std::move(snapshot));
 }

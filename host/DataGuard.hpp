@@ -81,8 +81,9 @@ private:
     Snapshot* find(lua_State* L, int index);
 
     Game& game_;
-    // The most recent seals: a load generation that fails after its seal must not leave the
-    // committed generation's data unguarded, so the one before is kept too.
+    // Two seals at most: a load generation that fails after its seal must not leave the
+    // committed generation's data unguarded, so a new seal drops the oldest one that is not the
+    // committed generation's (failed loads in a row dropped it before).
     std::vector<std::unique_ptr<Snapshot>> snapshots_;
 };
 

@@ -566,3 +566,18 @@ TEST_CASE("a second ruleset cannot change the first's data through the kept tabl
     CHECK(t.eval("tostring(umpire.data.other)") == "nil");
     CHECK(t.eval("umpire.data.stats.x") == "1");
 }
+
+TEST_CASE("failed reloads in a row leave the committed data guarded", "[reload][reuse]") {
+    // Each failed load below seals its own new tables before its module fails to compile; the
+    // guard keeps two seals, and must not drop the committed generation's to make room.
+    const fs::path dir = small_ruleset("twice");
+    TestHost t;
+    umpire::ruleset::load(t.host, {dir.string()});
+    for (int attempt = 0; attempt < 3; ++attempt) {
+        test_helpers::write(dir / "data/stats.yaml", "x: " + std::to_string(10 + attempt) + "\nlist: [1, 2]\n");
+        test_helpers::write(dir / "rules/twice.lua", "return {\n");
+        CHECK_THROWS(umpire::ruleset::reload(t.host));
+    }
+    CHECK_THROWS_WITH(t.host.run_string("umpire.data.stats.x = 99"), Catch::Contains("changed umpire.data.stats.x"));
+    CHECK(t.eval("umpire.data.stats.x") == "1");
+}
