@@ -113,6 +113,15 @@ end
 -- Fractions are kept: a Fire Group adds them before the column is chosen.
 -- (firer_fp takes the range and the attack's Area Fire reasons as arguments: `resolve` calls it for
 -- every firer of every attack, and a context table for each call was an allocation per firer.)
+-- A firer's FP halved once for each Area Fire reason of a list (A7.23).
+local function halved_by_area(fp, firer, reasons)
+  for _, reason in ipairs(reasons) do
+    fp = fp / 2
+    cite(reason.rule or "A7.23", "%s: Area Fire (%s), FP halved to %s", firer.name or "firer", reason.why, fp)
+  end
+  return fp
+end
+
 local function firer_fp(firer, range, attack_area)
   local fp = firer.fp
   if range then
@@ -131,14 +140,9 @@ local function firer_fp(firer, range, attack_area)
       cite("A7.21", "%s PBF (adjacent): FP doubled to %s", firer.name or "firer", fp)
     end
   end
-  for _, reason in ipairs(firer.area or NONE) do
-    fp = fp / 2
-    cite(reason.rule or "A7.23", "%s: Area Fire (%s), FP halved to %s", firer.name or "firer", reason.why, fp)
-  end
-  for _, reason in ipairs(attack_area or NONE) do
-    fp = fp / 2
-    cite(reason.rule or "A7.23", "%s: Area Fire (%s), FP halved to %s", firer.name or "firer", reason.why, fp)
-  end
+  -- (most firers and attacks have no Area Fire reason: no loop is entered for them)
+  if firer.area then fp = halved_by_area(fp, firer, firer.area) end
+  if attack_area then fp = halved_by_area(fp, firer, attack_area) end
   return fp
 end
 

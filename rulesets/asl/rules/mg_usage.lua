@@ -75,9 +75,12 @@ end
 -- {inherent_forfeit, area_fire, leadership_lost, cowering_exempt, forfeit = {units forfeiting Inherent FP},
 -- user_of = {[mg] = unit}} or raises an error naming the rule.
 function usage.check(units, mgs)
-  local all_mmc = #units > 1
-  for _, u in ipairs(units) do if is_smc(u) then all_mmc = false end end
-  if all_mmc then return check_mmc_group(units, mgs) end
+  -- (several units, none of them a SMC: several MMC; one unit needs no look at its kind here)
+  if #units > 1 then
+    local all_mmc = true
+    for _, u in ipairs(units) do if is_smc(u) then all_mmc = false end end
+    if all_mmc then return check_mmc_group(units, mgs) end
+  end
   -- (`forfeit = nil`: room for the key a squad firing two MG adds; the table is made at its size)
   local user_of = {}
   local out = {inherent_forfeit = false, area_fire = false, leadership_lost = false, cowering_exempt = false,
