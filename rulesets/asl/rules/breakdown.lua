@@ -110,24 +110,6 @@ local function effective_numbers(weapon, cond, rows, penalties_left)
   return out
 end
 
---- Effective numbers. weapon: {name, B, X, circled, gun}; cond: set of row keys that apply
--- ({sustained_fire = true, captured = true, low_ammo = true, ammunition_shortage = true, ...}).
--- Returns {B =, X =, LA =} (nil when that number does not apply).
-function breakdown.effective(weapon, cond)
-  cond = cond or NONE
-  local rows = data.breakdown_modifiers.rows
-  -- the penalty rows that apply are counted while the conditions are checked, so that the walk
-  -- of PENALTIES stops at the last of them (most attacks have one, Sustained Fire, first)
-  local penalties_left = 0
-  for k in pairs(cond) do
-    if cond[k] then
-      if not rows[k] then unknown_condition(k) end
-      if IS_PENALTY[k] then penalties_left = penalties_left + 1 end
-    end
-  end
-  return effective_numbers(weapon, cond, rows, penalties_left)
-end
-
 -- Every row sw_malfunction.conditions can set, sorted as `pairs` walks a set's keys (bytewise).
 local CONDITION_ROWS = {"ammunition_shortage", "captured", "extreme_winter_axis", "extreme_winter_russian",
   "inexperienced", "intensive_fire", "low_ammo", "non_qualified", "sustained_fire", "x_heavy_dust"}
@@ -147,18 +129,34 @@ local function missing_condition_rows(rows)
   return rows_missing
 end
 
---- breakdown.effective for a condition set whose keys are all rows sw_malfunction.conditions sets
--- (CONDITION_ROWS above). The same numbers, citations and errors (a condition the data has no row
--- for names the same row), without walking the set.
-function breakdown.effective_of_conditions(weapon, cond)
+--- Effective numbers. weapon: {name, B, X, circled, gun}; cond: set of row keys that apply
+-- ({sustained_fire = true, captured = true, low_ammo = true, ammunition_shortage = true, ...}).
+-- rows_known: true when cond was made by sw_malfunction.conditions, so that its keys are all rows
+-- of CONDITION_ROWS above: they are then checked against the data once per load, not walked each
+-- call (the same numbers, citations and errors; a house rule overriding this function still sees
+-- every call). Returns {B =, X =, LA =} (nil when that number does not apply).
+function breakdown.effective(weapon, cond, rows_known)
+  cond = cond or NONE
   local rows = data.breakdown_modifiers.rows
-  local missing = missing_condition_rows(rows)
-  if missing[1] ~= nil then
-    for _, k in ipairs(missing) do
-      if cond[k] then unknown_condition(k) end
+  if rows_known then
+    local missing = missing_condition_rows(rows)
+    if missing[1] ~= nil then
+      for _, k in ipairs(missing) do
+        if cond[k] then unknown_condition(k) end
+      end
+    end
+    return effective_numbers(weapon, cond, rows, #PENALTIES)
+  end
+  -- the penalty rows that apply are counted while the conditions are checked, so that the walk
+  -- of PENALTIES stops at the last of them (most attacks have one, Sustained Fire, first)
+  local penalties_left = 0
+  for k in pairs(cond) do
+    if cond[k] then
+      if not rows[k] then unknown_condition(k) end
+      if IS_PENALTY[k] then penalties_left = penalties_left + 1 end
     end
   end
-  return effective_numbers(weapon, cond, rows, #PENALTIES)
+  return effective_numbers(weapon, cond, rows, penalties_left)
 end
 
 --- What an Original DR does to a weapon with effective numbers `eff` (001 notes: ">=", X# precedence,
