@@ -91,7 +91,9 @@ function atk.fire(spec)
     forfeits = {}
     for _, u in ipairs(forfeit) do forfeits[u] = true end
   end
-  local firers = {}
+  -- (made with room for two, the usual unit and its MG: a list grown from empty is reallocated
+  -- at its first and second entries)
+  local firers = {nil, nil}
   for _, u in ipairs(spec.units or NONE) do
     if not forfeits[u] and not u.inherent_forfeit then
       firers[#firers + 1] = unit_firer(u)
