@@ -107,12 +107,6 @@ function ift.drm(list, name)
   return m:total(), m
 end
 
---- The FP a firer brings to an attack (A7.2): printed FP, halved beyond Normal Range (A7.22; NA beyond
--- twice Normal Range), doubled PBF / tripled TPBF (A7.21/A7.212), halved for each Area Fire reason (A7.23).
--- firer: {name, fp, range (Normal Range)}; ctx: {range, area = {reasons...}, no_long_range_fire}.
--- Fractions are kept: a Fire Group adds them before the column is chosen.
--- (firer_fp takes the range and the attack's Area Fire reasons as arguments: `resolve` calls it for
--- every firer of every attack, and a context table for each call was an allocation per firer.)
 -- A firer's FP halved once for each Area Fire reason of a list (A7.23).
 local function halved_by_area(fp, firer, reasons)
   for _, reason in ipairs(reasons) do
@@ -122,6 +116,12 @@ local function halved_by_area(fp, firer, reasons)
   return fp
 end
 
+--- The FP a firer brings to an attack (A7.2): printed FP, halved beyond Normal Range (A7.22; NA beyond
+-- twice Normal Range), doubled PBF / tripled TPBF (A7.21/A7.212), halved for each Area Fire reason (A7.23).
+-- firer: {name, fp, range (Normal Range)}; ctx: {range, area = {reasons...}, no_long_range_fire}.
+-- Fractions are kept: a Fire Group adds them before the column is chosen.
+-- (firer_fp takes the range and the attack's Area Fire reasons as arguments: `resolve` calls it for
+-- every firer of every attack, and a context table for each call was an allocation per firer.)
 local function firer_fp(firer, range, attack_area)
   local fp = firer.fp
   if range then
