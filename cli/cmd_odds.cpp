@@ -76,8 +76,9 @@ int cmd_odds(const Common& common, const OddsInputs& in) {
                 throw Error("--compare needs a rule script: a dice expression has no ruleset to compare");
             if (!in.given.empty())
                 throw Error("--given needs a rule script that returns a table of fields: a dice expression has none");
-            result = odds_runner::of_expression(in.target, common.json ? odds_runner::kJsonBytesPerTotal
-                                                                         : odds_runner::kTextBytesPerTotal);
+            result = odds_runner::of_expression(in.target,
+                                                common.json ? odds_runner::kJsonBytesPerTotal : odds_runner::kTextBytesPerTotal,
+                                                memory_cap(common));
         } else {
             odds_runner::Request request;
             request.host = host_options(common);
