@@ -186,7 +186,8 @@ int isolated(const Common& common, const std::function<int()>& body,
     if (!isolates(common)) return guarded(common, body);
     try {
         isolation::Limits limits = isolation_limits(common, inputs);
-        limits.close_files_after_load = after_load == FileAccess::none;
+        limits.close_files_after_load = after_load != FileAccess::confined;
+        limits.keep_files_for_reload = after_load == FileAccess::none_reloading;
         return isolation::run(limits, [&] { return guarded(common, body); }, outputs);
     } catch (const std::exception& e) {
         std::cerr << "umpire: " << e.what() << "\n";

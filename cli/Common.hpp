@@ -76,9 +76,11 @@ int guarded(const Common& common, const std::function<int()>& body);
 // a scenario, a --compare ruleset): with the ruleset folders and the search path they are all the
 // worker may read (Landlock, isolation::Limits::readable).
 // `after_load`: FileAccess::none for the commands that load once and then only compute (`run`,
-// `odds`, `replay`): once loaded, the worker opens no file at all (isolation::close_files).
-// The others (`check`, `draw`, `test`) keep reading beneath those folders after rule code ran.
-enum class FileAccess { confined, none };
+// `replay`): once loaded, the worker opens no file at all (isolation::close_files).
+// FileAccess::none_reloading for `odds`, which loads again after that from the files it kept in
+// memory (host/FileSnapshot.hpp). The others (`check`, `draw`, `test`) keep reading beneath those
+// folders after rule code ran.
+enum class FileAccess { confined, none, none_reloading };
 int isolated(const Common& common, const std::function<int()>& body,
              const std::vector<std::filesystem::path>& outputs = {},
              const std::vector<std::string>& inputs = {},

@@ -101,7 +101,7 @@ int cmd_odds(const Common& common, const OddsInputs& in) {
                     std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                                            std::chrono::duration<double>(common.timeout));
             }
-            // The worker opens no file once the first side has loaded (FileAccess::none below):
+            // The worker opens no file once the first side has loaded (FileAccess::none_reloading below):
             // the --compare side's files are read now, and its load finds them in memory.
             if (!in.compare.empty()) ruleset::read_ahead({in.compare}, ruleset::search_path(request.host.search_path));
             result = odds_runner::run_script(request);
@@ -127,7 +127,7 @@ int cmd_odds(const Common& common, const OddsInputs& in) {
         if (common.json) std::cout << odds::to_json(report).dump(2) << "\n";
         else std::cout << odds::format_text(report, text);
         return kOk;
-    }, outputs, {in.target, in.compare}, FileAccess::none);
+    }, outputs, {in.target, in.compare}, FileAccess::none_reloading);
 }
 
 }  // namespace umpire::cli

@@ -34,10 +34,14 @@ struct Limits {
     bool confine_files = false;
     std::vector<std::filesystem::path> readable;
     // `run`, `odds`, `replay`: once the command has loaded what it needs, close_files() takes the
-    // worker's file access away entirely (a second Landlock layer), and the ruleset files read
-    // before are kept in memory for the loads that follow (host/FileSnapshot.hpp). `watch`,
-    // `test` and `serve` reload by design and leave it off.
+    // worker's file access away entirely (a second Landlock layer). `watch`, `test` and `serve`
+    // reload by design and leave it off.
     bool close_files_after_load = false;
+    // `odds` (with close_files_after_load): it loads again after the close (Monte Carlo's hosts,
+    // --compare), so the ruleset files read before are kept in memory for those loads
+    // (host/FileSnapshot.hpp), against the memory cap. `run` and `replay` never load again, so
+    // they keep nothing.
+    bool keep_files_for_reload = false;
 };
 
 // The worker died (a signal, a kill at a deadline, a limit): what() is the message for the user.

@@ -48,8 +48,8 @@ void read_ahead(const std::vector<std::string>& names_or_dirs, const std::vector
 
 void load(LuaHost& host, const std::vector<std::string>& names_or_dirs) {
     // What this load reads is kept, in a worker that closes its files after loading, for the
-    // loads of the same rulesets that follow (host/FileSnapshot.hpp).
-    const file_snapshot::Recording recording;
+    // loads of the same rulesets that follow (host/FileSnapshot.hpp), against this host's cap.
+    const file_snapshot::Recording recording(&host);
     std::vector<fs::path> dirs;
     for (const auto& name : names_or_dirs) dirs.push_back(find(name, search_path(host)));
     auto& cache = host.extension<LoadCache>();

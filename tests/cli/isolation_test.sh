@@ -52,6 +52,19 @@ expect 1 "memory limit: d100000 has 100000 possible totals; its distribution and
   odds --memory 256 d100000
 expect 1 "memory limit: d1000000 has 1000000 possible totals" odds d1000000
 
+# `odds` keeps the ruleset files in memory for its loads after the close (host/FileSnapshot.hpp),
+# against the memory cap; `run` keeps nothing (it never loads again). Two modules of 3 MiB of
+# comments (no Lua memory) under --memory 40 (a cap of 5 MiB): odds is refused, naming the file,
+# and run loads them. Before, the kept files were charged to nothing, and run kept them too.
+mkdir -p "$work/big/rules"
+printf 'name: big\nmodules: [a, b]\n' > "$work/big/ruleset.yaml"
+awk 'BEGIN { for (i = 0; i < 49152; i++) print "-- a line of sixty-four bytes that takes no Lua memory at all"; print "return {}" }' > "$work/big/rules/a.lua"
+cp "$work/big/rules/a.lua" "$work/big/rules/b.lua"
+expect 1 "big/rules/b.lua:1:1: memory limit: keeping it (~3 MiB) with the ruleset files kept in memory for the loads after this worker's files close" \
+  odds --memory 40 --ruleset "$work/big" -e 'return umpire.dice.d(6)'
+[ "$("$umpire" run --memory 40 --ruleset "$work/big" -e 'return 7' 2> "$work/err")" = 7 ] \
+  || { echo "FAIL: run of the ruleset of large modules under --memory 40"; cat "$work/err"; fail=1; }
+
 # The outputs are written by the parent (the worker may not open a file for writing), and
 # replay, isolated too, finds the journal identical.
 "$umpire" run --ruleset "$src/rulesets/asl" -e 'umpire.state.shots = 3 print(umpire.dice.dr().total)' \
