@@ -30,19 +30,23 @@ std::vector<fs::path> search_path(std::vector<fs::path> given) {
 
 std::vector<fs::path> search_path(const LuaHost& host) { return search_path(host.options().search_path); }
 
-void read_ahead(const std::vector<std::string>& names_or_dirs, const std::vector<fs::path>& search_path) {
+void read_ahead(const std::vector<std::string>& names_or_dirs, const std::vector<fs::path>& search_path, bool specs) {
     if (!file_snapshot::enabled()) return;
     const file_snapshot::Recording recording;
-    try {
-        for (const auto& name : names_or_dirs)
+    for (const auto& name : names_or_dirs) {
+        try {
             for (const auto& m : chain(find(name, search_path), search_path)) {  // reads the manifests
                 for (const auto& file : m.data) yaml::read_data_file(file, LuaHost::display_path(file));
                 for (const auto& file : m.modules) LuaHost::read_file(file, LuaHost::kMaxCodeBytes, "a rules module");
                 for (const auto& file : scenario_files(m.dir))
                     if (file.inside) yaml::read_data_file(file.path, LuaHost::display_path(file.path));
             }
-    } catch (const std::exception&) {
-        // The load meets the same error at the same file and reports it.
+            if (specs)
+                for (const auto& file : read_manifest(find(name, search_path)).tests)
+                    LuaHost::read_file(file, LuaHost::kMaxCodeBytes, "a spec file");
+        } catch (const std::exception&) {
+            // The load meets the same error at the same file and reports it.
+        }
     }
 }
 

@@ -16,14 +16,17 @@
 #include <map>
 #include <mutex>
 #include <set>
+#include <sstream>
 #include <string>
 #include <thread>
 
 #include "app/OddsRunner.hpp"
 #include "app/Replay.hpp"
+#include "app/SpecRunner.hpp"
 #include "host/FileSnapshot.hpp"
 #include "host/Isolation.hpp"
 #include "ruleset/Load.hpp"
+#include "ruleset/Ruleset.hpp"
 #include "tests/support/helpers.hpp"
 
 namespace {
@@ -283,4 +286,48 @@ TEST_CASE("files closed: the files odds keeps in memory count against each host'
     CHECK(sent.lines[2] == "big loaded under 256 MiB");
     CHECK_THAT(sent.lines[3], Catch::Contains("memory limit: the ruleset files kept in memory for the loads after "
                                               "this worker's files close ("));
+}
+
+// `umpire test` (cli/cmd_test.cpp) in a worker: every ruleset's files and spec files are read ahead
+// and kept, the files are closed before any rule code runs, and then each ruleset loads from
+// memory and its specs run with no file open: the module body at load and the spec are refused a
+// file of their ruleset, and the spec still passes. Before, `test` kept its reads beneath the
+// ruleset folders open while rule code ran.
+TEST_CASE("files closed: test reads the rulesets and their specs ahead, then loads and runs them with no file open",
+          "[isolation][attacks][landlock]") {
+    if (skipped_without_landlock()) return;
+    const fs::path root = make_rulesets();
+    const fs::path notes = root / "house" / "notes.txt";
+    fs::create_directories(root / "house" / "tests");
+    test_helpers::write(root / "house" / "tests" / "shoot.lua",
+                        "test('hits on a 4, with the scenario read at load', function()\n"
+                        "  print('open:' .. umpire.args.notes)\n"
+                        "  assert(umpire.rules.shoot.hits(4) and umpire.data.scenario('ambush').bonus == 2)\n"
+                        "end)\n");
+    const Sent sent = in_worker(root, [&] {
+        const umpire::HostOptions options = probing_options(notes);
+        const std::vector<std::string> names = {(root / "house").string(), (root / "variant").string()};
+        umpire::ruleset::read_ahead(names, umpire::ruleset::search_path(options.search_path), true);
+        isolation::send("line", isolation::close_files() ? "closed" : "open");
+        std::ostringstream out;
+        umpire::SpecResult total;
+        for (const auto& name : names) {
+            umpire::LuaHost host(options);
+            umpire::ruleset::load(host, {name});
+            for (const auto& file : umpire::ruleset::read_manifest(name).tests) {
+                const umpire::SpecResult r = umpire::run_spec_file(host, file, out);
+                total.passed += r.passed;
+                total.failed += r.failed;
+            }
+        }
+        isolation::send("line", std::to_string(total.passed) + " passed, " + std::to_string(total.failed) + " failed");
+        if (total.failed) isolation::send("line", out.str());
+        return 0;
+    });
+    INFO(sent.died);
+    CHECK(sent.rc == 0);
+    CHECK(sent.probes == std::set<std::string>{"load refused", "open refused"});
+    REQUIRE(sent.lines.size() == 2);
+    CHECK(sent.lines[0] == "closed");
+    CHECK(sent.lines[1] == "1 passed, 0 failed");
 }
