@@ -10,9 +10,10 @@
 // Recording; a later read of the same path is answered from memory. A path not kept goes to the
 // kernel as before, which refuses it once the files are closed ("cannot read ...").
 //
-// Only a worker that closes its files and loads again afterwards turns this on (enable()): `odds`.
-// `run` and `replay` close their files too but never load again, so they keep nothing; `watch`
-// and `test` reload from disk by design and must see every edit. Reads outside a Recording (the
+// Only a worker that closes its files and loads again afterwards turns this on (enable()): `odds`,
+// and `test` (which reads every ruleset and spec ahead, then closes). `run` and `replay` close
+// their files too but never load again, so they keep nothing; `watch` reloads from disk by design
+// and must see every edit. Reads outside a Recording (the
 // journal, --state) are never kept: they are read once.
 //
 // What is kept counts against the memory cap (docs/sandbox.md, "Memory"): a file's bytes and its
