@@ -33,13 +33,19 @@ std::vector<fs::path> search_path(const LuaHost& host) { return search_path(host
 void read_ahead(const std::vector<std::string>& names_or_dirs, const std::vector<fs::path>& search_path, bool specs) {
     if (!file_snapshot::enabled()) return;
     const file_snapshot::Recording recording;
+    // Display names from the paths the manifest check resolved (display_path resolved each
+    // file's whole path again, a system call per component).
+    std::error_code ec;
+    const std::string cwd = fs::current_path(ec).native();
     for (const auto& name : names_or_dirs) {
         try {
             for (const auto& m : chain(find(name, search_path), search_path)) {  // reads the manifests
-                for (const auto& file : m.data) yaml::read_data_file(file, LuaHost::display_path(file));
+                for (std::size_t i = 0; i < m.data.size(); ++i)
+                    yaml::read_data_file(m.data[i], display_of(m.data_resolved[i].real, cwd));
                 for (const auto& file : m.modules) LuaHost::read_file(file, LuaHost::kMaxCodeBytes, "a rules module");
-                for (const auto& file : scenario_files(m.dir))
-                    if (file.inside) yaml::read_data_file(file.path, LuaHost::display_path(file.path));
+                const auto [folder, files] = scenario_folder(m.dir, m.real_dir, cwd);
+                for (const auto& file : files)
+                    if (file.inside) yaml::read_data_file(file.path, folder + "/" + file.path.filename().string());
             }
             if (specs)
                 for (const auto& file : read_manifest(find(name, search_path)).tests)
