@@ -52,6 +52,12 @@ expect 1 "memory limit: d100000 has 100000 possible totals; its distribution and
   odds --memory 256 d100000
 expect 1 "memory limit: d1000000 has 1000000 possible totals" odds d1000000
 
+# umpire.result's data parsed for the journal is charged with its text before it is parsed: 400,000
+# copies of a 30-byte string (13 MB of JSON under the 32 MiB cap of --memory 256) were parsed into
+# a second, larger document uncharged before the journal's charge looked (test_host "[cxx]").
+expect 1 "(command line):1: memory limit: the data of umpire.result (~12 MiB as JSON) parsed for the journal would take" \
+  run --memory 256 -e "local s = ('x'):rep(30) local t = {} for i = 1, 4e5 do t[i] = s end umpire.result('r', {list = t})"
+
 # `odds` keeps the ruleset files in memory for its loads after the close (host/FileSnapshot.hpp),
 # against the memory cap; `run` keeps nothing (it never loads again). Two modules of 3 MiB of
 # comments (no Lua memory) under --memory 40 (a cap of 5 MiB): odds is refused, naming the file,
