@@ -48,7 +48,7 @@ ScriptWorker::ScriptWorker(const Request& request) : host_(request.host) {
     const bool from_file = request.code.empty();
     label_ = from_file ? LuaHost::display_path(request.script) : "(odds script)";
     const auto script_text = [&] {
-        const file_snapshot::Recording recording;  // the next worker's host reads it from memory
+        const file_snapshot::Recording recording(&host_);  // the next worker's host reads it from memory
         return LuaHost::read_file(request.script, LuaHost::kMaxCodeBytes, "a script");
     };
     host_.load_chunk(from_file ? script_text() : request.code, (from_file ? "@" : "=") + label_, -1);

@@ -17,6 +17,28 @@ void charge_journal(lua_State* L, const GameLog& log) {
                     " MiB of entries (umpire.cite, note, result), past the Lua memory cap (the journal counts against it)");
 }
 
+// The C++ memory of the nlohmann document parsed from canonical JSON `text`: its strings' bytes
+// (about the text's) and a node per value (a json value, and for an object member a map node and
+// its key: kBytesPerValue, an estimate from their struct sizes). Values are counted by the
+// separators outside strings; canonical JSON escapes every quote inside a string.
+std::size_t document_bytes(const std::string& text) {
+    constexpr std::size_t kBytesPerValue = 96;
+    std::size_t values = 1;
+    bool in_string = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (in_string) {
+            if (c == '\\') ++i;
+            else if (c == '"') in_string = false;
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == ',' || c == '[' || c == '{') {
+            ++values;
+        }
+    }
+    return text.size() + values * kBytesPerValue;
+}
+
 /// @lua umpire.cite(rule, text, ...)
 /// ---Adds a citation line to the journal: the rule behind a modifier or a result, as
 /// ---`--explain` prints it: "[A9.7] Original DR 11 ≥ B# 11: the MMG malfunctions".
@@ -74,11 +96,33 @@ int l_result(lua_State* L) {
     return lua::lua_guard(L, [&] {
         lua::StackCheck check(L, 0);
         const std::string text = luaL_checkstring(L, 1);
-        nlohmann::json data = lua_istable(L, 2) ? nlohmann::json::parse(game_state::to_canonical_json(L, 2, &Game::of(L), "the data of umpire.result"))
-                                                : nlohmann::json::object();
-        const std::string rule = luaL_optstring(L, 3, "");
         auto& log = GameLog::of(L);
-        if (log.journaling) log.journal.result(text, std::move(data), rule);
+        std::string json = lua_istable(L, 2) ? game_state::to_canonical_json(L, 2, &Game::of(L), "the data of umpire.result")
+                                             : std::string();
+        const std::string rule = luaL_optstring(L, 3, "");
+        // With the journal off (the odds engine) the data goes nowhere: it is written all the same,
+        // so that data which is not plain is refused as with the journal on, but not parsed.
+        if (!log.journaling) {
+            charge_journal(L, log);
+            return 0;
+        }
+        // The document parsed from the text lives beside the text until the journal takes it, and
+        // only then does the journal's charge count it: until then it is charged here, so a text the
+        // cap held cannot double itself uncharged (docs/sandbox.md, "Memory").
+        game_state::MemoryCharge parsing{&Game::of(L), "the data of umpire.result"};
+        if (json.size() > game_state::kUnchargedText) {
+            const std::size_t bytes = json.size() + document_bytes(json);
+            try {
+                parsing.grow(bytes);
+            } catch (const game_state::MemoryCharge::Refused&) {
+                throw Error("memory limit: the data of umpire.result (~" + std::to_string(json.size() >> 20) +
+                            " MiB as JSON) parsed for the journal would take ~" + std::to_string(bytes >> 20) +
+                            " MiB of C++ memory with its text, which would pass the Lua memory cap");
+            }
+        }
+        nlohmann::json data = json.empty() ? nlohmann::json::object() : nlohmann::json::parse(json);
+        json = std::string();
+        log.journal.result(text, std::move(data), rule);
         charge_journal(L, log);
         return 0;
     });

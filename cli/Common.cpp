@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <cmath>
 #include <cstdlib>
 #include <functional>
@@ -40,7 +41,9 @@ void add_common(CLI::App* app, Common& c) {
                   "Keep the JIT on for sandboxed rule code (faster loops; a compiled runaway loop is "
                   "then stopped by killing the worker at --timeout, without its line)");
     app->add_option("--memory", c.memory_mib,
-                    "MiB of address space for the rules' worker process (default 2048; 0: no limit)");
+                    "MiB of address space for the rules' worker process (default 2048; 0: no limit). An "
+                    "eighth of it is the rules' memory cap (Lua heap and the C++ memory charged to it; "
+                    "256 MiB by default and with 0), with or without the worker");
     app->add_option("--cpu", c.cpu_seconds,
                     "Seconds of CPU time (all threads) for the rules' worker process, per run under watch "
                     "(default 600; 0: no limit)");
@@ -97,8 +100,16 @@ RulesetArgs split_rulesets(const Common& c) {
     return out;
 }
 
+std::size_t memory_cap(const Common& c) {
+    if (c.memory_mib == 0) return HostOptions{}.memory_limit;
+    // Saturates rather than wraps for an absurd --memory (the address space is then no bound).
+    const std::size_t mib = std::min<std::size_t>(c.memory_mib, SIZE_MAX >> 20);
+    return std::max<std::size_t>((mib << 20) / kAddressSpacePerCap, 1);
+}
+
 HostOptions host_options(const Common& c) {
     HostOptions o;
+    o.memory_limit = memory_cap(c);
     o.trusted = c.trusted;
     o.sandbox_jit = c.jit;
     o.seed = c.seed;
@@ -175,7 +186,8 @@ int isolated(const Common& common, const std::function<int()>& body,
     if (!isolates(common)) return guarded(common, body);
     try {
         isolation::Limits limits = isolation_limits(common, inputs);
-        limits.close_files_after_load = after_load == FileAccess::none;
+        limits.close_files_after_load = after_load != FileAccess::confined;
+        limits.keep_files_for_reload = after_load == FileAccess::none_reloading;
         return isolation::run(limits, [&] { return guarded(common, body); }, outputs);
     } catch (const std::exception& e) {
         std::cerr << "umpire: " << e.what() << "\n";

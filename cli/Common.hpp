@@ -56,6 +56,17 @@ RulesetArgs split_rulesets(const Common& common);
 
 HostOptions host_options(const Common& common);
 
+// The one memory cap of every host a command makes (HostOptions::memory_limit: the Lua heap and
+// the C++ memory charged against it) follows --memory: an eighth of the worker's address space,
+// so 256 MiB at the default 2048 (and with --memory 0, no address-space limit). The other seven
+// eighths are headroom the cap does not count: the binary and its libraries, thread stacks and
+// malloc arenas, the Monte Carlo sampler's further hosts (one per thread, each with this cap),
+// and short-lived C++ copies of charged structures. So a script that grows memory under a small
+// --memory meets the cap first, whose error names the limit and its file:line, and not the
+// address space, whose death in the worker can name neither (docs/sandbox.md, "Memory").
+constexpr std::size_t kAddressSpacePerCap = 8;
+std::size_t memory_cap(const Common& common);
+
 // Runs body, printing a ScriptError/Error as "umpire: <message>" on stderr; returns the exit code.
 int guarded(const Common& common, const std::function<int()>& body);
 // guarded(), in a worker process unless --no-isolate or --trusted: a worker that dies is an
@@ -65,9 +76,11 @@ int guarded(const Common& common, const std::function<int()>& body);
 // a scenario, a --compare ruleset): with the ruleset folders and the search path they are all the
 // worker may read (Landlock, isolation::Limits::readable).
 // `after_load`: FileAccess::none for the commands that load once and then only compute (`run`,
-// `odds`, `replay`): once loaded, the worker opens no file at all (isolation::close_files).
-// The others (`check`, `draw`, `test`) keep reading beneath those folders after rule code ran.
-enum class FileAccess { confined, none };
+// `replay`): once loaded, the worker opens no file at all (isolation::close_files).
+// FileAccess::none_reloading for `odds` and `test`, which load again after that from the files
+// they kept in memory (host/FileSnapshot.hpp). The others (`check`, `draw`) keep reading beneath
+// those folders after rule code ran.
+enum class FileAccess { confined, none, none_reloading };
 int isolated(const Common& common, const std::function<int()>& body,
              const std::vector<std::filesystem::path>& outputs = {},
              const std::vector<std::string>& inputs = {},

@@ -76,8 +76,9 @@ int cmd_odds(const Common& common, const OddsInputs& in) {
                 throw Error("--compare needs a rule script: a dice expression has no ruleset to compare");
             if (!in.given.empty())
                 throw Error("--given needs a rule script that returns a table of fields: a dice expression has none");
-            result = odds_runner::of_expression(in.target, common.json ? odds_runner::kJsonBytesPerTotal
-                                                                         : odds_runner::kTextBytesPerTotal);
+            result = odds_runner::of_expression(in.target,
+                                                common.json ? odds_runner::kJsonBytesPerTotal : odds_runner::kTextBytesPerTotal,
+                                                memory_cap(common));
         } else {
             odds_runner::Request request;
             request.host = host_options(common);
@@ -100,7 +101,7 @@ int cmd_odds(const Common& common, const OddsInputs& in) {
                     std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                                            std::chrono::duration<double>(common.timeout));
             }
-            // The worker opens no file once the first side has loaded (FileAccess::none below):
+            // The worker opens no file once the first side has loaded (FileAccess::none_reloading below):
             // the --compare side's files are read now, and its load finds them in memory.
             if (!in.compare.empty()) ruleset::read_ahead({in.compare}, ruleset::search_path(request.host.search_path));
             result = odds_runner::run_script(request);
@@ -126,7 +127,7 @@ int cmd_odds(const Common& common, const OddsInputs& in) {
         if (common.json) std::cout << odds::to_json(report).dump(2) << "\n";
         else std::cout << odds::format_text(report, text);
         return kOk;
-    }, outputs, {in.target, in.compare}, FileAccess::none);
+    }, outputs, {in.target, in.compare}, FileAccess::none_reloading);
 }
 
 }  // namespace umpire::cli

@@ -21,6 +21,14 @@ int cmd_test(const Common& common, const std::vector<std::string>& names) {
             if (wanted.empty()) dirs = ruleset::all(ruleset::search_path(probe));
             for (const auto& n : wanted) dirs.push_back(ruleset::find(n, ruleset::search_path(probe)));
         }
+        // In the worker, every file the loads and the spec runs will read is read now and kept in
+        // memory (host/FileSnapshot.hpp), and then no file opens at all, before any rule code runs:
+        // each ruleset loads from memory, and its module bodies, `validate` and its specs run with
+        // the worker's files closed (docs/sandbox.md, "No file opened after loading").
+        std::vector<std::string> names;
+        for (const auto& dir : dirs) names.push_back(dir.string());
+        ruleset::read_ahead(names, ruleset::search_path(options.search_path), true);
+        isolation::close_files();
         SpecResult total;
         for (const auto& dir : dirs) {
             LuaHost host(options);
@@ -40,7 +48,7 @@ int cmd_test(const Common& common, const std::vector<std::string>& names) {
         }
         std::cout << total.passed << " passed, " << total.failed << " failed" << std::endl;
         return total.failed ? kScriptError : kOk;
-    });
+    }, {}, {}, FileAccess::none_reloading);
 }
 
 }  // namespace umpire::cli

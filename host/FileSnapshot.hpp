@@ -10,14 +10,28 @@
 // Recording; a later read of the same path is answered from memory. A path not kept goes to the
 // kernel as before, which refuses it once the files are closed ("cannot read ...").
 //
-// Only a worker that will close its files turns this on (enable()): `watch` and `test` reload from
-// disk by design and must see every edit, and the other commands have no use for the copies.
-// Reads outside a Recording (the journal, --state) are never kept: they are read once.
+// Only a worker that closes its files and loads again afterwards turns this on (enable()): `odds`,
+// and `test` (which reads every ruleset and spec ahead, then closes). `run` and `replay` close
+// their files too but never load again, so they keep nothing; `watch` reloads from disk by design
+// and must see every edit. Reads outside a Recording (the
+// journal, --state) are never kept: they are read once.
+//
+// What is kept counts against the memory cap (docs/sandbox.md, "Memory"): a file's bytes and its
+// path, a folder's names. Each host whose load records (a Recording made with its Game) carries
+// the whole of it, topped up when the Recording starts and charged as each new file is kept, for
+// the host's life: the copies outlive every host of the worker, so each must have room for them
+// beside its own heap. A stranger's ruleset of many large files, each under the file caps, is so
+// refused at the cap instead of filling the worker's address space.
 #pragma once
+#include <cstddef>
 #include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
+
+namespace umpire {
+class Game;
+}
 
 namespace umpire::file_snapshot {
 
@@ -26,22 +40,33 @@ void enable();
 bool enabled();
 
 // While one lives (on any thread), the files read and folders listed are kept (if enabled()).
+// With a game: the game carries all that is kept against its memory cap from now on (topped up at
+// once: ScriptError past the cap), and what this thread keeps while the Recording lives is charged
+// to it as it is kept.
 class Recording {
 public:
-    Recording();
+    explicit Recording(Game* charged_to = nullptr);
     ~Recording();
     Recording(const Recording&) = delete;
     Recording& operator=(const Recording&) = delete;
+
+private:
+    Game* previous_ = nullptr;  // the game the enclosing Recording of this thread charged
 };
 
 // The bytes kept for `file` (by its path as written), if any.
 std::optional<std::string> find(const std::filesystem::path& file);
-// Keeps `bytes` as `file`'s, if enabled() and a Recording lives.
+// Keeps `bytes` as `file`'s, if enabled() and a Recording lives. ScriptError ("file:1:1: memory
+// limit: ...") if the game of this thread's Recording has no room for them; then nothing is kept.
 void keep(const std::filesystem::path& file, const std::string& bytes);
 
+// The bytes kept in all (files, their paths, folders' names), and the number of files.
+std::size_t bytes();
+std::size_t files();
+
 // The names in `dir` (sorted; "." and ".." left out): kept ones if any, else listed now and kept
-// while recording. Throws std::filesystem::filesystem_error as directory_iterator does when the
-// folder cannot be listed.
+// while recording (charged as keep() charges). Throws std::filesystem::filesystem_error as
+// directory_iterator does when the folder cannot be listed.
 std::vector<std::string> list(const std::filesystem::path& dir);
 
 }  // namespace umpire::file_snapshot

@@ -300,7 +300,7 @@ void set_limit(int resource, rlim_t soft, rlim_t hard) {
         }
         if (limits.close_files_after_load) {
             g_close_files_after_load = true;
-            file_snapshot::enable();
+            if (limits.keep_files_for_reload) file_snapshot::enable();
         }
         install_filter();
         rc = body();

@@ -33,11 +33,15 @@ struct Limits {
     // create, remove or execute nothing anywhere. Files already open (stdin/out/err) stay usable.
     bool confine_files = false;
     std::vector<std::filesystem::path> readable;
-    // `run`, `odds`, `replay`: once the command has loaded what it needs, close_files() takes the
-    // worker's file access away entirely (a second Landlock layer), and the ruleset files read
-    // before are kept in memory for the loads that follow (host/FileSnapshot.hpp). `watch`,
-    // `test` and `serve` reload by design and leave it off.
+    // `run`, `odds`, `replay`, `test`: once the command has read what it needs, close_files()
+    // takes the worker's file access away entirely (a second Landlock layer). `watch` and `serve`
+    // reload by design and leave it off.
     bool close_files_after_load = false;
+    // `odds` and `test` (with close_files_after_load): they load again after the close (Monte
+    // Carlo's hosts, --compare; ruleset after ruleset), so the ruleset files read before are kept in memory for those loads
+    // (host/FileSnapshot.hpp), against the memory cap. `run` and `replay` never load again, so
+    // they keep nothing.
+    bool keep_files_for_reload = false;
 };
 
 // The worker died (a signal, a kill at a deadline, a limit): what() is the message for the user.
@@ -123,9 +127,9 @@ bool files_confined();
 // makes later, may open no file at all from now on (a Landlock layer that handles every file
 // right and allows none; files already open, stdout/stderr and the pipe to the parent, stay
 // usable). A Landlock layer binds the thread that adds it and the threads it makes afterwards,
-// so call it while the worker runs no other thread: the callers do (replay::play before the
-// script runs; odds_runner::ScriptWorker after its load, and the Monte Carlo sampler makes every
-// host before it starts its threads). Once done, later calls do nothing. Returns whether the
+// so call it while the worker runs no other thread: the callers do (cmd_test before any load;
+// replay::play before the script runs; odds_runner::ScriptWorker after its load, and the Monte
+// Carlo sampler makes every host before it starts its threads). Once done, later calls do nothing. Returns whether the
 // files are closed; false outside such a worker, and where the kernel has no Landlock.
 bool close_files();
 // Has close_files() closed the worker's files?

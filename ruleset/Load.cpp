@@ -31,15 +31,15 @@ std::vector<fs::path> search_path(std::vector<fs::path> given) {
 
 std::vector<fs::path> search_path(const LuaHost& host) { return search_path(host.options().search_path); }
 
-void read_ahead(const std::vector<std::string>& names_or_dirs, const std::vector<fs::path>& search_path) {
+void read_ahead(const std::vector<std::string>& names_or_dirs, const std::vector<fs::path>& search_path, bool specs) {
     if (!file_snapshot::enabled()) return;
     const file_snapshot::Recording recording;
-    try {
-        // Display names from the paths the manifest check resolved (display_path resolved each
-        // file's whole path again, a system call per component).
-        std::error_code ec;
-        const std::string cwd = fs::current_path(ec).native();
-        for (const auto& name : names_or_dirs)
+    // Display names from the paths the manifest check resolved (display_path resolved each
+    // file's whole path again, a system call per component).
+    std::error_code ec;
+    const std::string cwd = fs::current_path(ec).native();
+    for (const auto& name : names_or_dirs) {
+        try {
             for (const auto& m : chain(find(name, search_path), search_path)) {  // reads the manifests
                 for (std::size_t i = 0; i < m.data.size(); ++i)
                     yaml::read_data_file(m.data[i], display_of(m.data_resolved[i].real, cwd));
@@ -48,15 +48,19 @@ void read_ahead(const std::vector<std::string>& names_or_dirs, const std::vector
                 for (const auto& file : files)
                     if (file.inside) yaml::read_data_file(file.path, folder + "/" + file.path.filename().string());
             }
-    } catch (const std::exception&) {
-        // The load meets the same error at the same file and reports it.
+            if (specs)
+                for (const auto& file : read_manifest(find(name, search_path)).tests)
+                    LuaHost::read_file(file, LuaHost::kMaxCodeBytes, "a spec file");
+        } catch (const std::exception&) {
+            // The load meets the same error at the same file and reports it.
+        }
     }
 }
 
 void load(LuaHost& host, const std::vector<std::string>& names_or_dirs) {
     // What this load reads is kept, in a worker that closes its files after loading, for the
-    // loads of the same rulesets that follow (host/FileSnapshot.hpp).
-    const file_snapshot::Recording recording;
+    // loads of the same rulesets that follow (host/FileSnapshot.hpp), against this host's cap.
+    const file_snapshot::Recording recording(&host);
     std::vector<fs::path> dirs;
     for (const auto& name : names_or_dirs) dirs.push_back(find(name, search_path(host)));
     auto& cache = host.extension<LoadCache>();

@@ -24,8 +24,10 @@ std::vector<std::filesystem::path> search_path(std::vector<std::filesystem::path
 // load of these rulesets will read (manifests, data files, modules, scenarios), so that a load
 // made after the files are closed (`odds --compare` loads its second ruleset after the first
 // side's odds) finds them in memory. Errors are left to that load, which meets them in the same
-// order and reports them as usual. Does nothing elsewhere.
-void read_ahead(const std::vector<std::string>& names_or_dirs, const std::vector<std::filesystem::path>& search_path);
+// order and reports them as usual. Does nothing elsewhere. With `specs`, each ruleset's spec files
+// too (`umpire test`). Each name is read on its own: one ruleset's error does not stop the next.
+void read_ahead(const std::vector<std::string>& names_or_dirs, const std::vector<std::filesystem::path>& search_path,
+                bool specs = false);
 
 // Loads the named rulesets (a name from the search path, or a directory) as one generation.
 void load(LuaHost& host, const std::vector<std::string>& names_or_dirs);

@@ -16,13 +16,17 @@
 #include <map>
 #include <mutex>
 #include <set>
+#include <sstream>
 #include <string>
 #include <thread>
 
 #include "app/OddsRunner.hpp"
 #include "app/Replay.hpp"
+#include "app/SpecRunner.hpp"
+#include "host/FileSnapshot.hpp"
 #include "host/Isolation.hpp"
 #include "ruleset/Load.hpp"
+#include "ruleset/Ruleset.hpp"
 #include "tests/support/helpers.hpp"
 
 namespace {
@@ -83,13 +87,15 @@ umpire::HostOptions probing_options(const fs::path& notes) {
     return options;
 }
 
-isolation::Limits closing_limits(const fs::path& root) {
+// `keep`: as `odds` (keep_files_for_reload); without, as `run` and `replay`.
+isolation::Limits closing_limits(const fs::path& root, bool keep) {
     isolation::Limits limits;
     limits.address_space = std::size_t{1024} << 20;
     limits.cpu_seconds = 60;
     limits.confine_files = true;
     limits.readable = {root};
     limits.close_files_after_load = true;
+    limits.keep_files_for_reload = keep;
     return limits;
 }
 
@@ -100,10 +106,10 @@ struct Sent {
     std::string died;
     int rc = -1;
 };
-Sent in_worker(const fs::path& root, const std::function<int()>& body) {
+Sent in_worker(const fs::path& root, const std::function<int()>& body, bool keep = true) {
     Sent sent;
     try {
-        sent.rc = isolation::run(closing_limits(root), [&] {
+        sent.rc = isolation::run(closing_limits(root, keep), [&] {
             try {
                 return body();
             } catch (const std::exception& e) {
@@ -145,12 +151,15 @@ TEST_CASE("files closed: run/replay refuse a file of the ruleset after loading, 
             "print(err)\n";
         umpire::replay::play(host, 1, {(root / "variant").string()}, {{"code", code}, {"script", ""}});
         isolation::send("line", isolation::files_closed() ? "closed" : "open");
+        // run and replay never load again: nothing of the ruleset stays in memory for it.
+        isolation::send("line", "kept " + std::to_string(umpire::file_snapshot::files()) + " files");
         return 0;
-    });
+    }, false);
     INFO(sent.died);
     CHECK(sent.rc == 0);
     CHECK(sent.probes == std::set<std::string>{"load opened", "open refused"});
-    REQUIRE(sent.lines.size() == 3);
+    REQUIRE(sent.lines.size() == 4);
+    CHECK(sent.lines[3] == "kept 0 files");
     CHECK(sent.lines[0] == "Variant ambush 3");  // the child's scenario hides its parent's
     CHECK(sent.lines[1].find("umpire.data.scenario: no scenario 'nowhere' (looked in") != std::string::npos);
     CHECK(sent.lines[1].find("variant/scenarios") != std::string::npos);
@@ -194,6 +203,7 @@ TEST_CASE("files closed: odds refuses a file of the ruleset on every path, in Mo
         isolation::send("line", std::to_string(static_cast<int>(largest(house))) + " " +
                                     std::to_string(static_cast<int>(largest(variant))) + " " +
                                     (house.is_exact() ? "exact" : "monte carlo"));
+        isolation::send("line", umpire::file_snapshot::files() >= 6 ? "kept" : "not kept");
         // A ruleset nobody read ahead cannot be loaded any more: the loader is refused too.
         umpire::odds_runner::Request unread = request;
         unread.rulesets = {(root / "other").string()};
@@ -211,8 +221,113 @@ TEST_CASE("files closed: odds refuses a file of the ruleset on every path, in Mo
     // closed (Monte Carlo's, --compare's) load from memory, and their module bodies are refused.
     CHECK(sent.probes == std::set<std::string>{"load opened", "load refused", "open refused",
                                                "open refused on another thread"});
-    REQUIRE(sent.lines.size() == 2);
+    REQUIRE(sent.lines.size() == 3);
     CHECK(sent.lines[0] == "8 9 monte carlo");
-    CHECK(sent.lines[1].find("cannot read") != std::string::npos);
-    CHECK(sent.lines[1].find("other/ruleset.yaml") != std::string::npos);
+    CHECK(sent.lines[1] == "kept");  // both manifests, the data, the module, both scenarios
+    CHECK(sent.lines[2].find("cannot read") != std::string::npos);
+    CHECK(sent.lines[2].find("other/ruleset.yaml") != std::string::npos);
+}
+
+// The files kept for the loads after the close count against the memory cap of each host that
+// loads (host/FileSnapshot.hpp): a ruleset of large files (each under the 16 MiB file cap, and
+// taking no Lua memory: a module of comments) is refused at the cap with the file's name, the
+// host stays usable, and a later host that would load from the kept files is refused before it
+// loads if they do not fit its cap. Before, the kept files were charged to no host.
+TEST_CASE("files closed: the files odds keeps in memory count against each host's memory cap",
+          "[isolation][attacks][memory]") {
+    const fs::path root = test_helpers::scratch_root() / "files-kept";
+    fs::remove_all(root);
+    for (const auto* name : {"big", "small"}) {
+        fs::create_directories(root / name / "rules");
+        test_helpers::write(root / name / "ruleset.yaml",
+                            std::string("name: ") + name + "\nmodules: [a, b]\n");
+        // 3 MiB of comments a module: the two pass a 4 MiB cap once kept, and the small one not.
+        const std::size_t lines = std::string(name) == "big" ? 3 * 16384 : 1;
+        std::string text;
+        for (std::size_t i = 0; i < lines; ++i) text += "-- a line of sixty-four bytes that takes no Lua memory at all\n";
+        for (const auto* module : {"a", "b"}) test_helpers::write(root / name / "rules" / (std::string(module) + ".lua"), text + "return {}\n");
+    }
+    const Sent sent = in_worker(root, [&] {
+        umpire::HostOptions small_cap;
+        small_cap.memory_limit = std::size_t{4} << 20;
+        umpire::HostOptions roomy;  // 256 MiB
+        {
+            umpire::LuaHost host(small_cap);
+            try {
+                umpire::ruleset::load(host, {(root / "big").string()});
+                isolation::send("line", "big loaded under 4 MiB");
+            } catch (const std::exception& e) {
+                isolation::send("line", e.what());
+            }
+            host.run_string("x = 41");
+            isolation::send("line", host.run_string("return x + 1", "=(check)", true) == 1 ? "alive" : "dead");
+        }
+        {
+            umpire::LuaHost host(roomy);  // keeps both files (6 MiB)
+            umpire::ruleset::load(host, {(root / "big").string()});
+            isolation::send("line", "big loaded under 256 MiB");
+        }
+        umpire::LuaHost host(small_cap);  // would load from memory beside 6 MiB of kept files
+        try {
+            umpire::ruleset::load(host, {(root / "small").string()});
+            isolation::send("line", "small loaded under 4 MiB beside the kept files");
+        } catch (const std::exception& e) {
+            isolation::send("line", e.what());
+        }
+        return 0;
+    });
+    INFO(sent.died);
+    CHECK(sent.rc == 0);
+    REQUIRE(sent.lines.size() == 4);
+    CHECK_THAT(sent.lines[0], Catch::Contains("big/rules/b.lua:1:1: memory limit: keeping it (~3 MiB) with the ruleset "
+                                              "files kept in memory for the loads after this worker's files close"));
+    CHECK_THAT(sent.lines[0], Catch::Contains("would pass the Lua memory cap"));
+    CHECK(sent.lines[1] == "alive");
+    CHECK(sent.lines[2] == "big loaded under 256 MiB");
+    CHECK_THAT(sent.lines[3], Catch::Contains("memory limit: the ruleset files kept in memory for the loads after "
+                                              "this worker's files close ("));
+}
+
+// `umpire test` (cli/cmd_test.cpp) in a worker: every ruleset's files and spec files are read ahead
+// and kept, the files are closed before any rule code runs, and then each ruleset loads from
+// memory and its specs run with no file open: the module body at load and the spec are refused a
+// file of their ruleset, and the spec still passes. Before, `test` kept its reads beneath the
+// ruleset folders open while rule code ran.
+TEST_CASE("files closed: test reads the rulesets and their specs ahead, then loads and runs them with no file open",
+          "[isolation][attacks][landlock]") {
+    if (skipped_without_landlock()) return;
+    const fs::path root = make_rulesets();
+    const fs::path notes = root / "house" / "notes.txt";
+    fs::create_directories(root / "house" / "tests");
+    test_helpers::write(root / "house" / "tests" / "shoot.lua",
+                        "test('hits on a 4, with the scenario read at load', function()\n"
+                        "  print('open:' .. umpire.args.notes)\n"
+                        "  assert(umpire.rules.shoot.hits(4) and umpire.data.scenario('ambush').bonus == 2)\n"
+                        "end)\n");
+    const Sent sent = in_worker(root, [&] {
+        const umpire::HostOptions options = probing_options(notes);
+        const std::vector<std::string> names = {(root / "house").string(), (root / "variant").string()};
+        umpire::ruleset::read_ahead(names, umpire::ruleset::search_path(options.search_path), true);
+        isolation::send("line", isolation::close_files() ? "closed" : "open");
+        std::ostringstream out;
+        umpire::SpecResult total;
+        for (const auto& name : names) {
+            umpire::LuaHost host(options);
+            umpire::ruleset::load(host, {name});
+            for (const auto& file : umpire::ruleset::read_manifest(name).tests) {
+                const umpire::SpecResult r = umpire::run_spec_file(host, file, out);
+                total.passed += r.passed;
+                total.failed += r.failed;
+            }
+        }
+        isolation::send("line", std::to_string(total.passed) + " passed, " + std::to_string(total.failed) + " failed");
+        if (total.failed) isolation::send("line", out.str());
+        return 0;
+    });
+    INFO(sent.died);
+    CHECK(sent.rc == 0);
+    CHECK(sent.probes == std::set<std::string>{"load refused", "open refused"});
+    REQUIRE(sent.lines.size() == 2);
+    CHECK(sent.lines[0] == "closed");
+    CHECK(sent.lines[1] == "1 passed, 0 failed");
 }

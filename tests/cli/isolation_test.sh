@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Process isolation through the command (docs/sandbox.md, "Out of process"): the attacks that
 # only the worker process stops, each with its exit status and message, and the command (the
-# parent) alive afterwards: a pattern bomb killed at the wall clock with its file and line, C++
-# memory beyond the Lua cap stopped by the address-space limit, the outputs (--journal,
+# parent) alive afterwards: a pattern bomb killed at the wall clock with its file and line, the
+# memory cap following --memory (its error with the file and line), the outputs (--journal,
 # --save-state, --svg) written by the parent, and `watch` going on after its worker was killed
-# mid-run, with the game state of the last finished run.
+# mid-run, with the game state of the last finished run. (That a worker out of address space is
+# an error naming --memory is tested in test_host "[isolation]": memory the cap does not count
+# cannot reach seven times the cap through the command.)
 # Usage: isolation_test.sh UMPIRE SOURCE_DIR [asan]   (asan: the build sets no RLIMIT_AS)
 set -uo pipefail
 umpire="$1"; src="$2"; asan="${3:-}"
@@ -26,13 +28,48 @@ expect 1 "script stopped: ran longer than 1s inside a C function that cannot be 
 # A loop the count hook reaches is still stopped in the worker, with its line, before the kill.
 expect 1 "(command line):1: script stopped: ran longer than 1s (runaway loop?)" run --timeout 1 -e 'while true do end'
 
-if [ "$asan" != asan ]; then
-  # Small Lua blocks, so the heap meets the address-space limit (200 MiB) before the Lua cap
-  # (256 MiB). (This test used `odds d1000000`, 1.85 GB of C++ memory; that is now refused by
-  # the memory cap before it is computed, below.)
-  expect 1 "the rules ran out of address space (limit 200 MiB, --memory)" run --memory 200 -e 'local l = nil while true do l = {l} end'
-  expect 1 "memory limit: d1000000 has 1000000 possible totals" odds --memory 256 d1000000
-fi
+# The one memory cap follows --memory (an eighth of it: cli/Common.hpp, memory_cap), in the worker
+# as in the command: a script growing memory under a small --memory meets the cap, whose error
+# names the limit and the script's file:line, and not the address space (whose death names
+# neither). Before, the cap stayed at 256 MiB whatever --memory said, and these ended in "the
+# rules ran out of address space (limit 200 MiB, --memory)" (the first and second). The
+# worker reports the error (exit 1, not a signal), so the command is alive to say it.
+printf 'local l = nil\nwhile true do\n  l = {l}\nend\n' > "$work/grow.lua"
+expect 1 "grow.lua:3: memory limit: the rules used more than 25 MiB of Lua memory" run --memory 200 "$work/grow.lua"
+printf 'local t = {}\nfor i = 1, 1e9 do\n  t[i] = ("x"):rep(100) .. i\nend\n' > "$work/strings.lua"
+expect 1 "strings.lua:3: memory limit: the rules used more than 25 MiB of Lua memory" run --memory 200 "$work/strings.lua"
+expect 1 "(odds script):1: memory limit: the rules used more than 8 MiB of Lua memory" \
+  odds --memory 64 -e 'local t = {} for i = 1, 1e8 do t[i] = i end return 1'
+# C++ memory charged to the cap follows it too: a distribution of a million outcomes (~45 MiB)
+# is kept under the default cap (256 MiB) and refused under --memory 200 (25 MiB), with its line.
+dist='local d = umpire.dice.dist("d1000000") return d:mean()'
+[ "$("$umpire" run -e "$dist" 2> "$work/err")" = "$(printf '500000.5\t1000001/2')" ] || { echo "FAIL: d1000000 under the default cap"; cat "$work/err"; fail=1; }
+expect 1 "(command line):1: memory limit: a distribution of 1000000 outcomes (~45 MiB) would pass the Lua memory cap" \
+  run --memory 200 -e "$dist"
+# A dice expression's report is bounded by the same cap: 100000 totals (~97 MiB as text) pass the
+# default cap and not an eighth of 256 MiB.
+expect 1 "memory limit: d100000 has 100000 possible totals; its distribution and the report of every total would take ~97 MiB, past the memory cap of 32 MiB" \
+  odds --memory 256 d100000
+expect 1 "memory limit: d1000000 has 1000000 possible totals" odds d1000000
+
+# umpire.result's data parsed for the journal is charged with its text before it is parsed: 400,000
+# copies of a 30-byte string (13 MB of JSON under the 32 MiB cap of --memory 256) were parsed into
+# a second, larger document uncharged before the journal's charge looked (test_host "[cxx]").
+expect 1 "(command line):1: memory limit: the data of umpire.result (~12 MiB as JSON) parsed for the journal would take" \
+  run --memory 256 -e "local s = ('x'):rep(30) local t = {} for i = 1, 4e5 do t[i] = s end umpire.result('r', {list = t})"
+
+# `odds` keeps the ruleset files in memory for its loads after the close (host/FileSnapshot.hpp),
+# against the memory cap; `run` keeps nothing (it never loads again). Two modules of 3 MiB of
+# comments (no Lua memory) under --memory 40 (a cap of 5 MiB): odds is refused, naming the file,
+# and run loads them. Before, the kept files were charged to nothing, and run kept them too.
+mkdir -p "$work/big/rules"
+printf 'name: big\nmodules: [a, b]\n' > "$work/big/ruleset.yaml"
+awk 'BEGIN { for (i = 0; i < 49152; i++) print "-- a line of sixty-four bytes that takes no Lua memory at all"; print "return {}" }' > "$work/big/rules/a.lua"
+cp "$work/big/rules/a.lua" "$work/big/rules/b.lua"
+expect 1 "big/rules/b.lua:1:1: memory limit: keeping it (~3 MiB) with the ruleset files kept in memory for the loads after this worker's files close" \
+  odds --memory 40 --ruleset "$work/big" -e 'return umpire.dice.d(6)'
+[ "$("$umpire" run --memory 40 --ruleset "$work/big" -e 'return 7' 2> "$work/err")" = 7 ] \
+  || { echo "FAIL: run of the ruleset of large modules under --memory 40"; cat "$work/err"; fail=1; }
 
 # The outputs are written by the parent (the worker may not open a file for writing), and
 # replay, isolated too, finds the journal identical.

@@ -755,6 +755,22 @@ TEST_CASE("attacks: the fold cache, the odds tallies and the state's JSON count 
         CHECK(t.eval("1 + 1") == "2");
         t.host.run_string("umpire.state.big = nil");
         lua_gc(t.host.state(), LUA_GCCOLLECT, 0);
+        // A text the cap holds (400,000 times the same 30-byte string: 3.2 MB of Lua array, 13 MB
+        // of JSON, under the 32 MiB cap) must not be parsed beside it into a document larger still
+        // (a json value and a heap string per element: ~32 MB), uncharged: refused before it is
+        // parsed. Before, the document was built and only the journal's later charge looked at it.
+        t.host.extension<umpire::GameLog>().set_journaling(true);
+        t.host.run_string("local s = ('x'):rep(30) local t = {} for i = 1, 4e5 do t[i] = s end umpire.state.strings = {list = t}");
+        CHECK_THROWS_WITH(t.host.run_string("umpire.result('r', umpire.state.strings)", "@attack.lua"),
+                          Catch::Contains("attack.lua:1: memory limit: the data of umpire.result (~12 MiB as JSON) "
+                                          "parsed for the journal would take ~") &&
+                              Catch::Contains("which would pass the Lua memory cap"));
+        CHECK(t.eval("1 + 1") == "2");
+        // A small result is parsed and journaled as before.
+        t.host.run_string("umpire.result('small', {n = 3, s = 'x'})");
+        CHECK(t.host.extension<umpire::GameLog>().journal.entries().back().data == nlohmann::json::parse(R"({"n":3,"s":"x"})"));
+        t.host.run_string("umpire.state.strings = nil");
+        lua_gc(t.host.state(), LUA_GCCOLLECT, 0);
         CHECK(t.host.memory_used() < (std::size_t{4} << 20));  // every charge given back
         t.host.run_string("umpire.state.small = {1, 2.5, 'x'}");
         CHECK(t.host.state_json() == "{\"small\":[1,2.5,\"x\"]}");
