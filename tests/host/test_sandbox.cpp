@@ -237,7 +237,7 @@ TEST_CASE("pairs over tables of no key or one key behaves as the snapshot walk",
 // of random small tables sorted in Lua by the comparator the sandbox documents; the errors keep
 // their text and the caller's line. (A shortcut in next for tables of one key failed the random
 // part with the JIT on, and was dropped: docs/performance.md, issue 18 session 27.)
-TEST_CASE("pairs and next walk a view's real table; next of a small table is its least key", "[sandbox]") {
+TEST_CASE("pairs and next walk a view's real table and order random small tables", "[sandbox]") {
     const bool trusted = GENERATE(false, true);
     umpire::HostOptions options;
     options.trusted = trusted;
