@@ -34,12 +34,18 @@ void read_ahead(const std::vector<std::string>& names_or_dirs, const std::vector
     if (!file_snapshot::enabled()) return;
     const file_snapshot::Recording recording;
     try {
+        // Display names from the paths the manifest check resolved (display_path resolved each
+        // file's whole path again, a system call per component).
+        std::error_code ec;
+        const std::string cwd = fs::current_path(ec).native();
         for (const auto& name : names_or_dirs)
             for (const auto& m : chain(find(name, search_path), search_path)) {  // reads the manifests
-                for (const auto& file : m.data) yaml::read_data_file(file, LuaHost::display_path(file));
+                for (std::size_t i = 0; i < m.data.size(); ++i)
+                    yaml::read_data_file(m.data[i], display_of(m.data_resolved[i].real, cwd));
                 for (const auto& file : m.modules) LuaHost::read_file(file, LuaHost::kMaxCodeBytes, "a rules module");
-                for (const auto& file : scenario_files(m.dir))
-                    if (file.inside) yaml::read_data_file(file.path, LuaHost::display_path(file.path));
+                const auto [folder, files] = scenario_folder(m.dir, m.real_dir, cwd);
+                for (const auto& file : files)
+                    if (file.inside) yaml::read_data_file(file.path, folder + "/" + file.path.filename().string());
             }
     } catch (const std::exception&) {
         // The load meets the same error at the same file and reports it.

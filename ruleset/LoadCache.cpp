@@ -43,9 +43,10 @@ std::shared_ptr<const yaml::Document> LoadCache::data(const std::filesystem::pat
 }
 
 YAML::Node LoadCache::manifest(const std::filesystem::path& file, const std::string& display,
-                               const std::function<YAML::Node(const std::string&)>& parse) {
+                               const std::function<YAML::Node(const std::string&)>& parse,
+                               const std::optional<FileStamp>& stamp) {
     ManifestEntry& entry = manifests_[file];
-    if (entry.parsed && entry.display == display && unchanged(entry.source, file)) {
+    if (entry.parsed && entry.display == display && unchanged(entry.source, file, stamp)) {
         entry.used = true;
         return entry.root;
     }

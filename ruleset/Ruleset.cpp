@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <string_view>
 
 #include "bindings/DataMarks.hpp"
 #include "host/DataGuard.hpp"
@@ -23,27 +24,20 @@
 namespace umpire::ruleset {
 namespace fs = std::filesystem;
 
-namespace {
-
-// Is the resolved path `real` strictly inside the resolved folder `root`? Both are canonical
-// (no ".", "..", doubled or trailing separators), so "inside" is "starts with root and a '/'".
+// Both are canonical (no ".", "..", doubled or trailing separators), so "inside" is "starts with
+// root and a '/'".
 bool inside_real(const std::string& root, const std::string& real) {
     if (root.empty() || real.size() <= root.size()) return false;
     if (root == "/") return real[0] == '/';
     return real.compare(0, root.size(), root) == 0 && real[root.size()] == '/';
 }
 
-// LuaHost::display_path of a file whose canonical path is `real`, without resolving it again: the
-// path relative to the working directory `cwd` (canonical, as getcwd gives it) when inside it,
-// else the absolute path.
 std::string display_of(const std::string& real, const std::string& cwd) {
     if (real == cwd) return ".";
     if (cwd == "/") return real.substr(1);
     if (inside_real(cwd, real)) return real.substr(cwd.size() + 1);
     return real;
 }
-
-}  // namespace
 
 bool inside(const fs::path& dir, const fs::path& file) {
     std::error_code ec;
@@ -76,6 +70,24 @@ fs::path find_by_name(const std::string& name, const std::vector<fs::path>& sear
     for (const auto& dir : search_path)
         if (fs::is_regular_file(dir / name / "ruleset.yaml")) return fs::absolute(dir / name).lexically_normal();
     throw ScriptError("ruleset '" + name + "' not found on the search path:" + where);
+}
+
+bool entry_climbs(const std::string& entry) {
+    for (std::size_t start = 0; start <= entry.size();) {
+        std::size_t end = entry.find('/', start);
+        if (end == std::string::npos) end = entry.size();
+        if (end - start == 2 && entry.compare(start, 2, "..") == 0) return true;
+        start = end + 1;
+    }
+    return false;
+}
+
+bool entry_has_extension(const std::string& entry) {
+    const std::size_t slash = entry.rfind('/');
+    const std::string_view name = slash == std::string::npos ? std::string_view(entry) : std::string_view(entry).substr(slash + 1);
+    if (name == "." || name == "..") return false;
+    const std::size_t dot = name.rfind('.');
+    return dot != std::string_view::npos && dot != 0;
 }
 
 namespace {
@@ -123,35 +135,46 @@ public:
     // construction and join, which cost more than the system calls here. `stamp` (if given) is
     // set to the file's stamp when it is no symlink.
     std::optional<std::string> regular_file(const std::string& file, std::optional<FileStamp>* stamp = nullptr) {
-        // The folder's listing answers without a system call a file that is not there (the first
-        // place a manifest entry is looked for, usually) and a regular file whose stamp is not
-        // wanted (spec files); anything else, or a folder that cannot be listed, is lstat'ed.
+        // A file whose stamp is wanted (data, modules, the manifest) is lstat'ed: that one call
+        // tells whether it is there, whether it is a regular file, and its stamp, where listing its
+        // folder first cost five more calls a folder. A file whose stamp is not wanted (spec files)
+        // is answered from its folder's listing with no call when it is missing or a regular file.
+        // A folder in which a file was missing is listed then, for the next names looked for first
+        // in it (manifest entries written without their data/ or rules/). Anything else, or a
+        // folder that cannot be listed, is lstat'ed. (Views into `file`, not substrings: a string
+        // made for each look-up cost more than the look-up.)
         const std::size_t slash = file.rfind('/');
-        if (slash != std::string::npos && slash > 0) {
-            if (const auto* names = listing(file.substr(0, slash))) {
-                const auto entry = names->find(file.substr(slash + 1));
+        const bool in_folder = slash != std::string::npos && slash > 0;
+        const std::string_view whole(file);
+        const std::string_view folder = in_folder ? whole.substr(0, slash) : std::string_view();
+        const std::string_view name = slash == std::string::npos ? whole : whole.substr(slash + 1);
+        if (in_folder) {
+            if (const auto* names = stamp ? listed(folder) : listing(folder)) {
+                const auto entry = names->find(name);
                 if (entry == names->end()) return std::nullopt;
                 if (entry->second == DT_REG && !stamp) {
-                    const std::string& folder = real_folder(file.substr(0, slash));
-                    return folder.empty() ? folder : join(folder, file.substr(slash + 1));
+                    const std::string& real = real_folder(folder);
+                    return real.empty() ? real : join(real, name);
                 }
             }
         }
         struct stat st {};
-        if (::lstat(file.c_str(), &st) != 0) return std::nullopt;
+        if (::lstat(file.c_str(), &st) != 0) {
+            if (in_folder) listing(folder);
+            return std::nullopt;
+        }
         if (S_ISREG(st.st_mode)) {
             if (stamp) *stamp = stamp_from(st);
-            const std::size_t slash = file.rfind('/');
             if (slash == std::string::npos) return canonical(file);
-            const std::string& folder = real_folder(file.substr(0, slash == 0 ? 1 : slash));
-            return folder.empty() ? folder : join(folder, file.substr(slash + 1));
+            const std::string& real = real_folder(slash == 0 ? whole.substr(0, 1) : folder);
+            return real.empty() ? real : join(real, name);
         }
         std::error_code ec;
         if (!S_ISLNK(st.st_mode) || !fs::is_regular_file(file, ec)) return std::nullopt;
         return canonical(file);
     }
 
-    static std::string join(const std::string& folder, const std::string& name) {
+    static std::string join(std::string_view folder, std::string_view name) {
         std::string out;
         out.reserve(folder.size() + 1 + name.size());
         out.append(folder);
@@ -161,6 +184,7 @@ public:
     }
 
 private:
+    using Listing = std::map<std::string, unsigned char, std::less<>>;
     static std::string canonical(const std::string& file) {
         std::error_code ec;
         fs::path resolved = fs::canonical(file, ec);
@@ -168,28 +192,35 @@ private:
     }
     // A folder that is no symlink, inside a folder resolved already, is its parent's resolved
     // path and its own name (one lstat instead of a walk of the whole path).
-    const std::string& real_folder(const std::string& folder) {
-        auto [it, fresh] = folders_.try_emplace(folder);
-        if (!fresh) return it->second;
+    const std::string& real_folder(std::string_view folder) {
+        if (const auto found = folders_.find(folder); found != folders_.end()) return found->second;
+        const std::string spelled(folder);
         const std::size_t slash = folder.rfind('/');
-        const std::string name = slash == std::string::npos ? std::string() : folder.substr(slash + 1);
-        const auto parent = slash == std::string::npos || slash == 0 ? folders_.end() : folders_.find(folder.substr(0, slash));
+        const std::string_view name = slash == std::string_view::npos ? std::string_view() : folder.substr(slash + 1);
+        const auto parent = slash == std::string_view::npos || slash == 0 ? folders_.end() : folders_.find(folder.substr(0, slash));
         struct stat st {};
+        std::string real;
         if (parent != folders_.end() && !parent->second.empty() && !name.empty() && name != "." && name != ".." &&
-            ::lstat(folder.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-            it->second = join(parent->second, name);
+            ::lstat(spelled.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+            real = join(parent->second, name);
         else
-            it->second = canonical(folder);
-        return it->second;
+            real = canonical(spelled);
+        return folders_.emplace(spelled, std::move(real)).first->second;
+    }
+    // The listing of folder if it was made already in this read of the manifest, else null.
+    const Listing* listed(std::string_view folder) const {
+        const auto it = listings_.find(folder);
+        return it != listings_.end() && it->second ? &*it->second : nullptr;
     }
     // The names in folder and their d_type (DT_UNKNOWN where the file system gives none), read
     // once per manifest read; null if the folder cannot be listed.
-    const std::map<std::string, unsigned char>* listing(const std::string& folder) {
-        auto [it, fresh] = listings_.try_emplace(folder);
-        if (fresh) {
-            DIR* d = ::opendir(folder.c_str());
-            if (d) {
-                std::map<std::string, unsigned char> names;
+    const Listing* listing(std::string_view folder) {
+        auto it = listings_.find(folder);
+        if (it == listings_.end()) {
+            const std::string spelled(folder);
+            it = listings_.emplace(spelled, std::nullopt).first;
+            if (DIR* d = ::opendir(spelled.c_str())) {
+                Listing names;
                 while (const dirent* e = ::readdir(d)) names.emplace(e->d_name, e->d_type);
                 ::closedir(d);
                 it->second = std::move(names);
@@ -197,8 +228,8 @@ private:
         }
         return it->second ? &*it->second : nullptr;
     }
-    std::map<std::string, std::string> folders_;
-    std::map<std::string, std::optional<std::map<std::string, unsigned char>>> listings_;
+    std::map<std::string, std::string, std::less<>> folders_;
+    std::map<std::string, std::optional<Listing>, std::less<>> listings_;
 };
 
 // "machine_guns" / "machine_guns.lua" / "rules/machine_guns.lua" all name rules/machine_guns.lua.
@@ -209,14 +240,14 @@ private:
 fs::path resolve_file(const fs::path& dir, const std::string& real_dir, Resolver& resolver, const std::string& entry,
                       const char* subdir, const char* ext, const std::string& display, const YAML::Mark& mark,
                       std::vector<Manifest::Resolved>* resolved = nullptr) {
-    fs::path p(entry);
-    const bool climbs = std::any_of(p.begin(), p.end(), [](const fs::path& part) { return part == ".."; });
-    if (p.is_absolute() || climbs || entry.empty())
+    if (entry.empty() || entry[0] == '/' || entry_climbs(entry))
         fail(display, mark, "'" + entry + "': a manifest names files inside its ruleset folder "
                                           "(no absolute paths, no '..')");
-    if (p.extension().empty()) p += ext;
-    for (const std::string& candidate : {Resolver::join(dir.native(), p.native()),
-                                         Resolver::join(Resolver::join(dir.native(), subdir), p.native())}) {
+    const std::string p = entry_has_extension(entry) ? entry : entry + ext;
+    for (int place = 0; place < 2; ++place) {
+        // dir/<entry>, then dir/<subdir>/<entry> (made only when the first is not there)
+        const std::string candidate = place == 0 ? Resolver::join(dir.native(), p)
+                                                 : Resolver::join(Resolver::join(dir.native(), subdir), p);
         std::optional<FileStamp> stamp;
         const auto real = resolver.regular_file(candidate, resolved ? &stamp : nullptr);
         if (!real) continue;
@@ -237,11 +268,14 @@ Manifest read_manifest(const fs::path& dir, LoadCache* cache) {
     Manifest m;
     m.dir = clean_dir(dir);
     std::error_code ec;
-    const std::string real_dir = fs::canonical(m.dir, ec).native();  // empty if it cannot be resolved: nothing is inside
+    m.real_dir = fs::canonical(m.dir, ec).native();  // empty if it cannot be resolved: nothing is inside
+    const std::string& real_dir = m.real_dir;
     Resolver resolver(m.dir.native(), real_dir);
     const fs::path file = dir / "ruleset.yaml";
-    // LuaHost::display_path(file), from the resolved path when there is one.
-    const auto real_file = resolver.regular_file(Resolver::join(m.dir.native(), "ruleset.yaml"));
+    // LuaHost::display_path(file), from the resolved path when there is one; its stamp from the
+    // same lstat, for the load cache.
+    std::optional<FileStamp> stamp;
+    const auto real_file = resolver.regular_file(Resolver::join(m.dir.native(), "ruleset.yaml"), &stamp);
     const std::string display = real_file && !real_file->empty()
         ? display_of(*real_file, fs::current_path(ec).native()) : LuaHost::display_path(file);
     m.display = display;
@@ -254,7 +288,7 @@ Manifest read_manifest(const fs::path& dir, LoadCache* cache) {
     };
     // const: yaml-cpp's non-const operator[] adds the key it looks up, and a cached tree is read
     // by every later load.
-    const YAML::Node root = cache ? cache->manifest(file, display, parse) : parse(yaml::read_data_file(file, display));
+    const YAML::Node root = cache ? cache->manifest(file, display, parse, stamp) : parse(yaml::read_data_file(file, display));
     if (!root.IsMap()) fail(display, root.Mark(), "a ruleset manifest must be a map (name: ..., data: [...], ...)");
     static const std::set<std::string> kKnown = {"name", "version", "extends", "turn_sequence",
                                                  "data", "modules", "tests", "description"};
@@ -491,9 +525,7 @@ void load_into(LuaHost& host, int env, const std::vector<fs::path>& dirs) {
         for (const auto& m : layers_in_order)
             for (std::size_t i = 0; i < m.data.size(); ++i)
                 load_data(host, data, m.data[i], display_of(m.data_resolved[i].real, cwd), m.data_resolved[i].stamp);
-        std::vector<fs::path> layer_dirs;
-        for (const auto& m : layers_in_order) layer_dirs.push_back(m.dir);
-        push_scenario_function(host, layer_dirs);
+        push_scenario_function(host, layers_in_order, cwd);
         lua_setfield(L, data, "scenario");
         // umpire.data is read-only from here on, module bodies and validate included
         // (host/DataGuard.hpp): a ruleset cannot change another's data, even while loading.

@@ -20,6 +20,9 @@ class LoadCache;
 
 struct Manifest {
     std::filesystem::path dir;
+    // canonical(dir) when the manifest was read ("" if it did not resolve: then nothing is inside
+    // it), resolved once per read: the checks of this load that a file is inside the folder use it.
+    std::string real_dir;
     std::string display;  // of its ruleset.yaml, for messages
     std::string name, version, extends;
     std::string turn_sequence_yaml;  // any YAML shape (list of phases, map...), as written
@@ -51,7 +54,20 @@ std::filesystem::path find_by_name(const std::string& name,
 
 // Is file (symlinks followed) strictly inside dir (symlinks followed)?
 bool inside(const std::filesystem::path& dir, const std::filesystem::path& file);
+// The same for paths resolved already: is the canonical path `real` strictly inside the canonical
+// folder `root`? (false when root is empty: a folder that did not resolve holds nothing)
+bool inside_real(const std::string& root, const std::string& real);
+// LuaHost::display_path of a file whose canonical path is `real`, without resolving it again: the
+// path relative to the working directory `cwd` (canonical, as getcwd gives it) when inside it,
+// else the absolute path.
+std::string display_of(const std::string& real, const std::string& cwd);
 
+// The checks of a manifest entry (a relative path) on its text, as std::filesystem::path reads it
+// (a path split into parts at each construction cost more than the rest of the check): does a
+// part of it, between '/'s, read ".."? Has its file name an extension (a '.' in the part after the
+// last '/', not its first character; "." and ".." have none)?
+bool entry_climbs(const std::string& entry);
+bool entry_has_extension(const std::string& entry);
 // Every ruleset directory under the search path (sorted by name, first hit per name wins).
 std::vector<std::filesystem::path> all(const std::vector<std::filesystem::path>& search_path);
 

@@ -2,10 +2,13 @@
 
 #include <sys/stat.h>
 
+#include <cerrno>
+
 #include <map>
 #include <memory>
 #include <new>
 #include <string>
+#include <string_view>
 
 #include "host/FileSnapshot.hpp"
 #include "host/LuaHost.hpp"
@@ -46,13 +49,12 @@ int book_gc(lua_State* L) {
     return 0;
 }
 
-void read_layer(LuaHost& host, Book& book, const fs::path& layer) {
-    // Each file is shown as the folder's display path and its own name: display_path resolves
-    // the whole path with a system call per component, which for a dozen scenarios was a tenth
-    // of a reload. (A scenario that is a symlink is shown by its own name, not its target's.)
-    const std::string folder = LuaHost::display_path(layer / "scenarios");
+void read_layer(LuaHost& host, Book& book, const Manifest& layer, const std::string& cwd) {
+    // Each file is shown as the folder's display path and its own name (a scenario that is a
+    // symlink is shown by its own name, not its target's).
+    auto [folder, files] = scenario_folder(layer.dir, layer.real_dir, cwd);
     book.looked.append(" ").append(folder);
-    for (const auto& [file, inside_ruleset, stamp] : scenario_files(layer)) {
+    for (const auto& [file, inside_ruleset, stamp] : files) {
         const std::string name = file.stem().string();
         if (book.by_name.count(name)) continue;  // a child's scenario hides its parent's
         Book::Scenario& scenario = book.by_name[name];
@@ -95,39 +97,61 @@ int l_scenario(lua_State* L) {
 
 }  // namespace
 
-// The folders are resolved once per call, and each file is lstat'ed once: a file that is no
-// symlink resolves to the resolved folder and its name, so it is inside the ruleset exactly when
-// the folder is (the argument of ruleset/Ruleset.cpp's Resolver). A symlink is resolved whole.
-// fs::canonical of every scenario walked its whole path, a system call per component, which
-// for a dozen scenarios was a sixth of a reload of asl.
-std::vector<ScenarioFile> scenario_files(const fs::path& layer) {
+// Nothing is resolved again here: the ruleset folder was resolved when its manifest was read
+// (real_layer), the scenarios folder is lstat'ed once and each file once. A folder or file that is
+// no symlink resolves to its resolved parent and its name, so it is inside the ruleset exactly
+// when its parent is (the argument of ruleset/Ruleset.cpp's Resolver); a symlink is resolved
+// whole. fs::canonical of every scenario walked its whole path, a system call per component, and
+// the folder's display path and inside check resolved the ruleset folder three times more: about
+// twenty system calls a load of asl.
+ScenarioFolder scenario_folder(const fs::path& layer, const std::string& real_layer, const std::string& cwd) {
     const fs::path folder = layer / "scenarios";
-    std::error_code ec;
-    if (!fs::is_directory(folder, ec)) return {};
-    const bool folder_inside = inside(layer, folder);
-    std::vector<ScenarioFile> files;
+    ScenarioFolder out;
+    struct stat st {};
+    const bool found = ::lstat(folder.c_str(), &st) == 0;
+    bool folder_inside = false;
+    if (!real_layer.empty() && (found ? S_ISDIR(st.st_mode) : errno == ENOENT)) {
+        // A folder that is no symlink, or a missing one (display_path shows it under its resolved
+        // parent, as fs::weakly_canonical does).
+        const std::string real_folder = (real_layer == "/" ? "" : real_layer) + "/scenarios";
+        out.display = display_of(real_folder, cwd);
+        if (!found) return out;
+        folder_inside = true;
+    } else {
+        out.display = LuaHost::display_path(folder);
+        std::error_code ec;
+        if (!fs::is_directory(folder, ec)) return out;
+        const fs::path real = fs::canonical(folder, ec);
+        folder_inside = !ec && inside_real(real_layer, real.native());
+    }
     // Listed through the file snapshot, so that a later load of the same ruleset in a worker whose
     // files are closed lists it from memory.
+    constexpr std::string_view kYaml = ".yaml";
     for (const auto& file_name : file_snapshot::list(folder)) {
-        fs::path file = folder / file_name;
-        if (file.extension() != ".yaml" || !valid_scenario_name(file.stem().string())) continue;
-        struct stat st {};
+        // <name>.yaml with a valid name (which has no '.', so ".yaml" is the extension), read on
+        // the string: a path is split into parts at each construction
+        if (file_name.size() <= kYaml.size() || !file_name.ends_with(kYaml) ||
+            !valid_scenario_name(file_name.substr(0, file_name.size() - kYaml.size())))
+            continue;
+        fs::path file = folder.native() + "/" + file_name;
         if (::lstat(file.c_str(), &st) != 0) continue;
-        ScenarioFile found{std::move(file), false, std::nullopt};
+        ScenarioFile scenario{std::move(file), false, std::nullopt};
+        std::error_code ec;
         if (S_ISREG(st.st_mode)) {
-            found.inside = folder_inside;
-            found.stamp = stamp_from(st);
-        } else if (S_ISLNK(st.st_mode) && fs::is_regular_file(found.path, ec)) {
-            found.inside = inside(layer, found.path);
+            scenario.inside = folder_inside;
+            scenario.stamp = stamp_from(st);
+        } else if (S_ISLNK(st.st_mode) && fs::is_regular_file(scenario.path, ec)) {
+            const fs::path real = fs::canonical(scenario.path, ec);
+            scenario.inside = !ec && inside_real(real_layer, real.native());
         } else {
             continue;  // not a regular file
         }
-        files.push_back(std::move(found));
+        out.files.push_back(std::move(scenario));
     }
-    return files;
+    return out;
 }
 
-void push_scenario_function(LuaHost& host, const std::vector<fs::path>& layers) {
+void push_scenario_function(LuaHost& host, const std::vector<Manifest>& layers, const std::string& cwd) {
     lua_State* L = host.state();
     auto* book = new (lua_newuserdata(L, sizeof(Book))) Book();
     if (luaL_newmetatable(L, kBookMeta)) {
@@ -138,7 +162,7 @@ void push_scenario_function(LuaHost& host, const std::vector<fs::path>& layers) 
     }
     lua_setmetatable(L, -2);
     book->game = &host;
-    for (auto layer = layers.rbegin(); layer != layers.rend(); ++layer) read_layer(host, *book, *layer);
+    for (auto layer = layers.rbegin(); layer != layers.rend(); ++layer) read_layer(host, *book, *layer, cwd);
     lua_pushcclosure(L, l_scenario, 1);
 }
 

@@ -11,9 +11,11 @@
 #pragma once
 #include <filesystem>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "ruleset/FileStamp.hpp"
+#include "ruleset/Ruleset.hpp"
 
 namespace umpire {
 class LuaHost;
@@ -30,12 +32,18 @@ struct ScenarioFile {
     std::optional<FileStamp> stamp;
 };
 
-// The scenario files of one ruleset folder: scenarios/<name>.yaml with a valid name, regular
-// files (symlinks followed), in name order. Listed through the file snapshot.
-std::vector<ScenarioFile> scenario_files(const std::filesystem::path& layer);
-
-// Reads the scenarios of `layers` (ruleset folders, root first; a later layer's scenario hides an
-// earlier one's of the same name) and pushes the function umpire.data.scenario over them.
-void push_scenario_function(LuaHost& host, const std::vector<std::filesystem::path>& layers);
-
+// The scenarios folder of one ruleset folder: its name as messages show it (LuaHost::display_path)
+// and its files, scenarios/<name>.yaml with a valid name, regular files (symlinks followed), in
+// name order, listed through the file snapshot.
+struct ScenarioFolder {
+    std::string display;
+    std::vector<ScenarioFile> files;
+};
+// The scenarios folder of the ruleset folder `layer`, whose canonical path this load resolved as
+// `real_layer` (Manifest::real_dir; "" if it did not resolve: nothing is inside it); `cwd` is the
+// working directory as getcwd gives it, for the display name.
+ScenarioFolder scenario_folder(const std::filesystem::path& layer, const std::string& real_layer, const std::string& cwd);
+// Reads the scenarios of `layers` (root first; a later layer's scenario hides an earlier one's of
+// the same name) and pushes the function umpire.data.scenario over them.
+void push_scenario_function(LuaHost& host, const std::vector<Manifest>& layers, const std::string& cwd);
 }  // namespace umpire::ruleset

@@ -1,4 +1,4 @@
--- umpire.copy and umpire.copy_chain: shallow copies of tables, made fast for the read-only tables
+-- umpire.copy, umpire.copy_chain and umpire.copier: shallow copies of tables, made fast for the read-only tables
 -- of umpire.data (see bindings/api_data.cpp for why). Runs once per API generation with the full
 -- library; rules only see the functions it installs.
 local umpire, read_only_marker = ...
@@ -18,7 +18,8 @@ local new_table = require("table.new")
 -- that table at its final size from a template in one step, then fills its slots. The copier is
 -- kept, keyed by the tables, and every later copy calls it: values are read on each call, only the
 -- keys are fixed. Tables that are not read-only data can change their keys, so they are copied
--- by a `next` loop each time, never cached. Key order never matters: each key is written once,
+-- by a `next` loop each time, never cached. umpire.copier hands the rule the compiled copier with
+-- its tables bound, for rule code that keeps it (no look-up of the copier at each copy). Key order never matters: each key is written once,
 -- with the value of the last table that has it.
 
 -- The largest constructor compiled; a larger table is copied by a loop into a table of its size.
@@ -53,9 +54,10 @@ local function copy_by_loop(...)
   return out
 end
 
--- Compiles the copier of tables t1..tn (all read-only data): see the paragraph at the top. The
--- copier takes the same tables as its arguments.
-local function compile(...)
+-- The source of the copier of tables t1..tn (all read-only data), see the paragraph at the top:
+-- "local c1, ..., cn = ...\n" and then `body` with the constructor in place of its "%s"; nil when
+-- no constructor is compiled for them.
+local function copier_source(body, ...)
   local n = select("#", ...)
   local tables = { ... }
   local source_of, keys = {}, {}
@@ -65,17 +67,32 @@ local function compile(...)
       source_of[k] = i
     end
   end
-  if #keys > MAX_COMPILED_KEYS then return copy_by_loop end
+  if #keys > MAX_COMPILED_KEYS then return nil end
   local fields = new_table(#keys, 0)
   for i, k in ipairs(keys) do
     local text = key_text(k)
-    if not text then return copy_by_loop end
+    if not text then return nil end
     fields[i] = format("[%s] = c%d[%s]", text, source_of[k], text)
   end
   local args = new_table(n, 0)
   for i = 1, n do args[i] = "c" .. i end
-  local code = "local " .. concat(args, ", ") .. " = ...\nreturn {" .. concat(fields, ", ") .. "}"
-  return load(code, "=umpire.copy") or copy_by_loop
+  return "local " .. concat(args, ", ") .. " = ...\n" .. format(body, "{" .. concat(fields, ", ") .. "}")
+end
+
+-- Compiles the copier of tables t1..tn (all read-only data). The copier takes the same tables as
+-- its arguments.
+local function compile(...)
+  local code = copier_source("return %s", ...)
+  return code and load(code, "=umpire.copy") or copy_by_loop
+end
+
+-- The same copier with the tables bound as its upvalues: it takes no argument (umpire.copier).
+local function compile_bound(...)
+  local code = copier_source("return function() return %s end", ...)
+  local make = code and load(code, "=umpire.copier")
+  if make then return make(...) end
+  local n, tables = select("#", ...), { ... }
+  return function() return copy_by_loop(unpack(tables, 1, n)) end
 end
 
 -- The copiers made so far: of one table, copier_of[t]; of a list of tables t1..tn, the node
@@ -139,4 +156,27 @@ function umpire.copy_chain(tables)
   copier = compile(unpack(tables, 1, n))
   node[1] = copier
   return copier(unpack(tables, 1, n))
+end
+
+---@lua umpire.copier(tables)
+---A function that makes a fresh copy of the tables of the list merged, as umpire.copy_chain(tables)
+---does, each time it is called (with no argument). For rule code that copies the same tables on
+---every attack and can keep the function (a weapon profile over its `as` chain): for tables of
+---`umpire.data` it is the compiled copier itself, so a copy costs no look-up of the copier and no
+---call besides its own. The list is read once, here; tables that are not read-only data are
+---copied by a loop at each call, with the keys they have then.
+---@param tables table[] a list of tables, the one merged over first
+---@return fun(): table copier
+function umpire.copier(tables)
+  check_table(tables, "umpire.copier: the argument", 2)
+  local n = #tables
+  local list = new_table(n, 0)
+  local all_data = true
+  for i = 1, n do
+    check_table(tables[i], format("umpire.copier: table #%d of the list", i), 2)
+    list[i] = tables[i]
+    if not is_read_only_data(list[i]) then all_data = false end
+  end
+  if not all_data then return function() return copy_by_loop(unpack(list, 1, n)) end end
+  return compile_bound(unpack(list, 1, n))
 end

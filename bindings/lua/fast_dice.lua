@@ -3,12 +3,18 @@
 -- installs, never `ffi` itself.
 local dice, game = ...
 local ffi = require("ffi")
-ffi.cdef[[
-uint32_t umpire_ffi_die(void* game, uint32_t sides);
-uint32_t umpire_ffi_dr(void* game, uint32_t* out);
-uint32_t umpire_ffi_count(void* game, uint32_t n, uint32_t sides, int32_t lo, int32_t hi);
-const char* umpire_ffi_error(void);
-]]
+-- ffi.cdef adds its declarations to the state's table of C types at every call, the same ones
+-- again included, and that table holds at most 65,536 types: so they are declared once per state,
+-- not once per API generation (every reload), which ended a long session of hot reloads in "table
+-- overflow" after about 6,000 of them.
+if not pcall(function() return ffi.C.umpire_ffi_count end) then
+  ffi.cdef[[
+  uint32_t umpire_ffi_die(void* game, uint32_t sides);
+  uint32_t umpire_ffi_dr(void* game, uint32_t* out);
+  uint32_t umpire_ffi_count(void* game, uint32_t n, uint32_t sides, int32_t lo, int32_t hi);
+  const char* umpire_ffi_error(void);
+  ]]
+end
 local C = ffi.C
 local error, floor, type, tostring = error, math.floor, type, tostring
 game = ffi.cast("void*", game)

@@ -3,11 +3,17 @@
 -- the full library; rules only see the functions it installs.
 local bus, game, render, journal, steps, journaling = ...
 local ffi = require("ffi")
-ffi.cdef[[
-uint32_t umpire_ffi_pipeline_total(const int32_t* ops, const int64_t* operands, int32_t n,
-                                   int64_t* total);
-const char* umpire_ffi_error(void);
-]]
+-- ffi.cdef adds its declarations to the state's table of C types at every call, the same ones
+-- again included, and that table holds at most 65,536 types: so they are declared once per state,
+-- not once per API generation (every reload), which ended a long session of hot reloads in "table
+-- overflow" after about 6,000 of them.
+if not pcall(function() return ffi.C.umpire_ffi_pipeline_total end) then
+  ffi.cdef[[
+  uint32_t umpire_ffi_pipeline_total(const int32_t* ops, const int64_t* operands, int32_t n,
+                                     int64_t* total);
+  const char* umpire_ffi_error(void);
+  ]]
+end
 local C = ffi.C
 local error, type, floor, tostring, tonumber, setmetatable = error, type, math.floor, tostring, tonumber, setmetatable
 

@@ -152,6 +152,16 @@ function umpire.bus.on(event, handler, options) end
 ---@param ... any the pattern's values
 function umpire.cite(rule, text, ...) end
 
+---A function that makes a fresh copy of the tables of the list merged, as umpire.copy_chain(tables)
+---does, each time it is called (with no argument). For rule code that copies the same tables on
+---every attack and can keep the function (a weapon profile over its `as` chain): for tables of
+---`umpire.data` it is the compiled copier itself, so a copy costs no look-up of the copier and no
+---call besides its own. The list is read once, here; tables that are not read-only data are
+---copied by a loop at each call, with the keys they have then.
+---@param tables table[] a list of tables, the one merged over first
+---@return fun(): table copier
+function umpire.copier(tables) end
+
 ---A fresh shallow copy of a table: a plain table (no metatable) made at its final size, and
 ---independent of `t`: changing it changes nothing else, though tables held as values are shared.
 ---Fast for the tables of `umpire.data`, whose keys are fixed: their first copy compiles a

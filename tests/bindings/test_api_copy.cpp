@@ -81,8 +81,10 @@ const char* kCheckCases = R"lua(
   local checked = 0
   local function check(what, ...)
     local expected = by_pairs(...)
+    -- with via_copier, one umpire.copier kept for the three copies (as rule code keeps it)
+    local copier = via_copier and umpire.copier({...})
     for round = 1, 3 do  -- the first copy compiles the copier, the later ones reuse it
-      local copy = copy_of(...)
+      local copy = copier and copier() or copy_of(...)
       same(expected, copy, what .. " (copy " .. round .. ")")
       if getmetatable(copy) ~= nil then error(what .. ": the copy has a metatable", 0) end
       if copy == (...) then error(what .. ": the copy is the table itself", 0) end
@@ -117,21 +119,55 @@ void seal_global(TestHost& t, umpire::DataGuard& guard, const std::string& name)
     lua_pop(L, 1);
 }
 
-}  // namespace
-
-TEST_CASE("umpire.copy equals a copy by pairs, for read-only data and plain tables (brute force)", "[api][copy]") {
+// kCheckCases over plain tables (copied by a loop each time), then over tables sealed as
+// umpire.data is (each gets the read-only metatable, and its copies compile); `via_copier`: through
+// one umpire.copier kept for each table or chain, else umpire.copy / umpire.copy_chain.
+void check_plain_then_data(bool via_copier) {
     TestHost t;
-    t.host.run_string(std::string("with_table_keys = true\n") + kMakeCases);
-    // Plain tables first: copied by a loop each time.
-    t.host.run_string(std::string("label = 'plain'\nchecked = (function()\n") + kCheckCases + "\nend)()");
+    const std::string mode = via_copier ? "copier" : "copy";
+    t.host.run_string(std::string("via_copier = ") + (via_copier ? "true" : "false") + "\nwith_table_keys = true\n" + kMakeCases);
+    t.host.run_string("label = 'plain " + mode + "'\nchecked = (function()\n" + kCheckCases + "\nend)()");
     CHECK(t.eval("checked") == std::to_string(3 * (400 + 300)));
-    // Sealed as umpire.data is: each table gets the read-only metatable, and its copies compile.
     t.host.run_string(std::string("with_table_keys = false\n") + kMakeCases);
     umpire::DataGuard guard(t.host);
     seal_global(t, guard, "cases");
     CHECK(t.eval("(pcall(function() cases[1][{}] = 1 end))") == "false");  // read-only now
-    t.host.run_string(std::string("label = 'data'\nchecked = (function()\n") + kCheckCases + "\nend)()");
+    t.host.run_string("label = 'data " + mode + "'\nchecked = (function()\n" + kCheckCases + "\nend)()");
     CHECK(t.eval("checked") == std::to_string(3 * (400 + 300)));
+}
+
+}  // namespace
+
+TEST_CASE("umpire.copy equals a copy by pairs, for read-only data and plain tables (brute force)", "[api][copy]") {
+    check_plain_then_data(false);
+}
+
+TEST_CASE("umpire.copier's copies equal a copy by pairs, for read-only data and plain tables (brute force)",
+          "[api][copy]") {
+    check_plain_then_data(true);
+}
+
+TEST_CASE("umpire.copier reads the values at each copy and the list once, and bad arguments are errors", "[api][copy]") {
+    TestHost t;
+    t.host.run_string("counter = {fp = 5, rof = 2}  profile = {fp = 7, range = 24}  plain = {x = 1}");
+    umpire::DataGuard guard(t.host);
+    seal_global(t, guard, "counter");
+    seal_global(t, guard, "profile");
+    t.host.run_string("list = {counter, profile}  data_copier = umpire.copier(list)  plain_copier = umpire.copier({plain})");
+    CHECK(t.eval("data_copier().fp") == "7");
+    CHECK(t.eval("data_copier().rof") == "2");
+    CHECK(t.eval("data_copier() ~= data_copier()") == "true");  // a fresh table each call
+    t.host.run_string("profile.fp = 8");  // a value changes: the next copy has it
+    CHECK(t.eval("data_copier().fp") == "8");
+    t.host.run_string("list[2] = nil");  // the list was read when the copier was made
+    CHECK(t.eval("data_copier().range") == "24");
+    t.host.run_string("plain.y = 2");  // a table that is not data may gain keys: copied as it is then
+    CHECK(t.eval("plain_copier().y") == "2");
+    CHECK(t.eval("next(umpire.copier({})())") == "nil");
+    CHECK_THROWS_WITH(t.host.run_string("umpire.copier('x')"),
+                      Catch::Contains("umpire.copier: the argument must be a table, got string"));
+    CHECK_THROWS_WITH(t.host.run_string("umpire.copier({counter, 5})"),
+                      Catch::Contains("umpire.copier: table #2 of the list must be a table, got number"));
 }
 
 TEST_CASE("umpire.copy of a data table reads the values at each copy, and bad arguments are errors", "[api][copy]") {

@@ -11,6 +11,7 @@
 #include <regex>
 #include <set>
 #include <sstream>
+#include <vector>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -385,4 +386,34 @@ TEST_CASE("a symlink that stays inside the ruleset folder still loads after a sw
     fs::create_symlink("../extra/weapons.yaml", weapons);
     umpire::ruleset::reload(t.host);
     CHECK(t.eval("umpire.data.weapons.mmg.B") == "12");
+}
+
+// The C types a reload adds to the state's FFI type table, which holds at most 65,536 for the
+// life of the state: each API generation declared the FFI fast paths again (ffi.cdef adds even a
+// repeated declaration), so a session of hot reloads ended in "table overflow" after about 6,000.
+// A probe struct declared after each reload takes the next free type ids: as far from the last
+// probe as two probes with no reload between them are, nothing leaked.
+TEST_CASE("a reload adds no C type to the FFI's table (thousands of reloads must not fill it)", "[reload]") {
+    TestHost t;
+    umpire::ruleset::load(t.host, {(test_helpers::fixtures() / "house").string()});
+    lua_State* L = t.host.state();
+    const auto probe = [&](int n) {
+        const std::string code = "local ffi = require('ffi') ffi.cdef('struct umpire_reload_probe_" + std::to_string(n) +
+                                 " { int a; };') return tonumber(ffi.typeof('struct umpire_reload_probe_" +
+                                 std::to_string(n) + "'))";
+        REQUIRE(luaL_dostring(L, code.c_str()) == 0);
+        const auto id = lua_tointeger(L, -1);
+        lua_pop(L, 1);
+        return id;
+    };
+    const lua_Integer first = probe(0);
+    const lua_Integer per_probe = probe(1) - first;  // a struct and its field
+    REQUIRE(per_probe > 0);
+    std::vector<lua_Integer> ids{first + per_probe};
+    for (int n = 2; n <= 5; ++n) {
+        umpire::ruleset::reload(t.host);
+        t.host.run_string("return umpire.dice.d6() + umpire.bus.modifiers('probe'):total()");  // the fast paths work
+        ids.push_back(probe(n));
+    }
+    for (std::size_t i = 1; i < ids.size(); ++i) CHECK(ids[i] - ids[i - 1] == per_probe);
 }

@@ -1,14 +1,25 @@
 // umpire.data.scenario reads every scenario when the rulesets load (ruleset/Scenarios.hpp): a bad
 // scenario is a load error with file:line:col, a symlink out of the ruleset is refused when it is
 // asked for, a missing name names the folders looked in, each call gives a fresh table, a child's
-// scenario hides its parent's, and the kept scenarios count against the memory cap.
+// scenario hides its parent's, and the kept scenarios count against the memory cap; a reload sees
+// every edit of a scenario and of the manifest, and the checks and names of the scenarios folder
+// stay those of a path resolved whole.
 #include <catch2/catch.hpp>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <string>
+#include <tuple>
+#include <vector>
 
+#include "host/LuaHost.hpp"
 #include "ruleset/Load.hpp"
+#include "ruleset/LoadCache.hpp"
+#include "ruleset/Ruleset.hpp"
 #include "tests/support/helpers.hpp"
 
 namespace {
@@ -86,4 +97,101 @@ TEST_CASE("scenarios: kept scenarios count against the memory cap", "[ruleset][s
     // The parse itself is charged while it runs and released after (YamlLoader.cpp); what stays
     // charged here is the kept tree, for as long as the load generation holds it.
     CHECK(large > small + 20000 * 48);
+}
+
+namespace {
+
+// The folders the "no scenario" message says it looked in.
+std::string looked_in(TestHost& t) {
+    const std::string message = t.eval("select(2, pcall(umpire.data.scenario, 'nowhere'))");
+    const std::string head = "(looked in";
+    const std::size_t at = message.find(head);
+    REQUIRE(at != std::string::npos);
+    return message.substr(at + head.size(), message.rfind(')') - at - head.size());
+}
+
+}  // namespace
+
+// The scenarios folder is resolved from the ruleset folder the manifest check resolved, and each
+// scenario and the manifest are stamped by the lstat that checks them (ruleset/Scenarios.cpp): so
+// the folder's name must still be LuaHost::display_path's (here reached through a symlinked
+// folder above the ruleset, so that the spelled and the resolved paths differ), a same-size edit
+// with its old mtime put back must still be seen, and a folder swapped for a symlink out of the
+// ruleset must still be refused.
+TEST_CASE("scenarios and the manifest: every edit is seen on reload, the folder named as display_path names it",
+          "[ruleset][scenario][reload]") {
+    const fs::path root = test_helpers::scratch_root() / "scenario-reload";
+    fs::remove_all(root);
+    const fs::path real = root / "real" / "r";
+    fs::create_directories(real / "scenarios");
+    test_helpers::write(real / "ruleset.yaml", "name: r\nversion: 1.0.0\n");
+    test_helpers::write(real / "scenarios/a.yaml", "n: 1\n");
+    fs::create_directory_symlink(root / "real", root / "via");
+    const fs::path dir = root / "via" / "r";
+    TestHost t;
+    umpire::ruleset::load(t.host, {dir.string()});
+    CHECK(looked_in(t) == " " + umpire::LuaHost::display_path(dir / "scenarios"));
+    CHECK(looked_in(t).find("real/r/scenarios") != std::string::npos);
+    // Every stamp trusted at once, then same-size edits with the old times put back (the ctime
+    // still changes): only the stamps taken by the checks' lstat can tell.
+    t.host.extension<umpire::ruleset::LoadCache>().settle_margin = std::chrono::nanoseconds(0);
+    umpire::ruleset::reload(t.host);
+    for (const auto& [file, from, to] : {std::tuple{real / "scenarios/a.yaml", "n: 1", "n: 2"},
+                                         std::tuple{real / "ruleset.yaml", "1.0.0", "2.0.0"}}) {
+        struct stat st {};
+        REQUIRE(::stat(file.c_str(), &st) == 0);
+        std::string text = umpire::LuaHost::read_file(file);
+        text.replace(text.find(from), std::string(from).size(), to);
+        test_helpers::write(file, text);
+        const timespec times[2] = {st.st_mtim, st.st_mtim};
+        REQUIRE(::utimensat(AT_FDCWD, file.c_str(), times, 0) == 0);
+    }
+    umpire::ruleset::reload(t.host);
+    CHECK(t.eval("umpire.data.scenario('a').n") == "2");
+    CHECK(t.eval("umpire.ruleset.version") == "2.0.0");
+
+    SECTION("the folder swapped for a symlink out of the ruleset") {
+        fs::create_directories(root / "outside");
+        test_helpers::write(root / "outside/a.yaml", "n: 3\n");
+        fs::rename(real / "scenarios", real / "scenarios.old");
+        fs::create_directory_symlink(root / "outside", real / "scenarios");
+        umpire::ruleset::reload(t.host);
+        CHECK(t.eval("select(2, pcall(umpire.data.scenario, 'a'))").find("resolves outside its ruleset folder") !=
+              std::string::npos);
+        CHECK(looked_in(t) == " " + umpire::LuaHost::display_path(dir / "scenarios"));
+    }
+    SECTION("the folder swapped for a symlink inside the ruleset") {
+        fs::rename(real / "scenarios", real / "kept");
+        fs::create_directory_symlink("kept", real / "scenarios");
+        umpire::ruleset::reload(t.host);
+        CHECK(t.eval("umpire.data.scenario('a').n") == "2");
+        CHECK(looked_in(t) == " " + umpire::LuaHost::display_path(dir / "scenarios"));
+        CHECK(looked_in(t).find("real/r/kept") != std::string::npos);
+    }
+    SECTION("the folder removed") {
+        fs::remove_all(real / "scenarios");
+        umpire::ruleset::reload(t.host);
+        CHECK(looked_in(t) == " " + umpire::LuaHost::display_path(dir / "scenarios"));
+        CHECK(looked_in(t).find("real/r/scenarios") != std::string::npos);
+    }
+}
+
+// ruleset/Ruleset.hpp's entry checks read the text of a manifest entry as std::filesystem::path
+// reads it: every string of up to 7 characters from 'a', '.' and '/' against path's own answers.
+TEST_CASE("manifest entries: '..' parts and extensions are found as std::filesystem::path finds them", "[rulesets]") {
+    const std::string alphabet = "a./";
+    std::vector<std::string> entries{""};
+    std::size_t checked = 0;
+    for (std::size_t from = 0; from < entries.size(); ++from) {
+        const std::string entry = entries[from];
+        const fs::path p(entry);
+        const bool climbs = std::any_of(p.begin(), p.end(), [](const fs::path& part) { return part == ".."; });
+        INFO("entry '" << entry << "'");
+        CHECK(umpire::ruleset::entry_climbs(entry) == climbs);
+        CHECK(umpire::ruleset::entry_has_extension(entry) == !p.extension().empty());
+        ++checked;
+        if (entry.size() < 7)
+            for (const char c : alphabet) entries.push_back(entry + c);
+    }
+    CHECK(checked == (2187 * 3 - 1) / 2);  // 3^0 + ... + 3^7
 }

@@ -33,8 +33,9 @@ end
 -- Advance: "do not move from their position, but can instead be rotated on the spot".
 function F.rotate(unit, model, target)
   local G = umpire.rules.geometry
-  local _, nearest = G.nearest(model, umpire.rules.core.alive(target))
-  local b = G.bearing(model, nearest)
+  local alive = umpire.rules.core.alive(target)
+  local _, nearest = G.nearest_each({ model }, alive)  -- one kernel call, not one a model
+  local b = G.bearing(model, alive[nearest[1]])
   model.facing = b
   umpire.cite("BA Fixed", ("Advance: %s does not move, rotates to face %s (%.0f°)"):format(model.id, target.id, b))
   return b

@@ -74,11 +74,17 @@ end
 -- order of `models`, and the 1-based indices into `targets` of the nearest ones. Same numbers
 -- and ties as G.nearest (the first of equally near targets); with no targets every distance is
 -- math.huge, no index is given and no model is read, as G.nearest does.
+-- One pair (a one-model target measured from one model, as a mortar's ranging does every turn) is
+-- measured by umpire.table.edge_distance itself: the same number, without the kernel call's lists.
 function G.nearest_each(models, targets)
-  if #targets == 0 then
+  local n = #targets
+  if n == 0 then
     local distances = {}
     for i = 1, #models do distances[i] = math.huge end
     return distances, {}
+  end
+  if n == 1 and #models == 1 then
+    return { T.edge_distance(as_kernel_model(models[1]), as_kernel_model(targets[1])) }, { 1 }
   end
   return T.nearest_each(as_kernel_models(models), as_kernel_models(targets))
 end

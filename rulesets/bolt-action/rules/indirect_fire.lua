@@ -44,12 +44,12 @@ function IF.check_allowed(unit, f, o)
 end
 
 -- Did the target move? "the entire unit must be at least 2" away from the area that it was
--- covering before": every model at least 2" from every model position it had.
+-- covering before": every model at least 2" from every model position it had. Every model is
+-- measured to the area in one kernel call (geometry.nearest_each), not one call a pair.
 function IF.target_moved(area, target)
-  local G = umpire.rules.geometry
   local limit = sr().target_moved_inches
-  for _, m in ipairs(umpire.rules.core.alive(target)) do
-    local d = G.nearest(m, area)
+  local distances = umpire.rules.geometry.nearest_each(umpire.rules.core.alive(target), area)
+  for _, d in ipairs(distances) do
     if d < limit - 1e-9 then return false end
   end
   return true

@@ -5,6 +5,11 @@ local ML = {}
 local RULE = "BA Multiple launcher"
 local function sr() return umpire.data.special_rules.multiple_launcher end
 
+-- Base-to-base distance from one model (or the template as a round base) to the nearest model of
+-- `models` (math.huge if there is none): geometry.nearest_each, one kernel call for the list
+-- instead of one a pair.
+local function nearest(G, model, models) return G.nearest_each({ model }, models)[1] end
+
 function ML.fire(shooter, f, o, res)
   local G, C, W = umpire.rules.geometry, umpire.rules.core, umpire.rules.weapons
   umpire.rules.indirect_fire.check_allowed(shooter, f, o)
@@ -18,7 +23,7 @@ function ML.fire(shooter, f, o, res)
   local targets = { target }
   for _, u in ipairs(o.world or {}) do
     if u ~= target and u ~= shooter and not u.destroyed then
-      local d = G.nearest(template, C.alive(u))
+      local d = nearest(G, template, C.alive(u))
       if d <= sr().radius + 1e-9 then
         if u.side == shooter.side then
           umpire.cite(RULE, ("friendly unit %s is within %d\" of the template: cannot fire, the shot is wasted"):format(u.id, sr().radius))
@@ -31,7 +36,7 @@ function ML.fire(shooter, f, o, res)
     end
   end
   if shooter.side ~= nil then
-    local d = G.nearest(template, C.alive(shooter))
+    local d = nearest(G, template, C.alive(shooter))
     if d <= sr().radius then
       umpire.cite(RULE, "the firing unit itself is within 6\" of the template: cannot fire, the shot is wasted")
       res.wasted = true
@@ -41,7 +46,7 @@ function ML.fire(shooter, f, o, res)
   local _, min_range = W.ranges(f.profile, "indirect")
   local hit_units = {}
   for _, u in ipairs(targets) do
-    local _, cd = (function() local b = G.nearest(f.model, C.alive(u)); return b, b + (f.model.base_mm or 25) / 25.4 / 2 end)()
+    local cd = nearest(G, f.model, C.alive(u)) + (f.model.base_mm or 25) / 25.4 / 2
     if min_range and cd < min_range then
       umpire.cite(RULE, ("%s is within the minimum range (%d\"): missed automatically"):format(u.id, min_range))
     else
@@ -51,9 +56,10 @@ function ML.fire(shooter, f, o, res)
     end
   end
   res.hits = res.hits + #hit_units
+  -- Measured again: the templates of a hit unit can remove models of the next (HE.templates).
   for _, u in ipairs(hit_units) do
     local g = { model = f.model, profile = f.profile, target = u, mode = "indirect", he_shot = true,
-                distance = G.nearest(f.model, C.alive(u)), range = f.range }
+                distance = nearest(G, f.model, C.alive(u)), range = f.range }
     umpire.rules.he.resolve_hits(shooter, g, 1, o, res)
   end
 end

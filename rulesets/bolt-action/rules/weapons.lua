@@ -5,35 +5,37 @@ local data = umpire.data
 local NONE = {}
 
 -- A profile is made for every firing model of every shot: its `as` chain is walked once per
--- weapon, and each profile is the chain's tables copied with umpire.copy_chain (a copy at its final size
--- by a constructor compiled once for their keys; the sandbox's `pairs` over each table of the chain
--- cost about 17,000 machine instructions a model, issue 18). The chains are kept by weapon data
--- table: they depend only on umpire.data, which the rules only read (a reload runs this module again,
--- with an empty cache).
-local copy, copy_chain_of = umpire.copy, umpire.copy_chain
-local chain_of = {}
+-- weapon, and the copier of the chain's tables (umpire.copier: a constructor compiled once for
+-- their keys that makes the copy at its final size; the sandbox's `pairs` over each table of the
+-- chain cost about 17,000 machine instructions a model, issue 18) is kept by weapon data table,
+-- so a profile costs no look-up of the copier. They depend only on umpire.data, which the rules
+-- only read (a reload runs this module again, with an empty cache).
+local make_copier = umpire.copier
+local copier_of = {}
 
--- The profile of a chain of data tables (the one it starts from first, the weapon's own last):
--- each key from the last table that has it, `as` left out, `id` the weapon's unless a table has one.
-local function copy_chain(chain, id)
-  local p
-  if chain[2] == nil then p = copy(chain[1]) else p = copy_chain_of(chain) end
-  -- (`as` is cleared only where a table had it: storing nil under an absent key would add it)
-  if p.as ~= nil then p.as = nil end
-  if p.id == nil then p.id = id end
-  return p
+-- The copier of weapon id's profile (the tables of its `as` chain, the one it starts from first,
+-- the weapon's own last: each key from the last table that has it), made and kept on its first
+-- profile.
+local function copier_for(all, id)
+  local seen, chain = {}, {}
+  local cur = id
+  while cur do
+    if seen[cur] then error("data/weapons.yaml: weapon '" .. id .. "' has an `as` loop through '" .. cur .. "'", 3) end
+    seen[cur] = true
+    local w = all[cur]
+    if not w then error("unknown weapon '" .. tostring(cur) .. "' (not in data/weapons.yaml)", 3) end
+    table.insert(chain, 1, w)
+    cur = w.as
+  end
+  local copier = make_copier(chain)
+  copier_of[all[id]] = copier
+  return copier
 end
 
-local function with_special_set(p)
-  local set = {}
-  for _, s in ipairs(p.special or NONE) do set[s] = true end
-  p.special_set = set
-  return p
-end
-
--- The profile of a weapon id, with `as` (start from another profile) resolved. opts.towed: the
--- profile it counts as while towed (`towed_as`; BA Multiple launcher: "When being towed, multiple
--- launchers count as light howitzers"), keeping the weapon's own id and name.
+-- The profile of a weapon id, with `as` (start from another profile) resolved; its `id` is the
+-- weapon's unless a table of its chain has one. opts.towed: the profile it counts as while towed
+-- (`towed_as`; BA Multiple launcher: "When being towed, multiple launchers count as light
+-- howitzers"), keeping the weapon's own id and name.
 function W.profile(id, opts)
   if opts and opts.towed then
     local own = W.profile(id)
@@ -48,21 +50,15 @@ function W.profile(id, opts)
   end
   local all = data.weapons.weapons
   local head = all[id]
-  local chain = head and chain_of[head]
-  if chain then return with_special_set(copy_chain(chain, id)) end
-  local seen = {}
-  chain = {}
-  local cur = id
-  while cur do
-    if seen[cur] then error("data/weapons.yaml: weapon '" .. id .. "' has an `as` loop through '" .. cur .. "'", 2) end
-    seen[cur] = true
-    local w = all[cur]
-    if not w then error("unknown weapon '" .. tostring(cur) .. "' (not in data/weapons.yaml)", 2) end
-    table.insert(chain, 1, w)
-    cur = w.as
-  end
-  chain_of[head] = chain
-  return with_special_set(copy_chain(chain, id))
+  local copier = head and copier_of[head] or copier_for(all, id)
+  local p = copier()
+  -- (`as` is cleared only where a table had it: storing nil under an absent key would add it)
+  if p.as ~= nil then p.as = nil end
+  if p.id == nil then p.id = id end
+  local set = {}
+  for _, s in ipairs(p.special or NONE) do set[s] = true end
+  p.special_set = set
+  return p
 end
 
 function W.has(profile, rule) return profile.special_set[rule] == true end

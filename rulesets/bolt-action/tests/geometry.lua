@@ -43,3 +43,42 @@ test("geometry.nearest_each: no targets, every model at math.huge", function()
   eq(d[3], math.huge)
   eq(k[1], nil)
 end)
+
+test("geometry.nearest_each: one model and one target (measured without the kernel's lists) as geometry.nearest", function()
+  local touching = 0
+  for _ = 1, 200 do
+    local a, b = models(1), models(1)
+    local d, k = G.nearest_each(a, b)
+    local best, bm = G.nearest(a[1], b)
+    eq(#d, 1)
+    eq(d[1], best)
+    eq(b[k[1]], bm)
+    if best == 0 then touching = touching + 1 end
+  end
+  ok(touching > 3, "touching bases exercised: " .. touching)
+end)
+
+-- indirect_fire.target_moved measures every model of the target to the area in one call; the
+-- rule, written out here pair by pair: "the entire unit must be at least 2" away from the area
+-- that it was covering before".
+test("indirect_fire.target_moved: moved exactly when every model is at least 2\" from every old position", function()
+  local IF = umpire.rules.indirect_fire
+  local limit = umpire.data.special_rules.indirect_fire.target_moved_inches
+  local moved, stayed = 0, 0
+  for _ = 1, 300 do
+    local area, unit = models(1 + rand(6)), { id = "u", models = models(1 + rand(6)) }
+    for _, m in ipairs(unit.models) do m.x, m.y = m.x + rand(5), m.y + rand(5) end
+    if rand(4) == 0 then unit.models[1].removed = true end  -- a casualty is not on the table
+    local expected = true
+    for _, m in ipairs(unit.models) do
+      if not m.removed then
+        for _, p in ipairs(area) do
+          if G.edge_distance(m, p) < limit - 1e-9 then expected = false end
+        end
+      end
+    end
+    eq(IF.target_moved(area, unit), expected)
+    if expected then moved = moved + 1 else stayed = stayed + 1 end
+  end
+  ok(moved > 30 and stayed > 30, ("both answers exercised: %d moved, %d stayed"):format(moved, stayed))
+end)
