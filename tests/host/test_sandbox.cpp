@@ -97,6 +97,26 @@ TEST_CASE("pairs orders tables of more keys than the C stack holds", "[sandbox]"
     }
 }
 
+// A host sandboxed (interpreted) or trusted (JIT on), with the given seed for math.random.
+umpire::HostOptions options_with(bool trusted, std::uint64_t seed) {
+    umpire::HostOptions options;
+    options.trusted = trusted;
+    options.seed = seed;
+    return options;
+}
+
+// The order the sandbox documents for pairs, as a Lua comparator `before(a, b)` that the tests
+// below sort with: booleans (false first), then numbers with <, then strings with <.
+const std::string kKeyOrderBefore = R"(
+        local rank = { boolean = 1, number = 2, string = 3 }
+        local function before(a, b)
+          local ta, tb = type(a), type(b)
+          if ta ~= tb then return rank[ta] < rank[tb] end
+          if ta == "boolean" then return (not a) and b end
+          return a < b
+        end
+)";
+
 // pairs/next cache each table's sorted key order (host/Sandbox.cpp). The reference here is the
 // implementation they replaced, written again in the test: keep a shadow list of the table's
 // keys, sort it with the old comparator (booleans, false first; numbers with <; strings with <)
@@ -107,19 +127,9 @@ TEST_CASE("pairs orders tables of more keys than the C stack holds", "[sandbox]"
 // and during loops, sandboxed and with the JIT on.
 TEST_CASE("pairs and next keep the old sort-per-call order while tables change", "[sandbox]") {
     const bool trusted = GENERATE(false, true);
-    umpire::HostOptions options;
-    options.trusted = trusted;
-    options.seed = 20261124;
-    TestHost t(options);
+    TestHost t(options_with(trusted, 20261124));
     INFO((trusted ? "trusted" : "sandboxed"));
-    t.host.run_string(R"(
-        local rank = { boolean = 1, number = 2, string = 3 }
-        local function before(a, b)
-          local ta, tb = type(a), type(b)
-          if ta ~= tb then return rank[ta] < rank[tb] end
-          if ta == "boolean" then return (not a) and b end
-          return a < b
-        end
+    t.host.run_string(kKeyOrderBefore + R"(
         local pool = { true, false, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 17, 100, -1, -2.5, 0.5, 1.5,
           1e300, -1e300, 2^53, "", "a", "ab", "abc", "b", "B", "\255", "\128x", "a\0b", "a\0", "10",
           "9", "k1", "k10", "k2", "zz", "z" }
@@ -239,10 +249,7 @@ TEST_CASE("pairs over tables of no key or one key behaves as the snapshot walk",
 // part with the JIT on, and was dropped: docs/performance.md, issue 18 session 27.)
 TEST_CASE("pairs and next walk a view's real table and order random small tables", "[sandbox]") {
     const bool trusted = GENERATE(false, true);
-    umpire::HostOptions options;
-    options.trusted = trusted;
-    options.seed = 18;
-    TestHost t(options);
+    TestHost t(options_with(trusted, 18));
     INFO((trusted ? "trusted" : "sandboxed"));
     lua_State* L = t.host.state();
     std::vector<std::string> names;
@@ -270,14 +277,7 @@ TEST_CASE("pairs and next walk a view's real table and order random small tables
         CHECK(t.eval("(next(" + std::string(library) + "))") == names.front());
     }
     CHECK(t.eval("(next(umpire))") != "nil");
-    t.host.run_string(R"(
-        local rank = { boolean = 1, number = 2, string = 3 }
-        local function before(a, b)
-          local ta, tb = type(a), type(b)
-          if ta ~= tb then return rank[ta] < rank[tb] end
-          if ta == "boolean" then return (not a) and b end
-          return a < b
-        end
+    t.host.run_string(kKeyOrderBefore + R"(
         local pool = { true, false, 0, 1, 2, -2.5, 1e300, "", "a", "ab", "b", "\255", "a\0b" }
         for trial = 1, 2000 do
           local t, keys = {}, {}
