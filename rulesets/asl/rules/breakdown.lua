@@ -25,23 +25,14 @@ local function row(key)
   return data.breakdown_modifiers.rows[key] or error("breakdown: no row '" .. key .. "' in data/breakdown_modifiers.yaml")
 end
 
---- Effective numbers. weapon: {name, B, X, circled, gun}; cond: set of row keys that apply
--- ({sustained_fire = true, captured = true, low_ammo = true, ammunition_shortage = true, ...}).
--- Returns {B =, X =, LA =} (nil when that number does not apply).
-function breakdown.effective(weapon, cond)
-  cond = cond or NONE
-  local rows = data.breakdown_modifiers.rows
-  -- the penalty rows that apply are counted while the conditions are checked, so that the walk
-  -- of PENALTIES below stops at the last of them (most attacks have one, Sustained Fire, first)
-  local penalties_left = 0
-  for k in pairs(cond) do
-    if cond[k] then
-      if not rows[k] then
-        error("breakdown: unknown condition '" .. tostring(k) .. "' (rows of data/breakdown_modifiers.yaml)")
-      end
-      if IS_PENALTY[k] then penalties_left = penalties_left + 1 end
-    end
-  end
+local function unknown_condition(k)
+  error("breakdown: unknown condition '" .. tostring(k) .. "' (rows of data/breakdown_modifiers.yaml)")
+end
+
+-- The effective numbers of a weapon under a condition set whose keys have been checked against
+-- the rows (see breakdown.effective). penalties_left: how many PENALTIES rows hold at most; the
+-- walk of PENALTIES stops after that many.
+local function effective_numbers(weapon, cond, rows, penalties_left)
   local name = weapon.name or "weapon"
   local penalty = 0
   for i = 1, #PENALTIES do
@@ -119,8 +110,57 @@ function breakdown.effective(weapon, cond)
   return out
 end
 
+-- Every row sw_malfunction.conditions can set, sorted as `pairs` walks a set's keys (bytewise).
+local CONDITION_ROWS = {"ammunition_shortage", "captured", "extreme_winter_axis", "extreme_winter_russian",
+  "inexperienced", "intensive_fire", "low_ammo", "non_qualified", "sustained_fire", "x_heavy_dust"}
+-- Which of them the loaded data lacks (none in the shipped data): found once per rows table
+-- (data is read-only once loaded; a reload brings a new table), so that a condition set made of
+-- these keys is checked without a `pairs` walk each attack (about a thousand instructions in the
+-- sandbox, issue 18).
+local rows_seen, rows_missing
+
+local function missing_condition_rows(rows)
+  if rows ~= rows_seen then
+    rows_seen, rows_missing = rows, {}
+    for _, k in ipairs(CONDITION_ROWS) do
+      if not rows[k] then rows_missing[#rows_missing + 1] = k end
+    end
+  end
+  return rows_missing
+end
+
+--- Effective numbers. weapon: {name, B, X, circled, gun}; cond: set of row keys that apply
+-- ({sustained_fire = true, captured = true, low_ammo = true, ammunition_shortage = true, ...}).
+-- rows_known: true when cond was made by sw_malfunction.conditions, so that its keys are all rows
+-- of CONDITION_ROWS above: they are then checked against the data once per load, not walked each
+-- call (the same numbers, citations and errors; a house rule overriding this function still sees
+-- every call). Returns {B =, X =, LA =} (nil when that number does not apply).
+function breakdown.effective(weapon, cond, rows_known)
+  cond = cond or NONE
+  local rows = data.breakdown_modifiers.rows
+  if rows_known then
+    local missing = missing_condition_rows(rows)
+    if missing[1] ~= nil then
+      for _, k in ipairs(missing) do
+        if cond[k] then unknown_condition(k) end
+      end
+    end
+    return effective_numbers(weapon, cond, rows, #PENALTIES)
+  end
+  -- the penalty rows that apply are counted while the conditions are checked, so that the walk
+  -- of PENALTIES stops at the last of them (most attacks have one, Sustained Fire, first)
+  local penalties_left = 0
+  for k in pairs(cond) do
+    if cond[k] then
+      if not rows[k] then unknown_condition(k) end
+      if IS_PENALTY[k] then penalties_left = penalties_left + 1 end
+    end
+  end
+  return effective_numbers(weapon, cond, rows, penalties_left)
+end
+
 --- What an Original DR does to a weapon with effective numbers `eff` (001 notes: ">=", X# precedence,
--- B# and LA# together). Returns {eliminated, malfunction, low_ammo}.
+-- B# and LA# together). Returns {eliminated, malfunction, low_ammo}, which the caller only reads.
 -- (a function of its own, not a closure made per check: one allocation less an attack)
 local function hit(n, cmp, original_dr)
   if not n then return false end
@@ -128,11 +168,16 @@ local function hit(n, cmp, original_dr)
   return original_dr <= n
 end
 
+-- What most DRs do to a weapon: nothing. One shared table, only read.
+local UNHARMED = {eliminated = false, malfunction = false, low_ammo = false}
+
 function breakdown.check(eff, original_dr, name)
   local cmp = data.options.malfunction_compare or ">="
   local eliminated = hit(eff.X, cmp, original_dr)
-  local r = {eliminated = eliminated, malfunction = (not eliminated) and hit(eff.B, cmp, original_dr),
-    low_ammo = hit(eff.LA, cmp, original_dr) and not eliminated}
+  local malfunction = (not eliminated) and hit(eff.B, cmp, original_dr)
+  local low_ammo = hit(eff.LA, cmp, original_dr) and not eliminated
+  if not (eliminated or malfunction or low_ammo) then return UNHARMED end
+  local r = {eliminated = eliminated, malfunction = malfunction, low_ammo = low_ammo}
   if r.eliminated then
     cite("A9.7", "%s: Original DR %d >= X%d: permanently malfunctioned, removed (an X# takes precedence)", name or "weapon", original_dr, eff.X)
   elseif r.malfunction then

@@ -107,6 +107,15 @@ function ift.drm(list, name)
   return m:total(), m
 end
 
+-- A firer's FP halved once for each Area Fire reason of a list (A7.23).
+local function halved_by_area(fp, firer, reasons)
+  for _, reason in ipairs(reasons) do
+    fp = fp / 2
+    cite(reason.rule or "A7.23", "%s: Area Fire (%s), FP halved to %s", firer.name or "firer", reason.why, fp)
+  end
+  return fp
+end
+
 --- The FP a firer brings to an attack (A7.2): printed FP, halved beyond Normal Range (A7.22; NA beyond
 -- twice Normal Range), doubled PBF / tripled TPBF (A7.21/A7.212), halved for each Area Fire reason (A7.23).
 -- firer: {name, fp, range (Normal Range)}; ctx: {range, area = {reasons...}, no_long_range_fire}.
@@ -131,14 +140,9 @@ local function firer_fp(firer, range, attack_area)
       cite("A7.21", "%s PBF (adjacent): FP doubled to %s", firer.name or "firer", fp)
     end
   end
-  for _, reason in ipairs(firer.area or NONE) do
-    fp = fp / 2
-    cite(reason.rule or "A7.23", "%s: Area Fire (%s), FP halved to %s", firer.name or "firer", reason.why, fp)
-  end
-  for _, reason in ipairs(attack_area or NONE) do
-    fp = fp / 2
-    cite(reason.rule or "A7.23", "%s: Area Fire (%s), FP halved to %s", firer.name or "firer", reason.why, fp)
-  end
+  -- (most firers and attacks have no Area Fire reason: no loop is entered for them)
+  if firer.area then fp = halved_by_area(fp, firer, firer.area) end
+  if attack_area then fp = halved_by_area(fp, firer, attack_area) end
   return fp
 end
 

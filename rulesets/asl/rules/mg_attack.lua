@@ -24,6 +24,27 @@ local function after_ctx(phase, sustained)
   return c
 end
 
+-- The list of one Area Fire reason (reasons are shared tables: Sustained Fire's is one per load),
+-- made once per reason, since the IFT only reads an MG's list: not a table per attack. A list
+-- that gets a second reason is copied first (area_with below).
+local only_reason = setmetatable({}, {__mode = "k"})
+local function area_of(reason)
+  local list = only_reason[reason]
+  if not list then
+    list = {reason}
+    only_reason[reason] = list
+  end
+  return list
+end
+
+-- `area` with one more reason: a fresh list (the one-reason lists above are shared).
+local function area_with(area, reason)
+  local out = {}
+  for i = 1, #area do out[i] = area[i] end
+  out[#out + 1] = reason
+  return out
+end
+
 -- A unit adding its Inherent FP fires as it is when it has none of the fields a firer entry adds
 -- or ift.resolve reads beyond name, fp and range (`area`, `at_range`, and `mg`, which marks an MG's
 -- entry); otherwise as a fresh entry with only those three. The same entries for the IFT either way,
@@ -57,6 +78,10 @@ function atk.fire(spec)
   local phase = spec.phase
   local mgs = spec.mgs or NONE
   local tgt = spec.target or NONE
+  -- (the units of the target Location, visited for the per-MF limit and the shots recorded: no
+  -- loop at all when there are none)
+  local target_units = tgt.units
+  if target_units and target_units[1] == nil then target_units = nil end
   local ctx = {phase = phase, subsequent_first_fire = spec.subsequent_first_fire, fpf = spec.fpf, firers = spec.crew}
   local use = NO_USAGE
   if spec.crew and #mgs > 0 then use = rules.mg_usage.check(spec.crew, mgs) end
@@ -66,13 +91,17 @@ function atk.fire(spec)
     forfeits = {}
     for _, u in ipairs(forfeit) do forfeits[u] = true end
   end
-  local firers = {}
+  -- (made with room for two, the usual unit and its MG: a list grown from empty is reallocated
+  -- at its first and second entries)
+  local firers = {nil, nil}
   for _, u in ipairs(spec.units or NONE) do
     if not forfeits[u] and not u.inherent_forfeit then
       firers[#firers + 1] = unit_firer(u)
     end
   end
-  for _, u in ipairs(forfeit) do u.inherent_forfeit = true end
+  if forfeits ~= NONE then
+    for _, u in ipairs(forfeit) do u.inherent_forfeit = true end
+  end
   -- Sustained Fire of each MG: in `sustained` by MG when there are several, else in `sustained_one`
   -- (no table for the usual single MG).
   local several = #mgs > 1
@@ -110,8 +139,8 @@ function atk.fire(spec)
       error("A8.4: " .. mg.name .. " (First Fire counter) gets no Final Fire vs a non-adjacent target")
     end
     if tgt.hex then rules.mg_field_of_fire.check_target(mg, tgt.hex) end
-    if phase == "MPh" and spec.side == "DEFENDER" then
-      for _, u in ipairs(tgt.units or NONE) do
+    if phase == "MPh" and spec.side == "DEFENDER" and target_units then
+      for _, u in ipairs(target_units) do
         if not rules.mg_rof.may_fire_at(mg, u, tgt.location, tgt.mf, ctx) then
           error(string.format("A9.2: %s may not fire at %s in %s again", mg.name, u.name, tostring(tgt.location)))
         end
@@ -121,19 +150,13 @@ function atk.fire(spec)
     local area = NONE
     if sus then
       local s = rules.sustained_fire.check(mg, ctx)
-      area = {s.area}
+      area = area_of(s.area)
     end
-    if use.area_fire then
-      if area == NONE then area = {} end
-      area[#area + 1] = {why = "fired by a single leader", rule = "A9.12"}
-    end
+    if use.area_fire then area = area_with(area, {why = "fired by a single leader", rule = "A9.12"}) end
     if spec.range and spec.range > 16 then
       local d = rules.fire_direction.check(mg, {range = spec.range, leader_directing = spec.leader_directing, target = tgt.info})
       if not d.allowed then error("A9.4: " .. mg.name .. " may not fire beyond 16 hexes without a directing leader") end
-      if d.treat_concealed then
-        if area == NONE then area = {} end
-        area[#area + 1] = {why = "Infantry treated as concealed (A9.4)", rule = "A9.4"}
-      end
+      if d.treat_concealed then area = area_with(area, {why = "Infantry treated as concealed (A9.4)", rule = "A9.4"}) end
     end
     if several then sustained[mg] = sus else sustained_one = sus end
     firers[#firers + 1] = {name = mg.name, fp = as.fp, range = as.range, area = area, mg = mg}
@@ -168,7 +191,9 @@ function atk.fire(spec)
         keep = rules.mg_rof.after_attack(mg, a.colored, after_ctx(phase, sus))
       end
       a.mg[mg.name] = {malfunctioned = r.malfunctioned, removed = r.removed, keeps_rof = keep, counter = mg.fire_counter}
-      for _, u in ipairs(tgt.units or NONE) do rules.mg_rof.record_shot(mg, u, tgt.location) end
+      if target_units then
+        for _, u in ipairs(target_units) do rules.mg_rof.record_shot(mg, u, tgt.location) end
+      end
       if tgt.hex then rules.mg_field_of_fire.after_shot(mg, tgt.hex, spec.facing) end
     end
   end

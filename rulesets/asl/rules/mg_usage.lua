@@ -7,15 +7,23 @@ local cite, data = umpire.cite, umpire.data
 
 local function is_smc(u) return u.kind == "leader" or u.kind == "smc" or u.kind == "hero" end
 
--- Every attack copies its MG's counter from data/sw_mg.yaml: with umpire.copy, which copies a data
--- table at its final size by a constructor compiled once for its keys (a `pairs` loop growing the
--- copy key by key cost more than the rest of the MG's set-up, issue 18).
-local copy = umpire.copy
+-- Every attack copies its MG's counter from data/sw_mg.yaml, with the copier umpire.copier makes for
+-- the counter's data table (a constructor compiled once for its keys that makes the copy at its final
+-- size: a `pairs` loop growing the copy key by key cost more than the rest of the MG's set-up, issue
+-- 18), kept by counter table so that a counter costs no look-up of its copier. It depends only on
+-- umpire.data, which the rules only read (a reload runs this module again, with an empty cache).
+local make_copier = umpire.copier
+local copier_of = {}
 
 --- A fresh MG/SW instance from data/sw_mg.yaml (counter data), with fields overridden by `fields`.
 function usage.counter(key, fields)
   local c = data.sw_mg.counters[key] or error("mg_usage.counter: no counter '" .. tostring(key) .. "' in data/sw_mg.yaml")
-  local w = copy(c)
+  local copier = copier_of[c]
+  if not copier then
+    copier = make_copier({c})
+    copier_of[c] = copier
+  end
+  local w = copier()
   -- (the counter's own `key` field, if it had one, wins)
   if w.key == nil then w.key = key end
   if fields then
@@ -75,9 +83,12 @@ end
 -- {inherent_forfeit, area_fire, leadership_lost, cowering_exempt, forfeit = {units forfeiting Inherent FP},
 -- user_of = {[mg] = unit}} or raises an error naming the rule.
 function usage.check(units, mgs)
-  local all_mmc = #units > 1
-  for _, u in ipairs(units) do if is_smc(u) then all_mmc = false end end
-  if all_mmc then return check_mmc_group(units, mgs) end
+  -- (several units, none of them a SMC: several MMC; one unit needs no look at its kind here)
+  if #units > 1 then
+    local all_mmc = true
+    for _, u in ipairs(units) do if is_smc(u) then all_mmc = false end end
+    if all_mmc then return check_mmc_group(units, mgs) end
+  end
   -- (`forfeit = nil`: room for the key a squad firing two MG adds; the table is made at its size)
   local user_of = {}
   local out = {inherent_forfeit = false, area_fire = false, leadership_lost = false, cowering_exempt = false,

@@ -11,11 +11,14 @@ function sf.applies(mg, ctx)
   return yes and true or false
 end
 
--- The Area Fire reason of Sustained Fire (A7.23): one table, only read by the IFT.
+-- The Area Fire reason of Sustained Fire (A7.23), and what sf.check returns: one table each,
+-- only read (by mg_attack and the IFT).
 local AREA = {why = "Sustained Fire", rule = "A9.3"}
+local CHECKED = {area = AREA}
 local NONE = {}
 
 --- Check the restrictions of A9.3 and cite the effects. ctx.firers: the units firing the MG.
+-- Returns {area = the Area Fire reason (A7.23)}, to be read only.
 function sf.check(mg, ctx)
   if mg.vehicular and not mg.main_armament then error("A9.3: Sustained Fire cannot be used by a vehicular MG (EXC: MA, A8.4)") end
   if ctx.as_ordnance then error("A9.3: Sustained Fire cannot be used when firing as ordnance") end
@@ -24,7 +27,7 @@ function sf.check(mg, ctx)
     error("A9.3: Sustained Fire cannot be used by a MG fired by a lone SMC")
   end
   cite("A9.3", "%s uses Sustained Fire: B# lowered by two (A.11), FP halved as Area Fire, Final Fire counter regardless of ROF", mg.name or "MG")
-  return {area = AREA}
+  return CHECKED
 end
 
 return sf

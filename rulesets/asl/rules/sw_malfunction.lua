@@ -80,7 +80,8 @@ function mal.numbers(mg, ctx)
   -- A9.8: a dm German MMG/HMG fired as a LMG breaks down on the numbers it is fired with
   local w = mg
   if mg.dismantled then w = rules.sw_dismantle.fire_numbers(mg) end
-  local eff = rules.breakdown.effective(w, cond)
+  -- (`true`: the conditions are rows mal.conditions sets, with no unknown key to look for)
+  local eff = rules.breakdown.effective(w, cond, true)
   if not eff.B and not eff.X and not eff.LA then eff.B = 12 end
   return eff
 end
