@@ -59,6 +59,13 @@ private:
     int function_ = LUA_NOREF;
     int globals_ = LUA_NOREF;  // the globals table runs take while none writes to it (push_globals)
     int load_ = LUA_NOREF;     // its `load` and `loadstring`
+    // What a clean globals table holds, by address (globals_unchanged): the key strings "_G",
+    // "load" and "loadstring" (interned, and kept alive by key_names_ so no other string takes
+    // their address), the table itself and its `load` closure.
+    const void* key_addresses_[3] = {};
+    int key_names_ = LUA_NOREF;
+    const void* globals_address_ = nullptr;
+    const void* load_address_ = nullptr;
     OutcomeReader outcomes_;
     std::string label_;
     // The die source of the last run, handed to the host without taking ownership: made again

@@ -18,8 +18,10 @@ namespace {
 // when its host goes away finds a released slot (or one another host claimed, whose thread
 // check fails) instead of freed memory. Every field the handler reads is a lock-free atomic or
 // is written before `claimed` is published. More hosts at once than slots (a test that keeps
-// hundreds alive) fall back to the periodic hook.
-struct Slot {
+// hundreds alive) fall back to the periodic hook. One cache line per slot: arm() and disarm() write
+// their host's slot at every top-level call, from the thread running it, and two Monte Carlo
+// threads' slots on one line made those writes move the line between cores (false sharing).
+struct alignas(64) Slot {
     std::atomic<bool> claimed{false};
     lua_State* L = nullptr;
     lua_Hook hook = nullptr;

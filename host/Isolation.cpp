@@ -46,7 +46,10 @@ constexpr int kPollMilliseconds = 5;
 constexpr double kCpuPastDeadline = 0.01;
 constexpr std::int64_t kMaxWaitNs = 1'000'000'000;
 
-struct Slot {
+// One cache line per slot: each host's watchdog slot is written by its own thread at every
+// top-level call (arm_slot, disarm_slot), and two Monte Carlo threads' slots on one line made each
+// write take the line from the other core (false sharing; issue 18).
+struct alignas(64) Slot {
     std::atomic<int> claimed;
     std::atomic<std::int64_t> deadline_ns;  // steady_clock; 0 = disarmed
     std::atomic<std::int64_t> seconds_ms;   // the limit, for the message
@@ -677,8 +680,11 @@ void disarm_slot(int slot) {
     if (g_page && slot >= 0) g_page->slots[slot].deadline_ns.store(0);
 }
 
+// Written only when it changes: an odds worker's threads note the same chunk at every sample, and
+// rewriting the shared text each time made its cache line move between their cores.
 void note_where(const char* where) {
-    if (g_page) std::snprintf(g_page->where, sizeof g_page->where, "%s", where);
+    if (g_page && std::strncmp(g_page->where, where, sizeof g_page->where - 1) != 0)
+        std::snprintf(g_page->where, sizeof g_page->where, "%s", where);
 }
 
 void note_out_of_memory() {

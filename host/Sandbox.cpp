@@ -39,17 +39,8 @@ constexpr std::size_t kLongSubject = 1024;
 // started with: a key removed during the loop is skipped, a key added is not visited (as before).
 // The Lua side runs with the raw library captured in upvalues, so rules cannot tamper with it.
 constexpr const char* kPrelude = R"lua(
-local ordered_keys = ...
+local ordered_keys, views = ...
 local type, error, rawget, raw_next = type, error, rawget, next
-local raw_getmetatable = debug.getmetatable
-
--- A read-only view (make_read_only below) is an empty table reading through to the real one:
--- pairs and next walk the real one, so `for k in pairs(string)` still lists the library.
-local function backing(t)
-  local mt = raw_getmetatable(t)
-  if mt and rawget(mt, "umpire.read_only") then return rawget(mt, "__index") end
-  return t
-end
 
 local function sorted_keys(t, fname)
   local keys, n = ordered_keys(t)
@@ -58,12 +49,6 @@ local function sorted_keys(t, fname)
           "(key sets by string or number ids instead)", 3)
   end
   return keys, n
-end
-
-local function check_table(t, fname)
-  if type(t) ~= "table" then
-    error("bad argument #1 to '" .. fname .. "' (table expected, got " .. type(t) .. ")", 3)
-  end
 end
 
 -- The loop's state is one small table {t, keys, n, position}: a closure over the same four
@@ -91,23 +76,36 @@ local function step_one(s)
   if v ~= nil then return k, v end
 end
 
+-- The argument check and the view's look-up are written out here rather than called: pairs runs
+-- in the hot loops of rule code, where each Lua call and C call counts (docs/performance.md).
+-- A read-only view (make_read_only below) is an empty table reading through to the real one:
+-- pairs and next walk the real one, so `for k in pairs(string)` still lists the library. `views`
+-- maps each view to its real table (weak keys: a view collected takes its entry with it).
 local function pairs(t)
-  check_table(t, "pairs")
-  t = backing(t)
+  if type(t) ~= "table" then
+    error("bad argument #1 to 'pairs' (table expected, got " .. type(t) .. ")", 2)
+  end
+  t = views[t] or t
   local first = raw_next(t)
   if first == nil then return step_none, nil, nil end
   if raw_next(t, first) == nil then
     local kind = type(first)
     if kind == "string" or kind == "number" or kind == "boolean" then return step_one, {t, first, false}, nil end
   end
-  local keys, n = sorted_keys(t, "pairs")
+  local keys, n = ordered_keys(t)
+  if not keys then
+    error("pairs: a table with a key of type " .. n .. " has no stable order " ..
+          "(key sets by string or number ids instead)", 2)
+  end
   return step, {t, keys, n, 0}, nil
 end
 
 -- O(n) per call with a key (it looks the key up): fine for `next(t) == nil`; loops should use pairs.
 local function next(t, key)
-  check_table(t, "next")
-  t = backing(t)
+  if type(t) ~= "table" then
+    error("bad argument #1 to 'next' (table expected, got " .. type(t) .. ")", 2)
+  end
+  t = views[t] or t
   local keys, n = sorted_keys(t, "next")
   local i = 0
   if key ~= nil then
@@ -587,6 +585,8 @@ void wrap_reentrant(lua_State* L, const char* lib, const char* name, bool patter
 // the sandbox's rawset refuses a view (the marker field below), so neither setmetatable nor
 // rawset can get past it. Cost: one __index step per look-up, done by the VM without a call.
 constexpr const char* kReadOnlyMarker = "umpire.read_only";
+// The registry's table of every view and its real table (weak keys), read by pairs and next.
+constexpr const char* kViewsKey = "umpire.sandbox.views";
 
 int l_read_only_newindex(lua_State* L) {
     return luaL_error(L, "%s is read-only: a ruleset cannot change it for the others (keep a "
@@ -654,6 +654,13 @@ void make_read_only(lua_State* L, int table, const char* field, const char* disp
     lua_pushboolean(L, 1);
     lua_setfield(L, -2, kReadOnlyMarker);
     lua_setmetatable(L, -2);
+    // pairs and next walk the real table of a view (kPrelude).
+    lua_getfield(L, LUA_REGISTRYINDEX, kViewsKey);
+    if (!lua_istable(L, -1)) throw Error("sandbox: make_read_only before sandbox::init");
+    lua_pushvalue(L, -2);
+    lua_pushvalue(L, -4);
+    lua_rawset(L, -3);
+    lua_pop(L, 1);
     lua_setfield(L, table, field);
     lua_pop(L, 1);
 }
@@ -696,7 +703,15 @@ void init(lua_State* L, bool trusted) {
     // pairs/next and their loop step run inside rule code: interpreted like it unless trusted.
     if (!trusted) luaJIT_setmode(L, -1, LUAJIT_MODE_ALLFUNC | LUAJIT_MODE_OFF);
     push_ordered_keys(L);
-    if (lua_pcall(L, 1, 1, 0))
+    // The views' real tables, for pairs and next (make_read_only fills it): weak keys.
+    lua_newtable(L);
+    lua_createtable(L, 0, 1);
+    lua_pushliteral(L, "k");
+    lua_setfield(L, -2, "__mode");
+    lua_setmetatable(L, -2);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, LUA_REGISTRYINDEX, kViewsKey);
+    if (lua_pcall(L, 2, 1, 0))
         throw Error(std::string("sandbox prelude: ") + lua_tostring(L, -1));
     lua_setfield(L, LUA_REGISTRYINDEX, "umpire.sandbox.prelude");
 }

@@ -149,6 +149,29 @@ TEST_CASE("a run that writes no global hands on a clean globals table, one that 
     check_always(code, true);
 }
 
+// The other half of globals_unchanged: a run that wrote nothing must hand its globals table on
+// (the check compares addresses; one that never matched would make a fresh table every run, the
+// cost it exists to save). tostring(_G) shows the table's address: the same over runs that write
+// nothing, and over those after a run that wrote a global (its replacement is handed on in turn).
+// (Whether the replacement has another address depends on the collector, so it is not checked;
+// "a run that writes no global hands on a clean globals table" checks that it is clean.)
+TEST_CASE("runs that write no global share one globals table", "[odds]") {
+    umpire::odds_runner::Request request;
+    request.code = "local d = umpire.dice.d(6)\nif d == 6 then z = 1 end\nreturn tostring(_G)";
+    umpire::odds_runner::ScriptWorker worker(request);
+    struct Faces : umpire::dice::DieSource {
+        std::vector<std::uint32_t> faces;
+        std::size_t next = 0;
+        std::uint32_t die(std::uint32_t) override { return faces.at(next++); }
+    } source;
+    source.faces = {1, 2, 6, 3, 4};
+    std::vector<std::string> seen;
+    for (std::size_t i = 0; i < source.faces.size(); ++i) seen.push_back(worker.run(source).key());
+    CHECK(seen[0] == seen[1]);
+    CHECK(seen[1] == seen[2]);  // the run that writes z still began with the clean table
+    CHECK(seen[4] == seen[3]);
+}
+
 TEST_CASE("a script that fails says where", "[odds]") {
     REQUIRE_THROWS_WITH(run("local x = umpire.dice.d6()\nif x == 6 then error('boom') end\nreturn x"),
                         Catch::Contains("script.lua:2") && Catch::Contains("boom"));

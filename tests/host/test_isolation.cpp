@@ -122,6 +122,15 @@ TEST_CASE("isolation attacks: a native crash in the worker is an error, not the 
         CHECK_THAT(message, Catch::Contains("the rules' worker process crashed (SIG"));
         CHECK_THAT(message, Catch::Contains("last known position: crash.lua:3:"));
     }
+    // note_where writes the shared text only when it changes (host/Isolation.cpp): a position
+    // noted again after another, or one that extends the last, must still be the one reported.
+    const std::string renoted = died([] {
+        for (const char* where : {"a.lua:1:", "b.lua:2:", "a.lua:1:", "a.lua:1:", "a.lua:12:"})
+            isolation::note_where(where);
+        std::raise(SIGABRT);
+        return 0;
+    });
+    CHECK_THAT(renoted, Catch::Contains("last known position: a.lua:12:)"));
 #ifndef UMPIRE_ASAN
     // A real invalid write, not a raised signal (under the sanitizers, UBSan reports the null
     // store and exits before the write happens: covered by the raised signals above).
