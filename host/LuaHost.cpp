@@ -724,11 +724,26 @@ void LuaHost::print(const std::string& line) {
 
 std::size_t LuaHost::memory_used() const { return alloc_->used; }
 
+// C++ memory charged against the Lua cap. LuaJIT's collector paces itself by the Lua heap alone and
+// has no emergency collection: as charges fill the cap, the room left for Lua shrinks while garbage
+// waits for the next cycle, and whichever grows next was refused, the charge with its own error
+// naming the structure or a Lua allocation with the generic "more than N MiB of Lua memory", by the
+// chance of where a cycle fell. So once a charge would leave less than a sixteenth of the cap free,
+// the garbage is collected first (again only after a quarter of that sixteenth of growth, so a fold
+// creeping along the cap does not collect at every state): what is refused then is what holds the memory.
 bool LuaHost::charge_memory(std::size_t bytes) {
+    const std::size_t margin = alloc_->limit / 16;
+    const bool near_cap = alloc_->used + bytes + margin > alloc_->limit;
+    if (near_cap && alloc_->used > collected_near_cap_at_ + margin / 4) {
+        lua_gc(L_, LUA_GCCOLLECT, 0);  // unreachable distributions release their charge too
+        collected_near_cap_at_ = alloc_->used;
+    }
     if (alloc_->used + bytes > alloc_->limit) {
-        lua_gc(L_, LUA_GCCOLLECT, 0);  // unreachable distributions release their charge
+        lua_gc(L_, LUA_GCCOLLECT, 0);
+        collected_near_cap_at_ = alloc_->used;
         if (alloc_->used + bytes > alloc_->limit) return false;
     }
+    if (!near_cap) collected_near_cap_at_ = 0;
     alloc_->used += bytes;
     charged_ += bytes;
     return true;

@@ -170,6 +170,7 @@ private:
     bool unusable_ = false;
     std::string unusable_why_;  // make_unusable's reason
     std::size_t charged_ = 0;  // of the memory in use, the C++ memory charged (charge_memory)
+    std::size_t collected_near_cap_at_ = 0;  // memory in use after charge_memory's last collection near the cap
     // The function of the last top-level call in a worker and its "file:" (isolation::note_where).
     const void* where_function_ = nullptr;
     int where_ref_ = LUA_NOREF;
