@@ -581,3 +581,33 @@ TEST_CASE("failed reloads in a row leave the committed data guarded", "[reload][
     CHECK_THROWS_WITH(t.host.run_string("umpire.data.stats.x = 99"), Catch::Contains("changed umpire.data.stats.x"));
     CHECK(t.eval("umpire.data.stats.x") == "1");
 }
+
+// The registry's table of the sandbox's read-only views (host/Sandbox.cpp, kViewsKey) must not keep
+// the views of generations gone. A real table that reaches its own view (a rule module whose
+// functions keep umpire.rules, whose real table holds that module's view) kept every reload's views
+// alive while the table's values were strong, and each collection walked them all: a long watch or
+// serve session reloaded ever more slowly (asl: 265 µs a reload after 267 reloads, 675 µs after
+// 3,688).
+TEST_CASE("a reload leaves no view of the generations gone", "[reload][sandbox]") {
+    TestHost t;
+    lua_State* L = t.host.state();
+    const auto views = [&] {
+        lua_gc(L, LUA_GCCOLLECT, 0);
+        lua_gc(L, LUA_GCCOLLECT, 0);
+        lua_getfield(L, LUA_REGISTRYINDEX, "umpire.sandbox.views");
+        REQUIRE(lua_istable(L, -1));
+        int n = 0;
+        lua_pushnil(L);
+        while (lua_next(L, -2) != 0) {
+            lua_pop(L, 1);
+            ++n;
+        }
+        lua_pop(L, 1);
+        return n;
+    };
+    umpire::ruleset::load(t.host, {(fs::path(UMPIRE_SOURCE_DIR) / "rulesets" / "asl").string()});
+    const int one = views();
+    for (int i = 0; i < 20; ++i) umpire::ruleset::reload(t.host);
+    CHECK(views() <= one);
+    CHECK(t.eval("(function() local n = 0 for k in pairs(umpire.rules.mg_attack) do n = n + 1 end return n end)()") == "1");
+}
