@@ -733,17 +733,14 @@ std::size_t LuaHost::memory_used() const { return alloc_->used; }
 // creeping along the cap does not collect at every state): what is refused then is what holds the memory.
 bool LuaHost::charge_memory(std::size_t bytes) {
     const std::size_t margin = alloc_->limit / 16;
-    const bool near_cap = alloc_->used + bytes + margin > alloc_->limit;
-    if (near_cap && alloc_->used > collected_near_cap_at_ + margin / 4) {
+    const bool over_cap = alloc_->used + bytes > alloc_->limit;
+    if (alloc_->used + bytes + margin <= alloc_->limit) {
+        collected_near_cap_at_ = 0;
+    } else if (over_cap || alloc_->used > collected_near_cap_at_ + margin / 4) {
         lua_gc(L_, LUA_GCCOLLECT, 0);  // unreachable distributions release their charge too
-        collected_near_cap_at_ = alloc_->used;
-    }
-    if (alloc_->used + bytes > alloc_->limit) {
-        lua_gc(L_, LUA_GCCOLLECT, 0);
         collected_near_cap_at_ = alloc_->used;
         if (alloc_->used + bytes > alloc_->limit) return false;
     }
-    if (!near_cap) collected_near_cap_at_ = 0;
     alloc_->used += bytes;
     charged_ += bytes;
     return true;
