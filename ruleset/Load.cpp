@@ -40,7 +40,8 @@ void read_ahead(const std::vector<std::string>& names_or_dirs, const std::vector
     const std::string cwd = fs::current_path(ec).native();
     for (const auto& name : names_or_dirs) {
         try {
-            for (const auto& m : chain(find(name, search_path), search_path)) {  // reads the manifests
+            const auto layers = chain(find(name, search_path), search_path);  // reads the manifests
+            for (const auto& m : layers) {
                 for (std::size_t i = 0; i < m.data.size(); ++i)
                     yaml::read_data_file(m.data[i], display_of(m.data_resolved[i].real, cwd));
                 for (const auto& file : m.modules) LuaHost::read_file(file, LuaHost::kMaxCodeBytes, "a rules module");
@@ -48,8 +49,8 @@ void read_ahead(const std::vector<std::string>& names_or_dirs, const std::vector
                 for (const auto& file : files)
                     if (file.inside) yaml::read_data_file(file.path, folder + "/" + file.path.filename().string());
             }
-            if (specs)
-                for (const auto& file : read_manifest(find(name, search_path)).tests)
+            if (specs)  // the named ruleset's own specs: the last layer of its chain
+                for (const auto& file : layers.back().tests)
                     LuaHost::read_file(file, LuaHost::kMaxCodeBytes, "a spec file");
         } catch (const std::exception&) {
             // The load meets the same error at the same file and reports it.
