@@ -80,7 +80,7 @@ end
 -- in the hot loops of rule code, where each Lua call and C call counts (docs/performance.md).
 -- A read-only view (make_read_only below) is an empty table reading through to the real one:
 -- pairs and next walk the real one, so `for k in pairs(string)` still lists the library. `views`
--- maps each view to its real table (weak keys: a view collected takes its entry with it).
+-- maps each view to its real table (weak keys and values: a view collected takes its entry with it).
 local function pairs(t)
   if type(t) ~= "table" then
     error("bad argument #1 to 'pairs' (table expected, got " .. type(t) .. ")", 2)

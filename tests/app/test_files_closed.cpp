@@ -126,6 +126,16 @@ Sent in_worker(const fs::path& root, const std::function<int()>& body, bool keep
     return sent;
 }
 
+// Inside a worker: runs step and sends `done` as a line, or the error it raised instead.
+void send_outcome(const std::function<void()>& step, const std::string& done) {
+    try {
+        step();
+        isolation::send("line", done);
+    } catch (const std::exception& e) {
+        isolation::send("line", e.what());
+    }
+}
+
 bool skipped_without_landlock() {
     if (isolation::landlock_abi() > 0) return false;
     WARN("SKIPPED: this kernel has no Landlock, so a worker's files cannot be closed after loading "
@@ -207,12 +217,7 @@ TEST_CASE("files closed: odds refuses a file of the ruleset on every path, in Mo
         // A ruleset nobody read ahead cannot be loaded any more: the loader is refused too.
         umpire::odds_runner::Request unread = request;
         unread.rulesets = {(root / "other").string()};
-        try {
-            umpire::odds_runner::run_script(unread);
-            isolation::send("line", "an unread ruleset loaded");
-        } catch (const std::exception& e) {
-            isolation::send("line", e.what());
-        }
+        send_outcome([&] { umpire::odds_runner::run_script(unread); }, "an unread ruleset loaded");
         return 0;
     });
     INFO(sent.died);
@@ -253,12 +258,7 @@ TEST_CASE("files closed: the files odds keeps in memory count against each host'
         umpire::HostOptions roomy;  // 256 MiB
         {
             umpire::LuaHost host(small_cap);
-            try {
-                umpire::ruleset::load(host, {(root / "big").string()});
-                isolation::send("line", "big loaded under 4 MiB");
-            } catch (const std::exception& e) {
-                isolation::send("line", e.what());
-            }
+            send_outcome([&] { umpire::ruleset::load(host, {(root / "big").string()}); }, "big loaded under 4 MiB");
             host.run_string("x = 41");
             isolation::send("line", host.run_string("return x + 1", "=(check)", true) == 1 ? "alive" : "dead");
         }
@@ -268,12 +268,8 @@ TEST_CASE("files closed: the files odds keeps in memory count against each host'
             isolation::send("line", "big loaded under 256 MiB");
         }
         umpire::LuaHost host(small_cap);  // would load from memory beside 6 MiB of kept files
-        try {
-            umpire::ruleset::load(host, {(root / "small").string()});
-            isolation::send("line", "small loaded under 4 MiB beside the kept files");
-        } catch (const std::exception& e) {
-            isolation::send("line", e.what());
-        }
+        send_outcome([&] { umpire::ruleset::load(host, {(root / "small").string()}); },
+                     "small loaded under 4 MiB beside the kept files");
         return 0;
     });
     INFO(sent.died);
