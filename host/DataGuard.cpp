@@ -229,8 +229,9 @@ DataGuard::Snapshot* DataGuard::find(lua_State* L, int index) {
     return nullptr;
 }
 
-void DataGuard::seal(lua_State* L, int index) {
+void DataGuard::seal(lua_State* L, int index, int reuse) {
     index = absolute(L, index);
+    if (reuse) reuse = absolute(L, reuse);
     // Sealed again (a second load into the same generation): the new copy replaces the old one.
     for (auto it = snapshots_.begin(); it != snapshots_.end(); ++it)
         if ((*it)->tables.front().pointer == lua_topointer(L, index)) {
@@ -239,6 +240,14 @@ void DataGuard::seal(lua_State* L, int index) {
             snapshots_.erase(it);
             break;
         }
+    // The copy whose records may be taken for the tables it holds (never the root being sealed:
+    // its old copy was just dropped).
+    const Snapshot* from = reuse ? find(L, reuse) : nullptr;
+    std::unordered_map<const void*, std::size_t> known;  // pointer -> index in from->tables
+    if (from) {
+        known.reserve(from->tables.size());
+        for (std::size_t j = 0; j < from->tables.size(); ++j) known.emplace(from->tables[j].pointer, j);
+    }
     auto snapshot = std::make_unique<Snapshot>();
     Snapshot& s = *snapshot;
     s.L = L;
@@ -292,11 +301,42 @@ void DataGuard::seal(lua_State* L, int index) {
     const int anchor = lua_gettop(L);
     push_trap(L);
     const int trap = lua_gettop(L);
+    if (from) lua_rawgeti(L, LUA_REGISTRYINDEX, from->anchor);
+    else lua_pushnil(L);
+    const int from_anchor = lua_gettop(L);
+    // A value `from` keeps by identity at its anchor slot, moved to this seal's scratch.
+    auto rescratch = [&](int from_slot) {
+        lua_rawgeti(L, from_anchor, from_slot);
+        lua_rawseti(L, scratch, ++scratch_size);
+        return scratch_size;
+    };
     std::vector<Entry> entries;  // one table's, reused from table to table
     std::vector<std::uint32_t> order;  // its entries' positions in pairs() order
     for (std::size_t i = 0; i < s.tables.size(); ++i) {
         lua_rawgeti(L, anchor, static_cast<int>(i + 1));
         const int table = lua_gettop(L);
+        if (const auto hit = from ? known.find(s.tables[i].pointer) : known.end(); hit != known.end()) {
+            // A table of `from`: its records as they were sealed there, sorted already; a child
+            // table is found in the same order as the walk below would find it.
+            const Snapshot::Table& old = from->tables[hit->second];
+            s.tables[i].first = s.entries.size();
+            s.tables[i].count = old.count;
+            s.tables[i].metatable_slot = old.metatable_slot ? -rescratch(old.metatable_slot) : 0;
+            for (std::size_t k = old.first; k < old.first + old.count; ++k) {
+                Entry e = from->entries[k];
+                if (!by_value(e.key.type)) e.key.slot = rescratch(e.key.slot);
+                if (e.value.type == LUA_TTABLE) {
+                    lua_rawgeti(L, from_anchor, e.value.slot + 1);
+                    e.value.slot = add_table(lua_gettop(L), i, s.entries.size());
+                    lua_pop(L, 1);
+                } else if (!by_value(e.value.type)) {
+                    e.value.slot = rescratch(e.value.slot);
+                }
+                s.entries.push_back(std::move(e));
+            }
+            lua_pop(L, 1);
+            continue;
+        }
         entries.clear();
         lua_pushnil(L);
         while (lua_next(L, table) != 0) {
@@ -348,7 +388,7 @@ void DataGuard::seal(lua_State* L, int index) {
         }
         lua_pop(L, 1);
     }
-    lua_pop(L, 2);  // the anchor and the trap
+    lua_pop(L, 3);  // the anchor, the trap and from's anchor
     // Now that every table has its slot, anchor the other values after them.
     s.anchor_size = static_cast<int>(s.tables.size());
     auto anchor_scratch = [&](int& slot) {

@@ -44,7 +44,14 @@ public:
 
     // Takes the reference copy of the data table at `index` ("umpire.data" in messages). The copy's
     // C++ memory is charged against the Lua memory cap while it is kept.
-    void seal(lua_State* L, int index);
+    //
+    // With `reuse` (the stack index of another sealed root, 0 for none), a table that root's copy
+    // holds already is not walked again: its entries are copied from that copy (they are in
+    // pairs() order there), in the same breadth-first order as a walk, so the result is the copy a
+    // walk would take of tables equal to what was sealed. It is the copy of what was sealed, not of
+    // what the tables hold now: the caller must verify the new root before it trusts the tables
+    // (a reload does, after its rule code; ruleset/Ruleset.cpp).
+    void seal(lua_State* L, int index, int reuse = 0);
 
     // The first changed path ("umpire.data.ift.columns[3]") of the sealed tree whose root is the
     // table at `index`, or "" when nothing changed or that table was never sealed.

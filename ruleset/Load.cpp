@@ -65,15 +65,22 @@ void load(LuaHost& host, const std::vector<std::string>& names_or_dirs) {
     std::vector<fs::path> dirs;
     for (const auto& name : names_or_dirs) dirs.push_back(find(name, search_path(host)));
     auto& cache = host.extension<LoadCache>();
-    cache.begin_load();
-    try {
-        host.load_generation([&](int env_index) { load_into(host, env_index, dirs); });
-    } catch (const std::exception&) {
-        // A load that took the committed data tables (ruleset/Ruleset.cpp, ReusableData) ran its
-        // rule code on them: whatever it wrote is put back before the old generation runs again.
-        DataGuard::restore_quietly(host);
-        throw;
-    }
+    // A load that took the committed data tables (ruleset/Ruleset.cpp, ReusableData) ran its rule
+    // code on them: whatever it wrote is put back before the old generation runs again. If the
+    // check found them changed, the load is made again with fresh tables only, so that a change
+    // is blamed on this load only if its own rule code makes it again.
+    const auto attempt = [&](bool reuse) {
+        bool retry_fresh = false;
+        cache.begin_load();
+        try {
+            host.load_generation([&](int env_index) { load_into(host, env_index, dirs, reuse ? &retry_fresh : nullptr); });
+        } catch (const std::exception&) {
+            DataGuard::restore_quietly(host);
+            if (!retry_fresh) throw;
+        }
+        return !retry_fresh;
+    };
+    if (!attempt(true)) attempt(false);
     cache.end_load(host.state());  // only after a committed load: a failed one drops nothing
     auto& loaded = host.extension<Loaded>();
     loaded.names = names_or_dirs;

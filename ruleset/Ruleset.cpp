@@ -430,22 +430,34 @@ void load_data(LuaHost& host, int data, const DataSource& source) {
 
 // Reuse of the data tables across reloads. umpire.data is built from the data files alone (their
 // values, merged layer over layer in load order; umpire.data.scenario aside), then sealed
-// read-only (host/DataGuard.hpp). So a load whose data files are the committed load's, in the same
-// order, with the same display names and the same parsed documents (the load cache hands out a new
-// document whenever a file's bytes change), would build tables equal to the committed ones, key
-// for key and mark for mark: it takes the committed tables instead, and their seal. That skips
-// pushing the values (a quarter of a reload of asl) and sealing them (another quarter).
+// read-only (host/DataGuard.hpp). Each umpire.data[name] is made from the data files called
+// `name` alone, in load order. So where those files are the committed load's, in the same order,
+// with the same display names and the same parsed documents (the load cache hands out a new
+// document whenever a file's bytes change), this load would build a table equal to the committed
+// umpire.data[name], key for key and mark for mark: it takes the committed one instead. When every
+// data file is the committed load's, the whole committed umpire.data is taken, with its seal
+// (nothing pushed, nothing sealed). When some changed, a new root holds the kept tables beside
+// fresh ones for the names whose files changed (pushed in the order a cold load pushes them, so
+// the root gets its keys in the same order), and its seal copies the kept tables' records from
+// the committed seal instead of walking them again (DataGuard::seal's `reuse`). That skips pushing
+// and sealing what did not change, which was most of a reload after an edit of one data file.
 //
 // Why that is safe: the tables are read-only to every generation (new keys refused by their
 // metatable, any other write found against the seal's copy and put back after the run that made
 // it), so sharing them between the old generation and the new one shares nothing writable. They
-// are taken only when they are the committed generation's umpire.data, are still sealed, and
-// verify clean against the seal before this load's rule code runs (a write not yet put back would
-// otherwise be blamed on this load). This load's module bodies and validate() then run on them
-// under the same check as on fresh tables. If the load fails, the old generation keeps the same
-// tables: umpire.data.scenario is put back here, and ruleset::load puts back any write the
-// failed load made (DataGuard::restore_quietly). umpire.data.scenario is made by every load (the
-// scenario files have their own stamps) and replaced in the kept root (DataGuard::replace_value).
+// are taken only from the committed generation's umpire.data while it is still sealed. This
+// load's module bodies and validate() run on them under the same check as on fresh tables: the
+// one verify after the rule code (below) compares every kept table with the committed seal's
+// records. A write made before this load and not put back yet would be found by that verify too,
+// and blamed on this load; so when a load that kept tables finds a change, ruleset::load puts the
+// committed data back and loads again with fresh tables only (`retry_fresh`), which blames the
+// rule code only if it writes again. That is why the kept tables need no verify before the rule
+// code (it was a third of a reload's instructions): every run ends with DataGuard::check, so a
+// write not yet put back is a host bug, and costs one more load, not a wrong result or message.
+// If the load fails, the old generation keeps its tables: umpire.data.scenario is put back here,
+// and ruleset::load puts back any write the failed load made (DataGuard::restore_quietly).
+// umpire.data.scenario is made by every load (the scenario files have their own stamps) and
+// replaced in a kept root (DataGuard::replace_value).
 struct ReusableData {
     explicit ReusableData(Game&) {}
     std::vector<DataSource> sources;  // of the tables kept in the registry at kRoot
@@ -454,10 +466,12 @@ struct ReusableData {
     static constexpr const char* kScenario = "umpire.reusable_data_scenario";
 };
 
-// Pushes the committed generation's umpire.data if it is the table built from `sources` and can
-// be taken as it is; pushes nothing and returns false otherwise.
-bool push_reusable_data(LuaHost& host, const std::vector<DataSource>& sources) {
-    if (sources.empty() || sources != host.extension<ReusableData>().sources) return false;
+std::string name_of(const DataSource& source) { return source.file.stem().string(); }
+
+// Pushes the committed generation's umpire.data if it is the table remembered with the committed
+// sources and still sealed; pushes nothing and returns false otherwise.
+bool push_committed_data(LuaHost& host) {
+    if (host.extension<ReusableData>().sources.empty()) return false;
     lua_State* L = host.state();
     const int top = lua_gettop(L);
     lua_getfield(L, LUA_REGISTRYINDEX, ReusableData::kRoot);
@@ -469,10 +483,55 @@ bool push_reusable_data(LuaHost& host, const std::vector<DataSource>& sources) {
         committed = lua_istable(L, -1) && lua_rawequal(L, -1, top + 1);
     }
     lua_settop(L, top + 1);
-    auto& guard = host.extension<DataGuard>();
-    if (committed && guard.sealed(L, -1) && guard.verify(L, -1).empty()) return true;
+    if (committed && host.extension<DataGuard>().sealed(L, -1)) return true;
     lua_settop(L, top);
     return false;
+}
+
+// Fills the fresh root at `data` from `sources`: umpire.data[name] is the committed root's (at
+// `committed`, 0 for none) when that name's files are those of `before`, the committed sources,
+// else pushed from the files. Names in order of first appearance, as a cold load adds them.
+// Returns how many names were kept.
+std::size_t fill_data(LuaHost& host, int data, int committed, const std::vector<DataSource>& sources,
+                      const std::vector<DataSource>& before) {
+    lua_State* L = host.state();
+    std::vector<std::string> names;
+    names.reserve(sources.size());
+    for (const auto& source : sources) names.push_back(name_of(source));
+    std::vector<std::string> names_before;
+    names_before.reserve(before.size());
+    for (const auto& source : before) names_before.push_back(name_of(source));
+    const auto group = [](const std::vector<DataSource>& all, const std::vector<std::string>& all_names,
+                          const std::string& name) {
+        std::vector<const DataSource*> out;
+        for (std::size_t i = 0; i < all.size(); ++i)
+            if (all_names[i] == name) out.push_back(&all[i]);
+        return out;
+    };
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < sources.size(); ++i) {
+        if (std::find(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(i), names[i]) !=
+            names.begin() + static_cast<std::ptrdiff_t>(i))
+            continue;  // a later file of a name seen: pushed with the first
+        const auto now = group(sources, names, names[i]);
+        if (committed) {
+            const auto then = group(before, names_before, names[i]);
+            const bool same = now.size() == then.size() &&
+                              std::equal(now.begin(), now.end(), then.begin(),
+                                         [](const DataSource* a, const DataSource* b) { return *a == *b; });
+            if (same) {
+                lua_getfield(L, committed, names[i].c_str());
+                if (lua_istable(L, -1)) {
+                    lua_setfield(L, data, names[i].c_str());
+                    ++kept;
+                    continue;
+                }
+                lua_pop(L, 1);
+            }
+        }
+        for (const DataSource* source : now) load_data(host, data, *source);
+    }
+    return kept;
 }
 
 // Remembers the table at `data` as the one built from `sources`.
@@ -557,7 +616,7 @@ void set_info(LuaHost& host, int umpire, const Manifest& m) {
 
 }  // namespace
 
-void load_into(LuaHost& host, int env, const std::vector<fs::path>& dirs) {
+void load_into(LuaHost& host, int env, const std::vector<fs::path>& dirs, bool* retry_fresh) {
     lua_State* L = host.state();
     if (env < 0) env = lua_gettop(L) + env + 1;
     lua::StackCheck check(L, 0);
@@ -586,56 +645,54 @@ void load_into(LuaHost& host, int env, const std::vector<fs::path>& dirs) {
     const int layers = lua_gettop(L);
     auto& guard = host.extension<DataGuard>();
     std::vector<DataSource> sources;
-    bool kept = false;  // this load took the committed umpire.data (ReusableData)
+    bool kept = false;     // this load took the committed umpire.data whole (ReusableData)
+    bool reused = false;   // ... or some of its tables
     try {
-        // Data of every layer before any rule code runs, so modules see the merged result. While
-        // the documents are the committed load's, nothing is pushed: its tables may be taken.
+        // Data of every layer before any rule code runs, so modules see the merged result.
         auto& cache = host.extension<LoadCache>();
-        const auto& committed = host.extension<ReusableData>().sources;
-        std::size_t pushed = 0;
-        bool same_so_far = true;
         for (const auto& m : layers_in_order)
             for (std::size_t i = 0; i < m.data.size(); ++i) {
                 std::string display = display_of(m.data_resolved[i].real, cwd);
                 auto document = cache.data(m.data[i], display, L, m.data_resolved[i].stamp);
                 sources.push_back({m.data[i], std::move(display), std::move(document)});
-                same_so_far = same_so_far && sources.size() <= committed.size() &&
-                              sources.back() == committed[sources.size() - 1];
-                if (!same_so_far)
-                    for (; pushed < sources.size(); ++pushed) load_data(host, data, sources[pushed]);
             }
-        const int root = same_so_far && push_reusable_data(host, sources) ? lua_gettop(L) : 0;
-        push_scenario_function(host, layers_in_order, cwd);
-        if (root) {
+        const auto& committed = host.extension<ReusableData>().sources;
+        const int root = retry_fresh && push_committed_data(host) ? lua_gettop(L) : 0;
+        if (root && sources == committed) {
+            push_scenario_function(host, layers_in_order, cwd);
             // The committed scenario function is kept aside, for a failure to put back.
             lua_pushliteral(L, "scenario");
             lua_rawget(L, root);
             lua_setfield(L, LUA_REGISTRYINDEX, ReusableData::kScenario);
             kept = guard.replace_value(L, root, "scenario", -1);
+            lua_pop(L, 1);  // the new scenario function (in the root if kept)
             if (kept) {
-                lua_pop(L, 1);
                 lua_replace(L, data);
                 sandbox::push_writable(L, umpire);
                 lua_pushvalue(L, data);
                 lua_setfield(L, -2, "data");
                 lua_pop(L, 1);
-            } else {
-                lua_remove(L, root);  // (never: a sealed root holds its scenario function)
             }
+            // (not kept: never, a sealed root holds its scenario function; then as below)
         }
         if (!kept) {
-            for (; pushed < sources.size(); ++pushed) load_data(host, data, sources[pushed]);
+            reused = fill_data(host, data, root, sources, committed) > 0;
+            push_scenario_function(host, layers_in_order, cwd);
             lua_setfield(L, data, "scenario");
             // umpire.data is read-only from here on, module bodies and validate included
             // (host/DataGuard.hpp): a ruleset cannot change another's data, even while loading.
-            guard.seal(L, data);
+            guard.seal(L, data, reused ? root : 0);
+            if (root) lua_remove(L, root);
         }
+        reused = reused || kept;
         for (const auto& m : layers_in_order)
             for (std::size_t i = 0; i < m.modules.size(); ++i)
                 load_module(host, env, rules, bases, layers, m.modules[i], display_of(m.modules_resolved[i].real, cwd),
                             m.modules_resolved[i].stamp);
         validate(host, layers, data);
+        // The one verify of a load (ReusableData says why the kept tables need none before).
         const std::string changed = guard.verify(L, data);
+        if (!changed.empty() && reused) *retry_fresh = true;
         if (!changed.empty())
             throw ScriptError("loading the rules changed " + changed +
                               " (umpire.data is read-only: copy it first, and change the copy)");

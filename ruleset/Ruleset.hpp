@@ -78,6 +78,11 @@ std::vector<Manifest> chain(const std::filesystem::path& dir,
 // Loads the rulesets (each with its extends chain, in order; a later one layers over the
 // earlier ones like a child) into the env at env_index: all data first (deep-merged), then the
 // modules (a module with a parent's name extends it), then every module's validate(data).
-void load_into(LuaHost& host, int env_index, const std::vector<std::filesystem::path>& dirs);
+// With retry_fresh, the committed generation's data tables are kept where their files did not
+// change (ruleset/Ruleset.cpp, ReusableData); if the rule code's check then finds kept data
+// changed, *retry_fresh is set before the error is thrown: the caller puts the committed data back
+// and loads again without it (null), which makes fresh tables only.
+void load_into(LuaHost& host, int env_index, const std::vector<std::filesystem::path>& dirs,
+               bool* retry_fresh = nullptr);
 
 }  // namespace umpire::ruleset

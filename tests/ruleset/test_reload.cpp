@@ -567,6 +567,93 @@ TEST_CASE("a second ruleset cannot change the first's data through the kept tabl
     CHECK(t.eval("umpire.data.stats.x") == "1");
 }
 
+namespace {
+
+// Two layers in a scratch folder: `inc-base` with data a.yaml and b.yaml, and `inc-child`
+// extending it with its own a.yaml (merged over the base's) and c.yaml. Returns the child.
+fs::path layered_ruleset() {
+    const fs::path root = test_helpers::scratch_root() / "incremental-data";
+    fs::remove_all(root);
+    for (const char* name : {"inc-base", "inc-child"}) {
+        fs::create_directories(root / name / "data");
+        fs::create_directories(root / name / "rules");
+        test_helpers::write(root / name / "rules" / (std::string(name) == "inc-base" ? "base.lua" : "child.lua"),
+                            "return {}\n");
+    }
+    test_helpers::write(root / "inc-base/ruleset.yaml", "name: inc-base\ndata: [a, b]\nmodules: [base]\n");
+    test_helpers::write(root / "inc-child/ruleset.yaml",
+                        "name: inc-child\nextends: inc-base\ndata: [a, c]\nmodules: [child]\n");
+    test_helpers::write(root / "inc-base/data/a.yaml", "x: 1\ny: {deep: [1, 2]}\n");
+    test_helpers::write(root / "inc-base/data/b.yaml", "list: [3, 4]\nname: bee\n");
+    test_helpers::write(root / "inc-child/data/a.yaml", "y: {more: 2}\nz: child\n");
+    test_helpers::write(root / "inc-child/data/c.yaml", "- 5\n- {six: 6}\n");
+    return root / "inc-child";
+}
+
+}  // namespace
+
+TEST_CASE("a reload after one data file changed makes new tables for its name only", "[reload][reuse]") {
+    const fs::path child = layered_ruleset();
+    const fs::path base = child.parent_path() / "inc-base";
+    TestHost t;
+    t.host.extension<LoadCache>().settle_margin = std::chrono::nanoseconds(0);
+    umpire::ruleset::load(t.host, {child.string()});
+    const auto cold = [&] {  // what a host with nothing cached loads from the same files
+        TestHost fresh;
+        umpire::ruleset::load(fresh.host, {child.string()});
+        return dump(fresh.host);
+    };
+    const void* a = table_at(t.host, "umpire.data.a");
+    const void* b = table_at(t.host, "umpire.data.b");
+    const void* c = table_at(t.host, "umpire.data.c");
+    const void* root = table_at(t.host, "umpire.data");
+    // The child's a.yaml: a is new (both layers' files pushed and merged again), b and c kept.
+    test_helpers::write(child / "data/a.yaml", "y: {more: 7}\nz: child\n");
+    umpire::ruleset::reload(t.host);
+    CHECK(table_at(t.host, "umpire.data") != root);
+    CHECK(table_at(t.host, "umpire.data.a") != a);
+    CHECK(table_at(t.host, "umpire.data.b") == b);
+    CHECK(table_at(t.host, "umpire.data.c") == c);
+    CHECK(t.eval("umpire.data.a.y.more + umpire.data.a.y.deep[2] + umpire.data.a.x") == "10");
+    CHECK(dump(t.host) == cold());
+    // The base's b.yaml: b is new; the new a and c are kept.
+    a = table_at(t.host, "umpire.data.a");
+    test_helpers::write(base / "data/b.yaml", "list: [3, 4, 5]\nname: bee\n");
+    umpire::ruleset::reload(t.host);
+    CHECK(table_at(t.host, "umpire.data.a") == a);
+    CHECK(table_at(t.host, "umpire.data.b") != b);
+    CHECK(table_at(t.host, "umpire.data.c") == c);
+    CHECK(t.eval("#umpire.data.b.list") == "3");
+    CHECK(dump(t.host) == cold());
+    // The new root's seal covers the kept tables and the new ones: writes are refused, named
+    // and put back, and a new key is refused at once.
+    CHECK_THROWS_WITH(t.host.run_string("umpire.data.c[2].six = 0"), Catch::Contains("changed umpire.data.c[2].six"));
+    CHECK_THROWS_WITH(t.host.run_string("umpire.data.a.y.deep[1] = 0"), Catch::Contains("changed umpire.data.a.y.deep[1]"));
+    CHECK_THROWS_WITH(t.host.run_string("table.insert(umpire.data.b.list, 6)"), Catch::Contains("umpire.data.b.list"));
+    CHECK_THROWS_WITH(t.host.run_string("umpire.data.c.new = 1"), Catch::Contains("cannot add the key 'new' to umpire.data.c"));
+    CHECK(dump(t.host) == cold());
+    // Rule code of a reload that writes a kept table is refused, and the data stays as loaded.
+    test_helpers::write(child / "data/a.yaml", "y: {more: 8}\nz: child\n");
+    test_helpers::write(child / "rules/child.lua", "umpire.data.c[1] = 0\nreturn {}\n");
+    CHECK_THROWS_WITH(umpire::ruleset::reload(t.host), Catch::Contains("loading the rules changed umpire.data.c[1]"));
+    CHECK(t.eval("umpire.data.c[1] .. umpire.data.a.y.more") == "57");
+    test_helpers::write(child / "rules/child.lua", "return {}\n");
+    // A write no run's check has put back (host code, through the C API) is not taken into the
+    // next generation: the reload that finds it loads again with fresh tables only.
+    lua_State* L = t.host.state();
+    t.host.push_env();
+    lua_getfield(L, -1, "umpire");
+    lua_getfield(L, -1, "data");
+    lua_getfield(L, -1, "c");
+    lua_pushnumber(L, 99);
+    lua_rawseti(L, -2, 1);
+    lua_pop(L, 4);
+    umpire::ruleset::reload(t.host);
+    CHECK(table_at(t.host, "umpire.data.c") != c);
+    CHECK(t.eval("umpire.data.c[1] .. umpire.data.a.y.more") == "58");
+    CHECK(dump(t.host) == cold());
+}
+
 TEST_CASE("failed reloads in a row leave the committed data guarded", "[reload][reuse]") {
     // Each failed load below seals its own new tables before its module fails to compile; the
     // guard keeps two seals, and must not drop the committed generation's to make room.
