@@ -5,6 +5,7 @@
 // succeeds drops the older generations' handlers, a reload that fails drops its own, so a
 // reloaded module's handlers are replaced, never doubled.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -60,8 +61,17 @@ public:
         return "generation " + std::to_string(game_.registry().registration_generation());
     }
 
+    // Drops the subscriptions of every generation older than `generation`. Those older than the
+    // last committed one were dropped by that commit already, so only the generations from it on
+    // are swept: one or two a reload. (Every generation since the host's first was swept before,
+    // each a scan of the bus: a reload's commit grew with the number of reloads made, 0.6 M
+    // instructions a reload after 10,000 of them.)
     void commit(std::uint64_t generation) override {
-        for (std::uint64_t g = 0; g < generation; ++g) bus.unsubscribe_owner("generation " + std::to_string(g));
+        for (std::uint64_t g = first_unswept_; g < generation; ++g) {
+            bus.unsubscribe_owner("generation " + std::to_string(g));
+            ++swept_generations;
+        }
+        first_unswept_ = std::max(first_unswept_, generation);
     }
     void rollback(std::uint64_t generation) override {
         bus.unsubscribe_owner("generation " + std::to_string(generation));
@@ -69,9 +79,14 @@ public:
 
     static GameLog& of(lua_State* L) { return Game::of(L).extension<GameLog>(); }
 
+    // How many generations commits have swept, in all (for tests: it grows by about one a reload).
+    std::uint64_t swept_generations = 0;
+
 private:
     Game& game_;
     int flag_ref_ = LUA_NOREF;
+    // Every generation older than this has no subscription left (a commit dropped them).
+    std::uint64_t first_unswept_ = 0;
 };
 
 }  // namespace umpire

@@ -15,9 +15,10 @@
 // What is always re-run: each module's body and every validate(data), in the new generation's
 // fresh env. A module's functions see `umpire` through the env of the generation that ran its
 // body, so reusing a module table of the old generation would not give what a cold load gives.
-// The data tables are new ones unless no data file changed: then the committed generation's
-// sealed tables are taken as they are, once checked clean against their seal (ruleset/Ruleset.cpp,
-// ReusableData, says why that equals a cold load and what keeps it safe). Those steps are a small part of a load (about 3% of a cold start; parsing YAML and
+// The data tables of a name (umpire.data.<name>) are new ones only when one of that name's data
+// files changed: the others are the committed generation's sealed tables, checked against their
+// seal after the rule code ran (ruleset/Ruleset.cpp, ReusableData, says why that equals a cold
+// load and what keeps it safe). Those steps are a small part of a load (about 3% of a cold start; parsing YAML and
 // compiling Lua are the rest), so a reload costs little more than a stat of each file, and its
 // result is a cold load's by construction (tests/ruleset/test_reload.cpp checks that over random
 // edit sequences).
