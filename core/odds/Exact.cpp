@@ -31,9 +31,11 @@ struct Tally {
     std::uint64_t pending_numerator = 0, pending_denominator = 0;  // denominator 0: nothing pending
 
     void add(std::uint64_t numerator, std::uint64_t denominator) {
-        if (denominator == pending_denominator &&
-            !__builtin_add_overflow(pending_numerator, numerator, &pending_numerator))
+        std::uint64_t sum = 0;
+        if (denominator == pending_denominator && !__builtin_add_overflow(pending_numerator, numerator, &sum)) {
+            pending_numerator = sum;
             return;
+        }
         flush();
         pending_numerator = numerator;
         pending_denominator = denominator;
