@@ -186,8 +186,16 @@ local function hit(n, cmp, original_dr)
   return original_dr <= n
 end
 
--- What most DRs do to a weapon: nothing. One shared table, only read.
+-- What a DR does to a weapon: one shared table for each outcome the 001 notes allow (an X# takes
+-- precedence over B# and LA#; B# and LA# can hold together), only read, so that a check makes no
+-- table (most DRs harm nothing; a harmful one cost a table of three keys each time).
 local UNHARMED = {eliminated = false, malfunction = false, low_ammo = false}
+local ELIMINATED = {eliminated = true, malfunction = false, low_ammo = false}
+local HARMED = {
+  [true] = {[true] = {eliminated = false, malfunction = true, low_ammo = true},
+            [false] = {eliminated = false, malfunction = true, low_ammo = false}},
+  [false] = {[true] = {eliminated = false, malfunction = false, low_ammo = true}, [false] = UNHARMED},
+}
 
 function breakdown.check(eff, original_dr, name)
   local cmp = data.options.malfunction_compare or ">="
@@ -195,7 +203,7 @@ function breakdown.check(eff, original_dr, name)
   local malfunction = (not eliminated) and hit(eff.B, cmp, original_dr)
   local low_ammo = hit(eff.LA, cmp, original_dr) and not eliminated
   if not (eliminated or malfunction or low_ammo) then return UNHARMED end
-  local r = {eliminated = eliminated, malfunction = malfunction, low_ammo = low_ammo}
+  local r = eliminated and ELIMINATED or HARMED[malfunction][low_ammo]
   if r.eliminated then
     cite("A9.7", "%s: Original DR %d >= X%d: permanently malfunctioned, removed (an X# takes precedence)", name or "weapon", original_dr, eff.X)
   elseif r.malfunction then
