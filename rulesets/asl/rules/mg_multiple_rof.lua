@@ -14,10 +14,11 @@
 -- being re-run for every end state of the chain on each of its 36 paths; max_shots and epsilon
 -- count from the second shot, as they did when the first shot came before the chain.
 local mr = {}
--- umpire.rules is fixed for the load generation that loads this module: kept in a local, since every
--- look-up through the read-only `umpire` view costs a shot time (issue 18).
-local rules = umpire.rules
-local function R() return rules end
+-- (umpire.rules is looked up at each call, not held in an upvalue: under `umpire odds` the chain's
+-- steps are fingerprinted with their upvalues, functions' upvalues included, and the rules' table
+-- as one costs more than the look-ups it saves: an exact run of odds_mmg_rof_kia.lua took 1.7
+-- times the instructions with it)
+local function R() return umpire.rules end
 
 -- Whether every MG of the attack may fire again (A9.2 ROF kept, A9.7 not malfunctioned/removed).
 -- attack.mg holds one result by name for each MG of `mgs` that fired (none when the attack had no
