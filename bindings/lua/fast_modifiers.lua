@@ -34,14 +34,15 @@ local total_out = ffi.new("int64_t[1]")
 
 local Pipeline = {}
 
--- The steps live in one flat array, five slots a step (op, operand, source, rule, note), made with
--- room for two steps: a pipeline is made for every attack, and five arrays, each grown from empty,
--- were a dozen allocations of it. The C++ side (render, journal, steps) is given the five arrays
--- it reads, built only when it is called.
+-- The steps live in one flat array, five slots a step (op, operand, source, rule, note): the
+-- pipeline table's own array part, made with room for two steps. A pipeline is made for every
+-- attack: five arrays, each grown from empty, were a dozen allocations of it, and a separate step
+-- array one more table. The C++ side (render, journal, steps) is given the five arrays it reads,
+-- built only when it is called.
 local OP, VALUE, SOURCE, RULE, NOTE, SLOTS = 1, 2, 3, 4, 5, 5
 
 local function view(self)
-  local s = self.s
+  local s = self
   local ops, values, sources, rules, notes = {}, {}, {}, {}, {}
   for i = 1, self.n do
     local at = (i - 1) * SLOTS
@@ -68,7 +69,7 @@ end
 local function push(self, op, value, source, rule, note)
   local n = self.n + 1
   self.n = n
-  local s, at = self.s, (n - 1) * SLOTS
+  local s, at = self, (n - 1) * SLOTS
   s[at + OP], s[at + VALUE] = op, value
   s[at + SOURCE], s[at + RULE], s[at + NOTE] = source or "", rule or "", note or ""
   self.journaled = false
@@ -103,7 +104,7 @@ end
 local function general_total(self)
   local n = self.n
   local ops, values = ffi.new("int32_t[?]", n + 1), ffi.new("int64_t[?]", n + 1)
-  local s = self.s
+  local s = self
   for i = 1, n do
     local at = (i - 1) * SLOTS
     ops[i - 1], values[i - 1] = s[at + OP], s[at + VALUE]
@@ -127,8 +128,9 @@ end
 function Pipeline:steps() return steps(view(self)) end
 
 local function modifiers(name, kind)
-  return setmetatable({ name = name, kind = kind or "DRM", n = 0, simple = true, sum = 0,
-                        s = { nil, nil, nil, nil, nil, nil, nil, nil, nil, nil },  -- room for 2 steps
+  return setmetatable({ nil, nil, nil, nil, nil, nil, nil, nil, nil, nil,  -- room for 4 steps
+                        nil, nil, nil, nil, nil, nil, nil, nil, nil, nil,
+                        name = name, kind = kind or "DRM", n = 0, simple = true, sum = 0,
                         journaled = false }, meta)
 end
 

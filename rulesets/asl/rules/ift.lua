@@ -113,13 +113,15 @@ end
 -- rest of its IFT step); each call still gets a table of its own, which the caller may change.
 local parsed = {}
 
+local function parsed_once(res)
+  local p = parse_result(res)
+  parsed[res] = p
+  return p
+end
+
 --- Parse a printed result into {kind = "KIA"|"K"|"MC"|"PTC"|"none", n = number}.
 function ift.parse(res)
-  local p = parsed[res]
-  if not p then
-    p = parse_result(res)
-    parsed[res] = p
-  end
+  local p = parsed[res] or parsed_once(res)
   return {kind = p.kind, n = p.n}
 end
 
@@ -227,16 +229,19 @@ function ift.resolve(spec)
   end
   local journaling = journal_on()
   if journaling then cite("A7.31", "%s: %s FP uses the %d column", label, fp, col) end
-  local drm, pipeline = ift.drm(spec.drm, drm_name(label))
-  local dr = ift.roll(spec.dr)
+  -- ift.drm and ift.roll written out (a call each an attack); the pipeline's name is read only by
+  -- the journal, so it is made only for it
+  local drm, pipeline = total_of(journaling and drm_name(label) or "IFT DRM", spec.drm or NONE)
+  local dr = spec.dr or dice.dr()
   local final = dr.total + drm
   local res = lookup(col, final)
   if journaling then
     cite("A7.3", "%s: Original DR %d (coloured %d, white %d) %s = Final DR %d on the %d column: %s",
       label, dr.total, dr.colored, dr.white, pipeline, final, col, res == "-" and "No Effect" or res)
   end
+  local parsed_res = parsed[res] or parsed_once(res)  -- (ift.parse written out)
   local out = {fp = fp, column = col, drm = drm, drm_list = spec.drm, dr = dr, original = dr.total, colored = dr.colored,
-    final_dr = final, result = res, effect = ift.parse(res)}
+    final_dr = final, result = res, effect = {kind = parsed_res.kind, n = parsed_res.n}}
   if spec.residual_of then out.residual = ift.residual(spec.residual_of, spec, out) end
   return out
 end
