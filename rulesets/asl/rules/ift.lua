@@ -246,6 +246,18 @@ function ift.resolve(spec)
   return out
 end
 
+-- The DRM kinds that shift Residual FP (options.residual_shift_kinds, A8.26) as a set, made once per
+-- options table (read-only once loaded; a reload brings a new one) instead of at every attack.
+local options_seen, shift_kind_set
+local function shift_kinds(options)
+  if options ~= options_seen then
+    local set = {}
+    for _, k in ipairs(options.residual_shift_kinds or NONE) do set[k] = true end
+    options_seen, shift_kind_set = options, set
+  end
+  return shift_kind_set
+end
+
 --- Residual FP (A8.2): one column to the left of the column of the FP that leaves it, and one more column to
 -- the left for each +1 DRM of the kinds in options.residual_shift_kinds (A8.26; the A9.222 EX: a 4 FP squad
 -- with +1 grain and -1 leadership leaves 1 Residual FP; CX would have left 0). A MG establishing a Fire Lane
@@ -256,16 +268,17 @@ function ift.residual(firers, spec, attack)
   local col = column(fp)
   local res = ift.column_left(col)
   local shift = 0
-  local kinds = {}
-  for _, k in ipairs(data.options.residual_shift_kinds or NONE) do kinds[k] = true end
+  local kinds = shift_kinds(data.options)
   for _, e in ipairs(spec.drm or NONE) do
     if kinds[e.kind] and e.value > 0 then shift = shift + e.value end
   end
   if shift > 0 then res = ift.column_left(res, shift) end
   -- A8.21: Residual FP is the column left of the one used; A8.26: each +1 Hindrance/CX DRM of the attack shifts it
   -- one more column left (the 9.222 EX cites "8.21; 8.26" for exactly this).
-  cite("A8.21", "Residual FP: %s FP (the %d column) leaves %d Residual FP%s", tostring(fp), col, res,
-    shift > 0 and string.format(" (one column left, then %d more for the +%d Hindrance/CX DRM, A8.26)", shift, shift) or "")
+  if journal_on() then
+    cite("A8.21", "Residual FP: %s FP (the %d column) leaves %d Residual FP%s", tostring(fp), col, res,
+      shift > 0 and string.format(" (one column left, then %d more for the +%d Hindrance/CX DRM, A8.26)", shift, shift) or "")
+  end
   return res
 end
 
@@ -339,24 +352,29 @@ end
 --- Minimal Morale Check (outside A9; only as deep as the A9 examples need): Final DR > ML breaks the unit,
 -- Final DR = ML pins it (A10.2). `n` is the +n of an nMC, `drm` the leadership DRM of a leader in the Location.
 function ift.morale_check(unit, n, drm, dr)
-  dr = dr or umpire.dice.dr()
+  dr = dr or dice.dr()
   local final = dr.total + (n or 0) + (drm or 0)
   local out
   if final > unit.morale then out = "broken"; unit.broken = true
   elseif final == unit.morale then out = "pinned"; unit.pinned = true
   else out = "passed" end
-  local d = data.drm.morale
-  cite(d.cite, "%s %dMC: DR %d %+d = %d vs morale %d: %s", unit.name, n or 0, dr.total, (n or 0) + (drm or 0), final, unit.morale, out)
+  local rule = data.drm.morale.cite
+  if journal_on() then
+    cite(rule, "%s %dMC: DR %d %+d = %d vs morale %d: %s", unit.name, n or 0, dr.total, (n or 0) + (drm or 0), final, unit.morale, out)
+  end
   return out
 end
 
 --- Minimal Pin Task Check (A7.8; outside A9): Final DR > ML pins.
 function ift.pin_task_check(unit, drm, dr)
-  dr = dr or umpire.dice.dr()
+  dr = dr or dice.dr()
   local final = dr.total + (drm or 0)
   local out = final > unit.morale and "pinned" or "passed"
   if out == "pinned" then unit.pinned = true end
-  cite(data.drm.ptc.cite, "%s PTC: DR %d %+d = %d vs morale %d: %s", unit.name, dr.total, drm or 0, final, unit.morale, out)
+  local rule = data.drm.ptc.cite
+  if journal_on() then
+    cite(rule, "%s PTC: DR %d %+d = %d vs morale %d: %s", unit.name, dr.total, drm or 0, final, unit.morale, out)
+  end
   return out
 end
 
@@ -364,7 +382,7 @@ end
 -- sw = {weapons possessed}}. Returns the list of {unit, outcome}. A Final KIA triggers Random SW
 -- Destruction (A9.74) for the SW of each unit it eliminates.
 function ift.apply(attack, units, opts)
-  opts = opts or {}
+  opts = opts or NONE  -- (read only, here and by random_destruction)
   local e = attack.effect
   local out = {}
   local leader_drm = 0
