@@ -35,8 +35,8 @@ local function ift_tables(tables)
   for _, c in ipairs(cols) do
     local idx, by_row = index_of[c], {}
     for row = 0, 15 do
-      -- (a missing row stays nil here: the look-up below then raises its error, as before)
-      local res = results[row] or results[tostring(row)]
+      -- (a missing row, or table, stays nil here: the look-up then raises its error, as before)
+      local res = results and (results[row] or results[tostring(row)])
       if res then by_row[row] = res[idx] end
     end
     result_at[c] = by_row
@@ -70,7 +70,7 @@ end
 
 -- The printed result read from the table as written: for the look-ups `result_at` cannot answer
 -- (no such column, a row missing from the data), with their errors as before. (The spec
--- rulesets/asl/tests/a7_ift.lua reads every column and row from the data itself and checks
+-- rulesets/asl/tests/a9_ift.lua reads every column and row from the data itself and checks
 -- ift.lookup against it.)
 local function lookup_written(col, final_dr)
   local tables = data.ift
