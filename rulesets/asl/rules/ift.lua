@@ -59,9 +59,10 @@ ift.column = column
 --- The column one to the left of a column (1 -> 0: no FP left). Used by Residual FP (A8.2) and Fire Lanes (A9.22).
 function ift.column_left(col, n)
   n = n or 1
-  local cols = data.ift.columns
-  local idx = 0
-  for i, c in ipairs(cols) do if c == col then idx = i end end
+  local tables = data.ift
+  if tables ~= ift_seen then ift_tables(tables) end
+  local cols = tables.columns
+  local idx = index_of[col] or 0  -- (the column's position, as a scan of `cols` finds it)
   if col ~= 0 and idx == 0 then error("ift.column_left: " .. tostring(col) .. " is not an IFT column") end
   idx = idx - n
   if idx < 1 then return 0 end

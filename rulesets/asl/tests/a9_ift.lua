@@ -86,3 +86,16 @@ test("A7.31: ift.column is the highest column at or below the FP, every FP from 
   end
   eq(ift().column(0 / 0), 0)
 end)
+
+test("A8.2/A9.22: ift.column_left, every column and shift 0..4, against the columns as written", function()
+  local cols = umpire.data.ift.columns
+  for i, col in ipairs(cols) do
+    for n = 0, 4 do
+      local want = 0
+      if i - n >= 1 then want = cols[i - n] end
+      eq(ift().column_left(col, n), want, "column " .. col .. ", " .. n .. " to the left")
+    end
+  end
+  eq(ift().column_left(0), 0)
+  raises(function() ift().column_left(3) end, "3 is not an IFT column")
+end)
