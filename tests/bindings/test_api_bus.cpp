@@ -185,6 +185,14 @@ TEST_CASE("umpire.bus.total_of gives what a pipeline built step by step gives", 
             ++fast;
     }
     CHECK(fast > 100);
+    // Partial sums past 2^52 go through core: summed in doubles, 3 x (2^52 - 1) rounds, and taking
+    // 2 x (2^52 - 1) off again would give 2^52 - 3 instead of 2^52 - 1.
+    const std::string a = "{value = 4503599627370495, source = 'a'}", b = "{value = -4503599627370495, source = 'b'}";
+    for (const bool journal : {false, true}) {
+        log.set_journaling(journal);
+        const std::string args = "'T', {" + a + ", " + a + ", " + a + ", " + b + ", " + b + "}";
+        CHECK(t.eval("string.format('%.0f', (umpire.bus.total_of(" + args + ")))") == "4503599627370495");
+    }
     log.set_journaling(true);
     CHECK_THROWS_WITH(t.host.run_string("umpire.bus.total_of(nil, {})"), Catch::Contains("name must be a string"));
 }
