@@ -232,6 +232,18 @@ return function(rule, text, ...)
 end
 )lua";
 
+/// @lua umpire.journal.on()
+/// ---True while the journal is on (spec tests, `umpire run`, `--explain`); false while the odds
+/// ---engine runs a script, when nothing is journaled. Hot rule code may skip building what only
+/// ---the journal reads (a citation's arguments, a pipeline), reading it once per call.
+/// ---@return boolean
+//
+// Read from the Lua table that mirrors GameLog::journaling (GameLog::push_flag), without a C call.
+constexpr const char* kJournalOn = R"lua(
+local journaling = ...
+return function() return journaling[1] end
+)lua";
+
 void open_journal(lua_State* L) {
     lua::StackCheck check(L, 0);
     if (luaL_loadbuffer(L, kCiteFront, std::strlen(kCiteFront), "=umpire.cite") != 0) lua_error(L);
@@ -244,6 +256,12 @@ void open_journal(lua_State* L) {
     lua_pushcfunction(L, l_result);
     lua_setfield(L, -2, "result");
     lua::set_library(L, -1, "journal", kJournalFunctions);
+    lua_getfield(L, -1, "journal");
+    if (luaL_loadbuffer(L, kJournalOn, std::strlen(kJournalOn), "=umpire.journal.on") != 0) lua_error(L);
+    GameLog::of(L).push_flag(L);
+    lua_call(L, 1, 1);
+    lua_setfield(L, -2, "on");
+    lua_pop(L, 1);
 }
 
 }  // namespace umpire

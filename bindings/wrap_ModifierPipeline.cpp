@@ -129,6 +129,18 @@ int l_steps(lua_State* L) {
 /// ---@param kind? string
 /// ---@return ModifierPipeline
 //
+/// @lua umpire.bus.total_of(name, entries, kind)
+/// ---The total of a list of added modifiers, each entry {value=, source=, rule=, note=}: what
+/// ---`umpire.bus.modifiers(name, kind)`, then `m:add(e.value, e.source, e.rule, e.note)` for each
+/// ---entry whose value is not 0, then `m:total()` give, with the same errors. With the journal on,
+/// ---that pipeline is made, journaled and returned second; with it off (odds runs) no pipeline is
+/// ---made for whole-number additions (the second result is then nil), the cheap form for hot rule code.
+/// ---@param name string
+/// ---@param entries table[] {value=, source=, rule=, note=}
+/// ---@param kind? string
+/// ---@return integer total
+/// ---@return ModifierPipeline|nil pipeline
+//
 /// @lua ModifierPipeline:add(value, source, rule, note)
 /// ---Adds a modifier: m:add(-1, "FFNAM", "A4.6"). Returns m, so calls chain.
 /// ---@param value integer

@@ -15,7 +15,8 @@ if not pcall(function() return ffi.C.umpire_ffi_pipeline_total end) then
   ]]
 end
 local C = ffi.C
-local error, type, floor, tostring, tonumber, setmetatable = error, type, math.floor, tostring, tonumber, setmetatable
+local error, type, floor, tostring, tonumber, setmetatable, ipairs =
+  error, type, math.floor, tostring, tonumber, setmetatable, ipairs
 
 -- Op codes; keep in step with the Op enum of wrap_ModifierPipeline.cpp.
 local START, ADD, SET, AT_MOST, AT_LEAST, HALVE_DOWN, HALVE_UP, MULTIPLY = 0, 1, 2, 3, 4, 5, 6, 7
@@ -33,14 +34,15 @@ local total_out = ffi.new("int64_t[1]")
 
 local Pipeline = {}
 
--- The steps live in one flat array, five slots a step (op, operand, source, rule, note), made with
--- room for two steps: a pipeline is made for every attack, and five arrays, each grown from empty,
--- were a dozen allocations of it. The C++ side (render, journal, steps) is given the five arrays
--- it reads, built only when it is called.
+-- The steps live in one flat array, five slots a step (op, operand, source, rule, note): the
+-- pipeline table's own array part, made with room for two steps. A pipeline is made for every
+-- attack: five arrays, each grown from empty, were a dozen allocations of it, and a separate step
+-- array one more table. The C++ side (render, journal, steps) is given the five arrays it reads,
+-- built only when it is called.
 local OP, VALUE, SOURCE, RULE, NOTE, SLOTS = 1, 2, 3, 4, 5, 5
 
 local function view(self)
-  local s = self.s
+  local s = self
   local ops, values, sources, rules, notes = {}, {}, {}, {}, {}
   for i = 1, self.n do
     local at = (i - 1) * SLOTS
@@ -67,7 +69,7 @@ end
 local function push(self, op, value, source, rule, note)
   local n = self.n + 1
   self.n = n
-  local s, at = self.s, (n - 1) * SLOTS
+  local s, at = self, (n - 1) * SLOTS
   s[at + OP], s[at + VALUE] = op, value
   s[at + SOURCE], s[at + RULE], s[at + NOTE] = source or "", rule or "", note or ""
   self.journaled = false
@@ -102,7 +104,7 @@ end
 local function general_total(self)
   local n = self.n
   local ops, values = ffi.new("int32_t[?]", n + 1), ffi.new("int64_t[?]", n + 1)
-  local s = self.s
+  local s = self
   for i = 1, n do
     local at = (i - 1) * SLOTS
     ops[i - 1], values[i - 1] = s[at + OP], s[at + VALUE]
@@ -125,11 +127,56 @@ end
 
 function Pipeline:steps() return steps(view(self)) end
 
+local function modifiers(name, kind)
+  return setmetatable({ nil, nil, nil, nil, nil, nil, nil, nil, nil, nil,  -- room for 4 steps
+                        nil, nil, nil, nil, nil, nil, nil, nil, nil, nil,
+                        name = name, kind = kind or "DRM", n = 0, simple = true, sum = 0,
+                        journaled = false }, meta)
+end
+
 function bus.modifiers(name, kind)
   if type(name) ~= "string" then
     error("umpire.bus.modifiers: name must be a string (what the total is, e.g. \"IFT DRM\")", 2)
   end
-  return setmetatable({ name = name, kind = kind or "DRM", n = 0, simple = true, sum = 0,
-                        s = { nil, nil, nil, nil, nil, nil, nil, nil, nil, nil },  -- room for 2 steps
-                        journaled = false }, meta)
+  return modifiers(name, kind)
+end
+
+-- The pipeline of a list of modifiers, each added in turn (entries of value 0 left out), and its
+-- total: what bus.total_of gives when it needs the pipeline.
+local function total_through_pipeline(name, entries, kind)
+  local m = modifiers(name, kind)
+  for _, e in ipairs(entries) do
+    local value = e.value
+    if value ~= 0 then m:add(value, e.source, e.rule, e.note) end
+  end
+  return m:total(), m
+end
+
+-- The total of a list of added modifiers without the pipeline object (issue 18: an IFT attack
+-- made a pipeline, its step array and its metatable, ~2,500 machine instructions, only to read its
+-- total back while the journal was off). With the journal off nothing reads the steps' labels, and
+-- a pipeline of whole-number additions totals them as the plain sum below (Pipeline:total's
+-- simple path, the same additions in the same order); anything else (a value that is not a whole
+-- number, or a value or partial sum at 2^52 or past it) goes through the pipeline for its errors
+-- and its general total, as before. With the journal on the pipeline is made, journaled by its
+-- total and returned, so `--explain` and replays read the same lines.
+function bus.total_of(name, entries, kind)
+  if type(name) ~= "string" then
+    error("umpire.bus.total_of: name must be a string (what the total is, e.g. \"IFT DRM\")", 2)
+  end
+  if journaling[1] then return total_through_pipeline(name, entries, kind) end
+  local sum = 0
+  for _, e in ipairs(entries) do
+    local value = e.value
+    if value ~= 0 then
+      if type(value) ~= "number" or value ~= floor(value) then
+        return total_through_pipeline(name, entries, kind)
+      end
+      sum = sum + value
+      if value >= EXACT or value <= -EXACT or sum >= EXACT or sum <= -EXACT then
+        return total_through_pipeline(name, entries, kind)
+      end
+    end
+  end
+  return sum
 end

@@ -142,6 +142,18 @@ function umpire.bus.off(id) end
 ---@return integer id for umpire.bus.off
 function umpire.bus.on(event, handler, options) end
 
+---The total of a list of added modifiers, each entry {value=, source=, rule=, note=}: what
+---`umpire.bus.modifiers(name, kind)`, then `m:add(e.value, e.source, e.rule, e.note)` for each
+---entry whose value is not 0, then `m:total()` give, with the same errors. With the journal on,
+---that pipeline is made, journaled and returned second; with it off (odds runs) no pipeline is
+---made for whole-number additions (the second result is then nil), the cheap form for hot rule code.
+---@param name string
+---@param entries table[] {value=, source=, rule=, note=}
+---@param kind? string
+---@return integer total
+---@return ModifierPipeline|nil pipeline
+function umpire.bus.total_of(name, entries, kind) end
+
 ---Adds a citation line to the journal: the rule behind a modifier or a result, as
 ---`--explain` prints it: "[A9.7] Original DR 11 ≥ B# 11: the MMG malfunctions".
 ---With more arguments, `text` is a `string.format` pattern for them, formatted only when the
@@ -447,6 +459,12 @@ function umpire.journal.explain() end
 ---@param from? integer
 ---@return string[]
 function umpire.journal.lines(from) end
+
+---True while the journal is on (spec tests, `umpire run`, `--explain`); false while the odds
+---engine runs a script, when nothing is journaled. Hot rule code may skip building what only
+---the journal reads (a citation's arguments, a pipeline), reading it once per call.
+---@return boolean
+function umpire.journal.on() end
 
 ---The number of journal entries so far.
 ---@return integer

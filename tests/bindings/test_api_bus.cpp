@@ -25,6 +25,7 @@ TEST_CASE("umpire.cite puts the rule in the journal", "[api][bus]") {
 
 TEST_CASE("umpire.cite with values formats its pattern only when the journal is on", "[api][bus]") {
     TestHost t;
+    CHECK(t.eval("umpire.journal.on()") == "true");
     // A counter of __tostring calls shows whether the line was built.
     t.host.run_string(R"(
         rendered = 0
@@ -43,6 +44,7 @@ TEST_CASE("umpire.cite with values formats its pattern only when the journal is 
     // The rule is still checked when nothing is journaled.
     CHECK_THROWS_WITH(t.host.run_string("umpire.cite(nil, 'x %d', 1)"), Catch::Contains("bad argument #1"));
     CHECK_THROWS_WITH(t.host.run_string("umpire.cite('A1', {})"), Catch::Contains("bad argument #2"));
+    CHECK(t.eval("umpire.journal.on()") == "false");
     // Strings seen before skip the check, and still only they do: a known rule or text next to a
     // bad argument is the same error.
     t.host.run_string("for _ = 1, 3 do umpire.cite('A7.3', '%s: DR %d %s = %d', 'attack', 7, pipeline, 9) end");
@@ -56,6 +58,7 @@ TEST_CASE("umpire.cite with values formats its pattern only when the journal is 
     CHECK(t.eval("umpire.journal.size()") == "2");
     // Journaling on again: citations are journaled again (the Lua half reads the same flag).
     t.host.extension<umpire::GameLog>().set_journaling(true);
+    CHECK(t.eval("umpire.journal.on()") == "true");
     t.host.run_string("umpire.cite('A7.4', '%s again', 'cited')");
     CHECK(t.eval("umpire.journal.lines()[3]") == "[A7.4] cited again");
 }
@@ -132,6 +135,77 @@ TEST_CASE("modifier totals kept in Lua agree with core's pipeline", "[api][bus]"
     // A start that is not the first step is still refused (by core, at total()).
     CHECK_THROWS_WITH(t.host.run_string("umpire.bus.modifiers('T'):add(1, 'a'):start(2, 'b'):total()"),
                       Catch::Contains("start_from must be the first step"));
+}
+
+// umpire.bus.total_of makes no pipeline when the journal is off and the entries are whole-number
+// additions (fast_modifiers.lua): a shortcut past Pipeline:add and Pipeline:total. Random lists of
+// entries (values of 0 left out, whole numbers small and past 2^52, partial sums crossing 2^52,
+// values that are no whole number or no number) must give what the pipeline built step by step
+// gives: the same total or the same error, and with the journal on the same pipeline and the same
+// journal lines.
+TEST_CASE("umpire.bus.total_of gives what a pipeline built step by step gives", "[api][bus]") {
+    TestHost t;
+    t.host.run_string(R"(
+        function by_hand(name, entries, kind)
+          local m = umpire.bus.modifiers(name, kind)
+          for _, e in ipairs(entries) do
+            if e.value ~= 0 then m:add(e.value, e.source, e.rule, e.note) end
+          end
+          return m:total(), m
+        end
+        -- "ok <total>" (and the pipeline as printed, with_pipeline) or "error <message>", without
+        -- the message's position (the two raise it from different lines), and the journal lines added
+        function outcome(with_pipeline, f, ...)
+          local before = umpire.journal.size()
+          local ok, total, m = pcall(f, ...)
+          local lines = table.concat(umpire.journal.lines(before + 1), "\n")
+          if not ok then return "error " .. (tostring(total):gsub("^[^:]*:%d+: ", "")) .. "\n" .. lines end
+          local shown = with_pipeline and tostring(m) or ""
+          return string.format("ok %.0f %s\n%s", total, shown, lines)
+        end
+    )");
+    std::mt19937_64 rng(20261124);
+    const std::vector<std::string> values = {
+        "0",  "1", "-1", "2", "-3", "6", "0", "4503599627370495", "-4503599627370495", "4503599627370496",
+        "-4503599627370496", "9007199254740992", "0.5", "-2.5", "'3'", "nil", "0/0", "-0"};
+    auto& log = t.host.extension<umpire::GameLog>();
+    int fast = 0;
+    for (int trial = 0; trial < 600; ++trial) {
+        std::string list = "{";
+        const int n = static_cast<int>(rng() % 6);
+        for (int i = 0; i < n; ++i) {
+            // mostly small whole numbers, as DRM are
+            const std::string& v = rng() % 3 ? values[rng() % 7] : values[rng() % values.size()];
+            list += "{value = " + v + ", source = 'S" + std::to_string(i) + "'";
+            if (rng() % 2) list += ", rule = 'A" + std::to_string(i) + "'";
+            if (rng() % 4 == 0) list += ", note = 'n'";
+            list += "}, ";
+        }
+        list += "}";
+        const std::string kind = rng() % 2 ? "nil" : "'FP'";
+        const bool journal = rng() % 2;
+        INFO(list << " kind " << kind << " journal " << journal);
+        log.set_journaling(journal);
+        const std::string args = "'T', " + list + ", " + kind;
+        const std::string p = journal ? "true" : "false";
+        CHECK(t.eval("outcome(" + p + ", umpire.bus.total_of, " + args + ")") ==
+              t.eval("outcome(" + p + ", by_hand, " + args + ")"));
+        // with the journal off, a list of whole-number additions gives no pipeline (the shortcut)
+        if (!journal && t.eval("(function(ok, _, m) return ok and m == nil end)(pcall(umpire.bus.total_of, " +
+                               args + "))") == "true")
+            ++fast;
+    }
+    CHECK(fast > 100);
+    // Partial sums past 2^52 go through core: summed in doubles, 3 x (2^52 - 1) rounds, and taking
+    // 2 x (2^52 - 1) off again would give 2^52 - 3 instead of 2^52 - 1.
+    const std::string a = "{value = 4503599627370495, source = 'a'}", b = "{value = -4503599627370495, source = 'b'}";
+    for (const bool journal : {false, true}) {
+        log.set_journaling(journal);
+        const std::string args = "'T', {" + a + ", " + a + ", " + a + ", " + b + ", " + b + "}";
+        CHECK(t.eval("string.format('%.0f', (umpire.bus.total_of(" + args + ")))") == "4503599627370495");
+    }
+    log.set_journaling(true);
+    CHECK_THROWS_WITH(t.host.run_string("umpire.bus.total_of(nil, {})"), Catch::Contains("name must be a string"));
 }
 
 TEST_CASE("events run by priority, may change the payload and cancel", "[api][bus]") {

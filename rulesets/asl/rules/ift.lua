@@ -7,53 +7,75 @@ local ift = {}
 -- umpire.cite, umpire.data and umpire.rules are fixed for the load generation that loads this module: kept in a local, since every
 -- look-up through the read-only `umpire` view costs an attack time (issue 18).
 local cite, data, rules = umpire.cite, umpire.data, umpire.rules
--- The same for the dice and bus libraries (their functions are still looked up at each call).
-local dice, bus = umpire.dice, umpire.bus
+-- The same for the dice library (its functions are still looked up at each call) and the sum of a
+-- DRM list.
+local dice, total_of = umpire.dice, umpire.bus.total_of
+-- Whether the journal is on (an odds run turns it off): the hot paths below read it once and make
+-- no citation call while it is off, when umpire.cite would return at once (each call still cost an
+-- attack ~400 machine instructions: a vararg call and its checks).
+local journal_on = umpire.journal.on
 -- What a missing list reads as: one shared empty table, never written (a fresh `{}` per loop cost an
 -- allocation each time an attack ran).
 local NONE = {}
 
--- Every attack looks up its column and the column's position in data/ift.yaml; both depend only
--- on the columns (data, read-only once loaded), so they are worked out once per columns table and
--- kept: `columns_seen` is the table they were worked out for (a reload brings a new one).
-local columns_seen, column_of, index_of
+-- Every attack finds its column (A7.31) and its printed result (A7.3) in data/ift.yaml, which is
+-- read-only once loaded, so what the look-ups need is worked out once per `data.ift` table and
+-- kept (`ift_seen` is the table it was worked out for; a reload brings a new one):
+--   column_of: FP -> column, filled in as FPs are met;
+--   index_of:  column -> its position in `columns` (a repeated column: the last one, as a scan finds);
+--   result_at: column -> {Final DR row 0..15 -> printed result}, the results table turned on its side
+--              so that an attack's result is two look-ups (before: the position, the row, then the
+--              entry, and the `data.ift` look-ups around them, ~640 machine instructions an attack).
+local ift_seen, column_of, index_of, result_at
 
-local function column_tables(cols)
-  if cols ~= columns_seen then
-    columns_seen, column_of, index_of = cols, {}, {}
-    for i, c in ipairs(cols) do index_of[c] = i end  -- a repeated column: the last one, as a scan finds
+local function ift_tables(tables)
+  ift_seen, column_of, index_of, result_at = tables, {}, {}, {}
+  local cols, results = tables.columns, tables.results
+  for i, c in ipairs(cols) do index_of[c] = i end
+  for _, c in ipairs(cols) do
+    local idx, by_row = index_of[c], {}
+    for row = 0, 15 do
+      -- (a missing row, or table, stays nil here: the look-up then raises its error, as before)
+      local res = results and (results[row] or results[tostring(row)])
+      if res then by_row[row] = res[idx] end
+    end
+    result_at[c] = by_row
   end
-  return column_of, index_of
 end
 
 --- The IFT column for an FP: the column itself or the next LOWER one (A7.31); 0 if below the 1 column.
-function ift.column(fp)
-  local cols = data.ift.columns
-  local known = column_tables(cols)
-  local best = known[fp]
+local function column(fp)
+  local tables = data.ift
+  if tables ~= ift_seen then ift_tables(tables) end
+  local best = column_of[fp]
   if best then return best end
   best = 0
-  for _, c in ipairs(cols) do if fp >= c then best = c end end
-  if fp == fp then known[fp] = best end  -- (NaN is no key)
+  for _, c in ipairs(tables.columns) do if fp >= c then best = c end end
+  if fp == fp then column_of[fp] = best end  -- (NaN is no key)
   return best
 end
+ift.column = column
 
 --- The column one to the left of a column (1 -> 0: no FP left). Used by Residual FP (A8.2) and Fire Lanes (A9.22).
 function ift.column_left(col, n)
   n = n or 1
-  local cols = data.ift.columns
-  local idx = 0
-  for i, c in ipairs(cols) do if c == col then idx = i end end
+  local tables = data.ift
+  if tables ~= ift_seen then ift_tables(tables) end
+  local cols = tables.columns
+  local idx = index_of[col] or 0  -- (the column's position, as a scan of `cols` finds it)
   if col ~= 0 and idx == 0 then error("ift.column_left: " .. tostring(col) .. " is not an IFT column") end
   idx = idx - n
   if idx < 1 then return 0 end
   return cols[idx]
 end
 
---- The printed result for a column and a Final DR (rows 0 = "<= 0" and 15 = ">= 15").
-local function lookup(col, final_dr)
+-- The printed result read from the table as written: for the look-ups `result_at` cannot answer
+-- (no such column, a row missing from the data), with their errors as before. (The spec
+-- rulesets/asl/tests/a9_ift.lua reads every column and row from the data itself and checks
+-- ift.lookup against it.)
+local function lookup_written(col, final_dr)
   local tables = data.ift
-  local _, index_of = column_tables(tables.columns)
+  if tables ~= ift_seen then ift_tables(tables) end
   local idx = index_of[col]
   if not idx then error("ift.lookup: no IFT column " .. tostring(col)) end
   local row = final_dr
@@ -62,6 +84,19 @@ local function lookup(col, final_dr)
   local results = tables.results
   local res = results[row] or results[tostring(row)]
   return res[idx]
+end
+
+--- The printed result for a column and a Final DR (rows 0 = "<= 0" and 15 = ">= 15").
+local function lookup(col, final_dr)
+  local tables = data.ift
+  if tables ~= ift_seen then ift_tables(tables) end
+  local by_row = result_at[col]
+  local row = final_dr
+  if row > 15 then row = 15 end
+  if row < 0 then row = 0 end
+  local res = by_row and by_row[row]
+  if res == nil then return lookup_written(col, final_dr) end
+  return res
 end
 ift.lookup = lookup
 
@@ -79,13 +114,15 @@ end
 -- rest of its IFT step); each call still gets a table of its own, which the caller may change.
 local parsed = {}
 
+local function parsed_once(res)
+  local p = parse_result(res)
+  parsed[res] = p
+  return p
+end
+
 --- Parse a printed result into {kind = "KIA"|"K"|"MC"|"PTC"|"none", n = number}.
 function ift.parse(res)
-  local p = parsed[res]
-  if not p then
-    p = parse_result(res)
-    parsed[res] = p
-  end
+  local p = parsed[res] or parsed_once(res)
   return {kind = p.kind, n = p.n}
 end
 
@@ -98,20 +135,21 @@ function ift.drm_entry(key, value, note)
   return {value = v, source = note or e.text, rule = e.cite, kind = e.kind or key, lane = e.lane, key = key}
 end
 
---- Sum a list of DRM entries through the engine's modifier pipeline (every step journaled with its citation).
+--- Sum a list of DRM entries through the engine's modifier pipeline (every step journaled with its citation;
+-- a 0 DRM is left out). Returns the total and, when the journal is on, the pipeline (what `--explain`
+-- prints); with the journal off (odds runs) the sum is made without one (umpire.bus.total_of).
 function ift.drm(list, name)
-  local m = bus.modifiers(name or "IFT DRM")
-  for _, e in ipairs(list or NONE) do
-    if e.value ~= 0 then m:add(e.value, e.source, e.rule) end
-  end
-  return m:total(), m
+  return total_of(name or "IFT DRM", list or NONE)
 end
 
 -- A firer's FP halved once for each Area Fire reason of a list (A7.23).
 local function halved_by_area(fp, firer, reasons)
+  local journaling = journal_on()
   for _, reason in ipairs(reasons) do
     fp = fp / 2
-    cite(reason.rule or "A7.23", "%s: Area Fire (%s), FP halved to %s", firer.name or "firer", reason.why, fp)
+    if journaling then
+      cite(reason.rule or "A7.23", "%s: Area Fire (%s), FP halved to %s", firer.name or "firer", reason.why, fp)
+    end
   end
   return fp
 end
@@ -183,24 +221,42 @@ function ift.resolve(spec)
     local range, area = spec.range, spec.area
     for _, f in ipairs(spec.firers) do fp = fp + firer_fp(f, f.at_range or range, area) end
   end
-  local col = ift.column(fp)
+  local col = column(fp)
   -- (`%s` formats a number as tostring does; the FP is passed as it is, so that no string is made
   -- unless the journal is on)
   if col == 0 then
     cite("A7.31", "%s: %s FP is below the 1 column: no attack", label, fp)
     return {fp = fp, column = 0, result = "-", effect = {kind = "none", n = 0}, drm = 0}
   end
-  cite("A7.31", "%s: %s FP uses the %d column", label, fp, col)
-  local drm, pipeline = ift.drm(spec.drm, drm_name(label))
-  local dr = ift.roll(spec.dr)
+  local journaling = journal_on()
+  if journaling then cite("A7.31", "%s: %s FP uses the %d column", label, fp, col) end
+  -- ift.drm and ift.roll written out (a call each an attack); the pipeline's name is read only by
+  -- the journal, so it is made only for it
+  local drm, pipeline = total_of(journaling and drm_name(label) or "IFT DRM", spec.drm or NONE)
+  local dr = spec.dr or dice.dr()
   local final = dr.total + drm
   local res = lookup(col, final)
-  cite("A7.3", "%s: Original DR %d (coloured %d, white %d) %s = Final DR %d on the %d column: %s",
-    label, dr.total, dr.colored, dr.white, pipeline, final, col, res == "-" and "No Effect" or res)
+  if journaling then
+    cite("A7.3", "%s: Original DR %d (coloured %d, white %d) %s = Final DR %d on the %d column: %s",
+      label, dr.total, dr.colored, dr.white, pipeline, final, col, res == "-" and "No Effect" or res)
+  end
+  local parsed_res = parsed[res] or parsed_once(res)  -- (ift.parse written out)
   local out = {fp = fp, column = col, drm = drm, drm_list = spec.drm, dr = dr, original = dr.total, colored = dr.colored,
-    final_dr = final, result = res, effect = ift.parse(res)}
+    final_dr = final, result = res, effect = {kind = parsed_res.kind, n = parsed_res.n}}
   if spec.residual_of then out.residual = ift.residual(spec.residual_of, spec, out) end
   return out
+end
+
+-- The DRM kinds that shift Residual FP (options.residual_shift_kinds, A8.26) as a set, made once per
+-- options table (read-only once loaded; a reload brings a new one) instead of at every attack.
+local options_seen, shift_kind_set
+local function shift_kinds(options)
+  if options ~= options_seen then
+    local set = {}
+    for _, k in ipairs(options.residual_shift_kinds or NONE) do set[k] = true end
+    options_seen, shift_kind_set = options, set
+  end
+  return shift_kind_set
 end
 
 --- Residual FP (A8.2): one column to the left of the column of the FP that leaves it, and one more column to
@@ -210,19 +266,20 @@ end
 function ift.residual(firers, spec, attack)
   local fp = 0
   for _, f in ipairs(firers) do fp = fp + firer_fp(f, f.at_range or spec.range, spec.area) end
-  local col = ift.column(fp)
+  local col = column(fp)
   local res = ift.column_left(col)
   local shift = 0
-  local kinds = {}
-  for _, k in ipairs(data.options.residual_shift_kinds or NONE) do kinds[k] = true end
+  local kinds = shift_kinds(data.options)
   for _, e in ipairs(spec.drm or NONE) do
     if kinds[e.kind] and e.value > 0 then shift = shift + e.value end
   end
   if shift > 0 then res = ift.column_left(res, shift) end
   -- A8.21: Residual FP is the column left of the one used; A8.26: each +1 Hindrance/CX DRM of the attack shifts it
   -- one more column left (the 9.222 EX cites "8.21; 8.26" for exactly this).
-  cite("A8.21", "Residual FP: %s FP (the %d column) leaves %d Residual FP%s", tostring(fp), col, res,
-    shift > 0 and string.format(" (one column left, then %d more for the +%d Hindrance/CX DRM, A8.26)", shift, shift) or "")
+  if journal_on() then
+    cite("A8.21", "Residual FP: %s FP (the %d column) leaves %d Residual FP%s", tostring(fp), col, res,
+      shift > 0 and string.format(" (one column left, then %d more for the +%d Hindrance/CX DRM, A8.26)", shift, shift) or "")
+  end
   return res
 end
 
@@ -296,24 +353,29 @@ end
 --- Minimal Morale Check (outside A9; only as deep as the A9 examples need): Final DR > ML breaks the unit,
 -- Final DR = ML pins it (A10.2). `n` is the +n of an nMC, `drm` the leadership DRM of a leader in the Location.
 function ift.morale_check(unit, n, drm, dr)
-  dr = dr or umpire.dice.dr()
+  dr = dr or dice.dr()
   local final = dr.total + (n or 0) + (drm or 0)
   local out
   if final > unit.morale then out = "broken"; unit.broken = true
   elseif final == unit.morale then out = "pinned"; unit.pinned = true
   else out = "passed" end
-  local d = data.drm.morale
-  cite(d.cite, "%s %dMC: DR %d %+d = %d vs morale %d: %s", unit.name, n or 0, dr.total, (n or 0) + (drm or 0), final, unit.morale, out)
+  local rule = data.drm.morale.cite
+  if journal_on() then
+    cite(rule, "%s %dMC: DR %d %+d = %d vs morale %d: %s", unit.name, n or 0, dr.total, (n or 0) + (drm or 0), final, unit.morale, out)
+  end
   return out
 end
 
 --- Minimal Pin Task Check (A7.8; outside A9): Final DR > ML pins.
 function ift.pin_task_check(unit, drm, dr)
-  dr = dr or umpire.dice.dr()
+  dr = dr or dice.dr()
   local final = dr.total + (drm or 0)
   local out = final > unit.morale and "pinned" or "passed"
   if out == "pinned" then unit.pinned = true end
-  cite(data.drm.ptc.cite, "%s PTC: DR %d %+d = %d vs morale %d: %s", unit.name, dr.total, drm or 0, final, unit.morale, out)
+  local rule = data.drm.ptc.cite
+  if journal_on() then
+    cite(rule, "%s PTC: DR %d %+d = %d vs morale %d: %s", unit.name, dr.total, drm or 0, final, unit.morale, out)
+  end
   return out
 end
 
@@ -321,7 +383,7 @@ end
 -- sw = {weapons possessed}}. Returns the list of {unit, outcome}. A Final KIA triggers Random SW
 -- Destruction (A9.74) for the SW of each unit it eliminates.
 function ift.apply(attack, units, opts)
-  opts = opts or {}
+  opts = opts or NONE  -- (read only, here and by random_destruction)
   local e = attack.effect
   local out = {}
   local leader_drm = 0

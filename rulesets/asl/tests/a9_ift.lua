@@ -55,3 +55,47 @@ test("IFT results: KIA eliminates, K/n reduces one and nMC the others, PTC pins"
   ift().apply({effect = {kind = "PTC", n = 0}, result = "PTC", column = 4}, {u3})
   eq(u3.pinned, true)
 end)
+
+-- ift.lookup reads a copy of the results kept per load (turned on its side: column -> row -> result)
+-- and ift.column a memo of the FPs met: both are checked against data/ift.yaml as written, read here.
+test("A7.3: ift.lookup agrees with data/ift.yaml as written, every column and Final DR", function()
+  local t = umpire.data.ift
+  local checked = 0
+  for idx, col in ipairs(t.columns) do
+    for final = -4, 19 do
+      local row = final  -- row 0 stands for <= 0 and row 15 for >= 15
+      if row < 0 then row = 0 elseif row > 15 then row = 15 end
+      eq(ift().lookup(col, final), t.results[row][idx], "column " .. col .. ", Final DR " .. final)
+      checked = checked + 1
+    end
+  end
+  eq(checked, 11 * 24)
+  raises(function() ift().lookup(3, 7) end, "no IFT column 3")
+  raises(function() ift().lookup(0, 7) end, "no IFT column 0")
+end)
+
+test("A7.31: ift.column is the highest column at or below the FP, every FP from -1 to 40 by halves, twice", function()
+  local cols = umpire.data.ift.columns
+  for _ = 1, 2 do  -- the second pass answers from the memo
+    for twice = -2, 80 do
+      local fp = twice / 2
+      local want = 0
+      for _, c in ipairs(cols) do if c <= fp and c > want then want = c end end
+      eq(ift().column(fp), want, "FP " .. fp)
+    end
+  end
+  eq(ift().column(0 / 0), 0)
+end)
+
+test("A8.2/A9.22: ift.column_left, every column and shift 0..4, against the columns as written", function()
+  local cols = umpire.data.ift.columns
+  for i, col in ipairs(cols) do
+    for n = 0, 4 do
+      local want = 0
+      if i - n >= 1 then want = cols[i - n] end
+      eq(ift().column_left(col, n), want, "column " .. col .. ", " .. n .. " to the left")
+    end
+  end
+  eq(ift().column_left(0), 0)
+  raises(function() ift().column_left(3) end, "3 is not an IFT column")
+end)
