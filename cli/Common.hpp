@@ -67,6 +67,20 @@ HostOptions host_options(const Common& common);
 constexpr std::size_t kAddressSpacePerCap = 8;
 std::size_t memory_cap(const Common& common);
 
+// A Monte Carlo run keeps one host per thread alive at once, each with its own cap, so past four
+// threads an eighth of --memory each would let the caps together reach the whole address space
+// (eight threads) and pass it. The threads' caps share half of --memory instead: each host gets
+// min(an eighth, half / threads), the same as before up to four threads. `asked` is --threads (0:
+// every core, then as many cores as keep each cap at kMinThreadCap or more); an asked number whose
+// caps would fall under kMinThreadCap is refused (Error: use fewer threads or more --memory).
+// With --memory 0 (no address-space limit) the cap is the default and the threads as asked.
+struct ThreadedCap {
+    unsigned threads = 1;
+    std::size_t cap = 0;  // HostOptions::memory_limit of each host of the run
+};
+constexpr std::size_t kMinThreadCap = std::size_t{8} << 20;
+ThreadedCap monte_carlo_cap(const Common& common, unsigned asked);
+
 // Runs body, printing a ScriptError/Error as "umpire: <message>" on stderr; returns the exit code.
 int guarded(const Common& common, const std::function<int()>& body);
 // guarded(), in a worker process unless --no-isolate or --trusted: a worker that dies is an
