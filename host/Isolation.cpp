@@ -61,6 +61,7 @@ struct alignas(64) Slot {
 struct Page {
     Slot slots[kSlots];
     std::atomic<int> out_of_memory;
+    std::atomic<int> where_writing;  // held while a thread writes `where` (note_where)
     char where[256];
 };
 
@@ -680,11 +681,20 @@ void disarm_slot(int slot) {
     if (g_page && slot >= 0) g_page->slots[slot].deadline_ns.store(0);
 }
 
-// Written only when it changes: an odds worker's threads note the same chunk at every sample, and
-// rewriting the shared text each time made its cache line move between their cores.
+// Written only when it changes for the calling thread: an odds worker's threads note the same
+// chunk at every sample, and rewriting (or even reading) the shared text each time made its cache
+// line move between their cores. Each thread compares with what it last wrote itself, so no thread
+// reads the shared text, and a write is made under `where_writing`: two Monte Carlo threads writing
+// at once tore the text (a data race). A thread that finds it taken skips its note; the text is
+// "the last known position", and the other thread's is as good. The parent reads it only after the
+// worker has died.
 void note_where(const char* where) {
-    if (g_page && std::strncmp(g_page->where, where, sizeof g_page->where - 1) != 0)
-        std::snprintf(g_page->where, sizeof g_page->where, "%s", where);
+    thread_local std::string last_noted;
+    if (!g_page || last_noted == where) return;
+    if (g_page->where_writing.exchange(1, std::memory_order_acquire) != 0) return;
+    std::snprintf(g_page->where, sizeof g_page->where, "%s", where);
+    g_page->where_writing.store(0, std::memory_order_release);
+    last_noted = where;
 }
 
 void note_out_of_memory() {
