@@ -60,8 +60,9 @@ HostOptions host_options(const Common& common);
 // the C++ memory charged against it) follows --memory: an eighth of the worker's address space,
 // so 256 MiB at the default 2048 (and with --memory 0, no address-space limit). The other seven
 // eighths are headroom the cap does not count: the binary and its libraries, thread stacks and
-// malloc arenas, the Monte Carlo sampler's further hosts (one per thread, each with this cap),
-// and short-lived C++ copies of charged structures. So a script that grows memory under a small
+// malloc arenas, the Monte Carlo sampler's further hosts (one per thread: past four threads they
+// share half of --memory instead, monte_carlo_cap below), and short-lived C++ copies of charged
+// structures. So a script that grows memory under a small
 // --memory meets the cap first, whose error names the limit and its file:line, and not the
 // address space, whose death in the worker can name neither (docs/sandbox.md, "Memory").
 constexpr std::size_t kAddressSpacePerCap = 8;
