@@ -1,6 +1,7 @@
 #include "app/ScriptOutcome.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <string_view>
 #include <vector>
 
@@ -90,13 +91,105 @@ bool OutcomeReader::write_key(lua_State* L, int index) {
     return true;
 }
 
+namespace {
+
+// The print atom of the scalar at `index`, or false for a value that is not a plain scalar.
+bool scalar_atom(lua_State* L, int index, int type, std::uint64_t& bits) {
+    switch (type) {
+        case LUA_TNIL: bits = 0; return true;
+        case LUA_TBOOLEAN: bits = lua_toboolean(L, index) ? 1 : 0; return true;
+        case LUA_TNUMBER: {
+            const double x = static_cast<double>(lua_tonumber(L, index));
+            std::memcpy(&bits, &x, sizeof bits);
+            return true;
+        }
+        case LUA_TSTRING: bits = reinterpret_cast<std::uintptr_t>(lua_topointer(L, index)); return bits != 0;
+        default: return false;
+    }
+}
+
+}  // namespace
+
+std::size_t OutcomeReader::PrintHash::operator()(const std::vector<Atom>& print) const {
+    std::uint64_t h = print.size();
+    for (const Atom& a : print) h = (h ^ (a.bits + static_cast<std::uint64_t>(a.type))) * 0x9E3779B97F4A7C15ULL;
+    return static_cast<std::size_t>(h ^ (h >> 29));
+}
+
+bool OutcomeReader::write_print(lua_State* L, int index) {
+    print_.clear();
+    const int type = lua_type(L, index);
+    std::uint64_t bits = 0;
+    if (type != LUA_TTABLE) {
+        if (!scalar_atom(L, index, type, bits)) return false;
+        print_.push_back({type, bits});
+        return true;
+    }
+    print_.push_back({LUA_TTABLE, 0});
+    lua_pushnil(L);
+    while (lua_next(L, index) != 0) {
+        const int value_type = lua_type(L, -1);
+        std::uint64_t name = 0;
+        if (lua_type(L, -2) != LUA_TSTRING || value_type == LUA_TNIL || !scalar_atom(L, -2, LUA_TSTRING, name) ||
+            !scalar_atom(L, -1, value_type, bits)) {
+            lua_pop(L, 2);
+            return false;
+        }
+        print_.push_back({LUA_TSTRING, name});
+        print_.push_back({value_type, bits});
+        lua_pop(L, 1);
+    }
+    return true;
+}
+
+void OutcomeReader::anchor_strings(lua_State* L, int index) {
+    if (anchored_in_ != L) {
+        lua_newtable(L);
+        anchor_ = luaL_ref(L, LUA_REGISTRYINDEX);
+        anchored_in_ = L;
+    }
+    lua_rawgeti(L, LUA_REGISTRYINDEX, anchor_);
+    const int anchor = lua_gettop(L);
+    const auto keep = [&](int at) {
+        if (lua_type(L, at) != LUA_TSTRING) return;
+        lua_pushvalue(L, at);
+        lua_pushboolean(L, 1);
+        lua_rawset(L, anchor);
+    };
+    if (lua_istable(L, index)) {
+        lua_pushnil(L);
+        while (lua_next(L, index) != 0) {
+            keep(lua_gettop(L) - 1);
+            keep(lua_gettop(L));
+            lua_pop(L, 1);
+        }
+    } else {
+        keep(index);
+    }
+    lua_pop(L, 1);
+}
+
 odds::Outcome OutcomeReader::read(lua_State* L, int index) {
+    // A reader moved to another state (tests) starts its prints afresh: addresses are per state.
+    if (anchored_in_ != nullptr && anchored_in_ != L) by_print_.clear();
+    const bool printed = write_print(L, index);
+    if (printed)
+        if (const auto it = by_print_.find(print_); it != by_print_.end()) return it->second;
     if (!write_key(L, index)) return to_outcome(L, index);
-    if (const auto it = kept_.find(key_); it != kept_.end()) return it->second;
-    odds::Outcome outcome = to_outcome(L, index);
-    // The two ways write one key by construction (Outcome.hpp); an outcome whose key came out
-    // otherwise is still right, only never kept.
-    if (kept_.size() < kMaxKept && outcome.key() == key_) kept_.emplace(key_, outcome);
+    odds::Outcome outcome;
+    if (const auto it = kept_.find(key_); it != kept_.end()) {
+        outcome = it->second;
+    } else {
+        outcome = to_outcome(L, index);
+        // The two ways write one key by construction (Outcome.hpp); an outcome whose key came out
+        // otherwise is still right, only never kept.
+        if (kept_.size() >= kMaxKept || outcome.key() != key_) return outcome;
+        kept_.emplace(key_, outcome);
+    }
+    if (printed && by_print_.size() < kMaxKept) {
+        anchor_strings(L, index);
+        by_print_.emplace(print_, outcome);
+    }
     return outcome;
 }
 

@@ -87,6 +87,13 @@ EnumeratingSource::Decision& EnumeratingSource::next_decision(Kind kind, std::ui
 }
 
 void EnumeratingSource::set_weight(Decision& d) {
+    set_exact_weight(d);
+    const bool fits = mpz_fits_ulong_p(d.weight.get_mpz_t()) && mpz_fits_ulong_p(d.denominator.get_mpz_t());
+    d.small_weight = fits ? mpz_get_ui(d.weight.get_mpz_t()) : 0;
+    d.small_denominator = fits ? mpz_get_ui(d.denominator.get_mpz_t()) : 0;
+}
+
+void EnumeratingSource::set_exact_weight(Decision& d) {
     switch (d.kind) {
         case Kind::choice: {
             const mpq_class& p = d.choice->probabilities[d.value];
@@ -187,12 +194,28 @@ bool EnumeratingSource::path_truncated() const {
     return false;
 }
 
-mpq_class EnumeratingSource::finish_path() {
+void EnumeratingSource::check_finished() const {
     if (cursor_ != path_.size())
         throw RuleError("the script is not deterministic given its dice: replaying the same dice, "
                         "it stopped after " + std::to_string(cursor_) +
                         " rolls where it made at least " + std::to_string(path_.size()) +
                         " before" + determinism_hint);
+}
+
+bool EnumeratingSource::finish_path_small(std::uint64_t& numerator, std::uint64_t& denominator) {
+    check_finished();
+    std::uint64_t n = 1, d = 1;
+    for (const Decision& decision : path_)
+        if (decision.small_denominator == 0 || __builtin_mul_overflow(n, decision.small_weight, &n) ||
+            __builtin_mul_overflow(d, decision.small_denominator, &d))
+            return false;
+    numerator = n;
+    denominator = d;
+    return true;
+}
+
+mpq_class EnumeratingSource::finish_path() {
+    check_finished();
     mpz_class numerator = 1, denominator = 1;
     for (const Decision& d : path_) {
         numerator *= d.weight;

@@ -65,6 +65,10 @@ public:
     // Call after a run that returned normally: checks the whole recorded prefix was replayed
     // (RuleError otherwise) and returns the exact probability of the path just run.
     mpq_class finish_path();
+    // The same check, with the path's probability as numerator / denominator, not reduced, when
+    // both products fit in 64 bits (the usual case: a few dice): false when they do not, and then
+    // finish_path() gives it. A few multiplications where finish_path takes GMP's products and gcd.
+    bool finish_path_small(std::uint64_t& numerator, std::uint64_t& denominator);
     // Moves to the next unvisited path; false once every path has been visited.
     bool advance();
     // Whether the path just run went through a truncated branch of a choice (a chain cut at its
@@ -92,13 +96,19 @@ private:
         double branches = 1;                // how many branches this decision has
         mpz_class weight;                   // weight of the current branch over `denominator`
         mpz_class denominator;
+        // The same two in 64 bits, or small_denominator = 0 when either does not fit.
+        std::uint64_t small_weight = 0, small_denominator = 0;
     };
 
     // The decision at the cursor: the recorded one (checked against what is asked now), or a new
     // one on its first branch. Advances the cursor.
     Decision& next_decision(Kind kind, std::uint32_t n, std::uint32_t sides, std::int64_t lo,
                             std::int64_t hi);
+    // The weight of the decision's current branch: set_exact_weight the GMP fraction, set_weight
+    // that and its 64-bit copy.
     static void set_weight(Decision& d);
+    static void set_exact_weight(Decision& d);
+    void check_finished() const;
     static std::string describe(Kind kind, std::uint32_t n, std::uint32_t sides, std::int64_t lo,
                                 std::int64_t hi);
 

@@ -64,6 +64,11 @@ public:
     // Human form, e.g. 7, hit, kia=true shots=3.
     std::string display() const;
 
+    // The address of the shared value: one for every copy of this Outcome (null for nil), so a
+    // tally can find a copy it has seen without comparing keys. Two outcomes with different keys
+    // never share one while both live; hold a copy to keep an address from being reused.
+    const void* identity() const { return data_.get(); }
+
     std::weak_ordering operator<=>(const Outcome& other) const;
     bool operator==(const Outcome& other) const { return (*this <=> other) == 0; }
 

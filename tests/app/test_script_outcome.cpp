@@ -74,6 +74,7 @@ TEST_CASE("OutcomeReader gives to_outcome's outcome and key, first time and kept
         CHECK(again == plain);
         CHECK(first.display() == plain.display());
         lua_settop(s.L, 0);
+        if (i % 50 == 0) lua_gc(s.L, LUA_GCCOLLECT, 0);
     }
 }
 
@@ -99,4 +100,26 @@ TEST_CASE("OutcomeReader refuses what is not an outcome as to_outcome does", "[o
     lua_newtable(s.L);
     lua_setfield(s.L, -2, "ift");
     same_error("field 'ift' of the script's result is a table");
+}
+
+// The reader finds a result it has seen by the addresses of its strings, so it keeps every string
+// it has a print of alive: were one collected, a new string could take its address and read as the
+// old one. Results with a new string each, collected after each read, still read as themselves.
+TEST_CASE("OutcomeReader's prints outlive the results they were made from", "[odds][outcome]") {
+    State s;
+    OutcomeReader reader;
+    for (int i = 0; i < 2000; ++i) {
+        lua_newtable(s.L);
+        lua_pushfstring(s.L, "r%d", i);
+        lua_setfield(s.L, -2, "ift");
+        lua_pushfstring(s.L, "s%d", 2000 - i);
+        lua_setfield(s.L, -2, "why");
+        const int top = lua_gettop(s.L);
+        const umpire::odds::Outcome plain = to_outcome(s.L, top);
+        INFO("result " << i << ": " << plain.key());
+        CHECK(reader.read(s.L, top).key() == plain.key());
+        CHECK(reader.read(s.L, top).key() == plain.key());
+        lua_settop(s.L, 0);
+        lua_gc(s.L, LUA_GCCOLLECT, 0);
+    }
 }

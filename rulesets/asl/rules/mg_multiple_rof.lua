@@ -14,33 +14,51 @@
 -- being re-run for every end state of the chain on each of its 36 paths; max_shots and epsilon
 -- count from the second shot, as they did when the first shot came before the chain.
 local mr = {}
+-- (umpire.rules is looked up at each call, not held in an upvalue: under `umpire odds` the chain's
+-- steps are fingerprinted with their upvalues, functions' upvalues included, and the rules' table
+-- as one costs more than the look-ups it saves: an exact run of odds_mmg_rof_kia.lua took 1.7
+-- times the instructions with it)
 local function R() return umpire.rules end
 
 -- Whether every MG of the attack may fire again (A9.2 ROF kept, A9.7 not malfunctioned/removed).
-local function again(attack)
+-- attack.mg holds one result by name for each MG of `mgs` that fired (none when the attack had no
+-- DR): they are visited through `mgs`, in its order, without the sandbox's ordered `pairs` (≈ 1,500
+-- instructions a shot); the answer does not depend on the order.
+local function again(attack, mgs)
   local any = false
-  for _, r in pairs(attack.mg) do
-    any = true
-    if not r.keeps_rof or r.malfunctioned or r.removed then return false end
+  local results = attack.mg
+  for i = 1, #mgs do
+    local r = results[mgs[i].name]
+    if r then
+      any = true
+      if not r.keeps_rof or r.malfunctioned or r.removed then return false end
+    end
   end
   return any
 end
 
---- Fires `spec` (as mg_attack.fire) and again while the MG(s) keep Multiple ROF (A9.2).
--- opts.tally = {plain data}: what the caller counts, starting values; opts.count(tally, attack, shot)
--- adds one attack to it. opts.max_shots caps the shots (the question asked, not a rule of A9.2);
--- without it a game fires until ROF is lost, and `umpire odds` stops once the probability of
--- still firing is below opts.epsilon (default 1e-9) and reports that mass as truncated.
--- The MG and crew tables of spec end as the last shot left them. Returns tally, shots, truncated.
--- A copy of a table of plain data and rule tables: tables without a metatable are copied, and a
--- table met twice is copied once, so the copy shares what the original shares; tables with a
+-- A copy of a table (`value`) of plain data and rule tables: tables without a metatable are copied,
+-- and a table met twice is copied once, so the copy shares what the original shares; tables with a
 -- metatable (hexes, the rules' read-only data) are kept.
+-- (the globals it calls are held in locals, and a key or value that is not a table is kept without
+-- a call: a spec with its MG counter holds about a hundred of them, and each global look-up through
+-- the sandbox's environment costs ≈ 180 instructions; the copy cost ≈ 95,000 a chain before)
+local type, getmetatable, pairs, ipairs = type, getmetatable, pairs, ipairs
+-- A shallow copy made by the engine (umpire.copy, fixed for the load generation like umpire.rules):
+-- the same table as a `pairs` loop copying each key, without the sandbox's ordered walk (≈ 800
+-- instructions a key; umpire.copy makes a copy of ten keys in ≈ 3,000).
+local shallow_copy = umpire.copy
 local function copy(value, copies)
-  if type(value) ~= "table" or getmetatable(value) ~= nil then return value end
-  if copies[value] then return copies[value] end
-  local c = {}
+  if getmetatable(value) ~= nil then return value end
+  local c = copies[value]
+  if c then return c end
+  c = {}
   copies[value] = c
-  for k, v in pairs(value) do c[copy(k, copies)] = copy(v, copies) end
+  for k, v in pairs(value) do
+    if type(k) == "table" then k = copy(k, copies) end
+    if type(v) == "table" then v = copy(v, copies) end
+    c[k] = v
+  end
   return c
 end
 
@@ -67,19 +85,17 @@ function mr.fire(spec, opts)
       local fired = copy(spec, {})
       local attack = R().mg_attack.fire(fired)
       count(s.tally, attack, 1)
-      local later = {}
-      for k, v in pairs(fired) do later[k] = v end
+      local later = shallow_copy(fired)
       later.units = {}
-      later.target = {}
-      for k, v in pairs(fired.target or {}) do later.target[k] = v end
-      return {spec = later, tally = s.tally, shots = 1, again = again(attack)}
+      later.target = fired.target and shallow_copy(fired.target) or {}
+      return {spec = later, tally = s.tally, shots = 1, again = again(attack, fired.mgs or {})}
     end,
     step = function(s)
       s.shots = s.shots + 1
       s.spec.label = label .. ", shot " .. s.shots
       local attack = R().mg_attack.fire(s.spec)
       count(s.tally, attack, s.shots)
-      s.again = again(attack) and s.shots < max_shots
+      s.again = again(attack, s.spec.mgs or {}) and s.shots < max_shots
     end,
     stop = function(s) return not s.again end,
     max_steps = max_shots - 1,

@@ -34,9 +34,12 @@ function rof.after_attack(mg, colored, ctx)
   if keep then
     cite("A9.2", "%s: Original coloured dr %d <= ROF %d: retains Multiple ROF and may fire again this phase", mg.name or "MG", colored, rof_n)
   else
-    mg.fire_counter = rof.counter_for(ctx.phase) or mg.fire_counter
-    cite("A9.2", "%s: Original coloured dr %d > ROF %d: loses Multiple ROF%s", mg.name or "MG", colored, rof_n,
-      mg.fire_counter and (", marked with a " .. mg.fire_counter .. " counter") or "")
+    local counter = rof.counter_for(ctx.phase) or mg.fire_counter
+    mg.fire_counter = counter
+    -- (the counter's words are given as pieces of the pattern, not joined here: a string built for
+    -- a citation would be built in every attack, journal on or off)
+    cite("A9.2", "%s: Original coloured dr %d > ROF %d: loses Multiple ROF%s%s%s", mg.name or "MG", colored, rof_n,
+      counter and ", marked with a " or "", counter or "", counter and " counter" or "")
   end
   return keep
 end

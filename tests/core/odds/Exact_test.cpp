@@ -1,5 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include <random>
+#include <vector>
+
 #include "core/Error.hpp"
 #include "core/dice/DiceExpression.hpp"
 #include "core/dice/Distribution.hpp"
@@ -150,6 +153,50 @@ TEST_CASE("Mixed decisions multiply their weights", "[odds][exact]") {
     // 1/2 * 5/6 + 1/2 * 125/216
     CHECK(r->exact_probability(Outcome(0)) == q(1, 2) * q(5, 6) + q(1, 2) * q(125, 216));
     CHECK(r->paths == 3 * 2 + 3 * 4);
+}
+
+// The tally sums small path probabilities (numerator and denominator in 64 bits) as integers over a
+// shared denominator and large ones in GMP, and finds an outcome it has seen by identity: over
+// random trees mixing both (a count of many dice has a denominator past 2^64), with outcomes made
+// afresh on every path or handed out as kept copies, it gives what the test's own sum over the
+// same tree gives, written from the dice's probabilities.
+TEST_CASE("Exact sums mix small and large path probabilities exactly", "[odds][exact]") {
+    std::mt19937 rng(1124);
+    for (int round = 0; round < 40; ++round) {
+        const std::uint32_t first = 2 + rng() % 5, second = 2 + rng() % 9;
+        const std::uint32_t big_n = 20 + rng() % 20, big_sides = 3 + rng() % 6, modulus = 2 + rng() % 5;
+        const std::int64_t lo = 1 + rng() % big_sides;
+        const bool kept = round % 2 == 0;
+        std::vector<Outcome> outcomes;
+        for (std::uint32_t v = 0; v < modulus; ++v) outcomes.emplace_back(static_cast<int>(v));
+        const auto result = enumerate([&](DieSource& d) {
+            const std::uint32_t a = d.die(first);
+            // Odd faces count many dice (a large probability), even ones roll one more die.
+            const std::uint32_t b = a % 2 ? d.count(big_n, big_sides, lo, big_sides) : d.die(second);
+            const std::uint32_t v = (a + b) % modulus;
+            return kept ? outcomes[v] : Outcome(static_cast<int>(v));
+        });
+        REQUIRE(result);
+        std::vector<mpq_class> expected(modulus, mpq_class(0));
+        for (std::uint32_t a = 1; a <= first; ++a) {
+            if (a % 2) {
+                const unsigned long hit = big_sides - static_cast<unsigned long>(lo) + 1;
+                for (std::uint32_t k = 0; k <= big_n; ++k) {
+                    mpq_class p(binomial(big_n, k) * power(hit, k) * power(big_sides - hit, big_n - k),
+                                power(big_sides, big_n) * first);
+                    p.canonicalize();
+                    if (p != 0) expected[(a + k) % modulus] += p;
+                }
+            } else {
+                for (std::uint32_t b = 1; b <= second; ++b) expected[(a + b) % modulus] += q(1, first * second);
+            }
+        }
+        INFO("round " << round << ": d" << first << ", then " << big_n << "d" << big_sides << " at " << lo
+                      << "+ or d" << second << ", mod " << modulus);
+        for (std::uint32_t v = 0; v < modulus; ++v)
+            CHECK(result->exact_probability(Outcome(static_cast<int>(v))) == expected[v]);
+        CHECK(total(*result) == 1);
+    }
 }
 
 TEST_CASE("A script that is not a function of its dice is refused", "[odds][exact]") {
