@@ -8,6 +8,7 @@
 
 #include "app/ScriptOutcome.hpp"
 #include "bindings/GameLog.hpp"
+#include "bindings/GameState.hpp"
 #include "core/Error.hpp"
 #include "core/dice/DiceExpression.hpp"
 #include "core/dice/Distribution.hpp"
@@ -32,6 +33,15 @@ ScriptWorker::ScriptWorker(const Request& request) : host_(request.host) {
     if (!request.rulesets.empty()) ruleset::load(host_, request.rulesets);
     host_.extension<GameLog>().set_journaling(false);
     initial_state_ = host_.state_json();
+    // Kept for the worker's life, to put the state back after a path that changed it: charged
+    // while kept, as the writer charged it while writing (docs/sandbox.md, "Memory").
+    if (initial_state_.size() > game_state::kUnchargedText) {
+        if (!host_.charge_memory(initial_state_.size()))
+            throw ScriptError("memory limit: umpire.state as JSON (~" + std::to_string((initial_state_.size() >> 20) + 1) +
+                              " MiB), kept by each odds worker to put it back after every path, would pass the Lua "
+                              "memory cap of " + std::to_string(host_.options().memory_limit >> 20) + " MiB");
+        state_charged_ = initial_state_.size();
+    }
     lua_State* L = host_.state();
     initial_state_empty_ = state_is_empty();
     host_.push_script_env();
@@ -186,7 +196,7 @@ odds::Outcome ScriptWorker::run(dice::DieSource& source) {
 
 void ScriptWorker::check_data() { DataGuard::check(host_, label_); }
 
-ScriptWorker::~ScriptWorker() { host_.release_memory(tally_charged_); }
+ScriptWorker::~ScriptWorker() { host_.release_memory(tally_charged_ + state_charged_); }
 
 // The tally is one entry per distinct outcome, so a script whose outcome never repeats (a
 // counter, a fraction, a string that grows) made it grow with every path or sample, outside the

@@ -72,6 +72,7 @@ private:
     // only when a run is given another source.
     std::shared_ptr<dice::DieSource> borrowed_source_;
     std::size_t tally_charged_ = 0;   // bytes of the engine's tally charged to host_
+    std::size_t state_charged_ = 0;   // bytes of initial_state_ charged to host_ (past 1 MiB)
     std::size_t tally_outcomes_ = 0;  // distinct outcomes in it (one charge each)
 };
 

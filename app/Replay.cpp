@@ -4,9 +4,12 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <vector>
 
 #include "bindings/GameLog.hpp"
+#include "host/FileSnapshot.hpp"
 #include "host/Isolation.hpp"
 #include "host/LuaHost.hpp"
 #include "core/bus/Hash.hpp"
@@ -15,7 +18,10 @@
 namespace umpire::replay {
 namespace fs = std::filesystem;
 
-std::string ruleset_hash(const fs::path& dir) {
+namespace {
+
+// The folder's hash, read file by file from disk.
+std::string hash_of_folder(const fs::path& dir) {
     std::vector<fs::path> files;
     for (const auto& entry : fs::recursive_directory_iterator(dir))
         if (entry.is_regular_file()) files.push_back(fs::relative(entry.path(), dir));
@@ -33,6 +39,29 @@ std::string ruleset_hash(const fs::path& dir) {
             h = bus::fnv1a_64(std::string_view(piece.data(), static_cast<std::size_t>(in.gcount())), h);
     }
     return bus::hash_hex(h);
+}
+
+}  // namespace
+
+std::string ruleset_hash(const fs::path& dir) {
+    // A worker that keeps the ruleset files it read (host/FileSnapshot.hpp) loads them from memory
+    // after its files close, as they were when first read; it keeps each folder's hash the same
+    // way, so a `serve` page hashes its rulesets ahead and stamps its games' journals after the
+    // close. Elsewhere (watch, a page with --no-isolate) every call reads the folder as it is now.
+    if (!file_snapshot::enabled()) return hash_of_folder(dir);
+    static std::mutex mutex;
+    static std::map<std::string, std::string> kept;
+    const std::lock_guard lock(mutex);
+    const auto [at, fresh] = kept.try_emplace(dir.string());
+    if (fresh) {
+        try {
+            at->second = hash_of_folder(dir);
+        } catch (...) {
+            kept.erase(at);
+            throw;
+        }
+    }
+    return at->second;
 }
 
 void stamp_header(LuaHost& host, std::uint64_t seed, nlohmann::json inputs) {

@@ -16,7 +16,8 @@ class LuaHost;
 namespace replay {
 
 // FNV-1a 64 over every file of a ruleset folder (relative path and bytes, in sorted path order),
-// as 16 hex digits: any edit to data, rules or tests changes it.
+// as 16 hex digits: any edit to data, rules or tests changes it. In a worker that keeps the files
+// it read (host/FileSnapshot.hpp) each folder is hashed once and the hash kept, as its files are.
 std::string ruleset_hash(const std::filesystem::path& dir);
 
 // Fills the journal header of host's game: engine version, the hash of each loaded ruleset

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <functional>
 #include <regex>
 #include <set>
 
@@ -13,6 +14,8 @@
 #include "bindings/GameLog.hpp"
 #include "core/bus/Journal.hpp"
 #include "core/odds/Report.hpp"
+#include "host/FileSnapshot.hpp"
+#include "host/Isolation.hpp"
 #include "ruleset/Load.hpp"
 #include "ruleset/Ruleset.hpp"
 
@@ -85,30 +88,68 @@ nlohmann::json game_of(const PageRequest& request, const std::vector<std::string
     return game;
 }
 
+// The scenario file the map draws: the page's --scenario (a file or a name), else the one the
+// script names; none when neither names one.
+std::optional<fs::path> map_scenario(const PageRequest& request, const std::vector<fs::path>& search_path) {
+    std::string wanted = request.scenario;
+    if (wanted.empty()) {
+        const auto named = scenario_named_in(LuaHost::read_file(request.script));
+        if (!named) return std::nullopt;
+        wanted = *named;
+    }
+    return find_scenario(wanted, request.rulesets, search_path);
+}
+
 // The scenario's picture, with the overlays that apply to its kind: a hex map shows its Fire
 // Lanes, covered arcs, facings and moves (and the rulesets' own notes, through a host with them
 // loaded, as `umpire draw --ruleset` does); a tabletop always shows its arcs and templates.
 nlohmann::json map_of(const PageRequest& request) {
-    std::string wanted = request.scenario;
-    if (wanted.empty()) {
-        const auto named = scenario_named_in(LuaHost::read_file(request.script));
-        if (!named) return nullptr;
-        wanted = *named;
-    }
     LuaHost rules(request.host);
-    const fs::path file = find_scenario(wanted, request.rulesets, ruleset::search_path(rules));
+    const auto file = map_scenario(request, ruleset::search_path(rules));
+    if (!file) return nullptr;
     if (!request.rulesets.empty()) ruleset::load(rules, request.rulesets);
-    const bool table = is_tabletop_scenario(file);
+    const bool table = is_tabletop_scenario(*file);
     DrawOptions options;
     if (!table) options.fire_lane = options.covered_arc = options.facing = options.path = true;
-    return {{"scenario", LuaHost::display_path(file)},
+    return {{"scenario", LuaHost::display_path(*file)},
             {"kind", table ? "table" : "hex"},
-            {"svg", draw_scenario(file, options, &rules)}};
+            {"svg", draw_scenario(*file, options, &rules)}};
+}
+
+// In a page's worker, which keeps what it reads (host/FileSnapshot.hpp): reads everything the page
+// will read, so that it can close its files before any rule code runs (docs/sandbox.md, "No file
+// opened after loading"): the rulesets and --compare's (manifests, data, modules, scenarios), the
+// script, the scenario the map draws, and the hash of each ruleset folder a game's journal is
+// stamped with (replay::ruleset_hash keeps it in such a worker). Errors are left to the page, which
+// meets them where it met them before and reports them the same way. Does nothing elsewhere.
+void read_ahead(const PageRequest& request) {
+    if (!file_snapshot::enabled()) return;
+    const auto search_path = ruleset::search_path(request.host.search_path);
+    std::vector<std::string> names = request.rulesets;
+    if (!request.compare.empty()) names.push_back(request.compare);
+    ruleset::read_ahead(names, search_path);
+    const file_snapshot::Recording recording;
+    const auto quietly = [](const std::function<void()>& read) {
+        try {
+            read();
+        } catch (const std::exception&) {
+            // The page meets the same error at the same place and reports it.
+        }
+    };
+    quietly([&] { LuaHost::read_file(request.script, LuaHost::kMaxCodeBytes, "a script"); });
+    for (const auto& name : names) quietly([&] { replay::ruleset_hash(ruleset::find(name, search_path)); });
+    quietly([&] {
+        if (const auto file = map_scenario(request, search_path)) LuaHost::read_file(*file);
+    });
 }
 
 }  // namespace
 
 nlohmann::json compute_page(const PageRequest& request) {
+    // In a worker (`serve` isolated): read what the page needs, then open no file while its rule
+    // code runs. A fresh worker per page, so each page reads the files as they are now.
+    read_ahead(request);
+    isolation::close_files();
     nlohmann::json page = {{"script", LuaHost::display_path(request.script)},
                            {"rulesets", request.rulesets},
                            {"compare", request.compare},

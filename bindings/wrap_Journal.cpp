@@ -5,6 +5,7 @@
 #include "bindings/GameLog.hpp"
 #include "bindings/LuaLibrary.hpp"
 #include "bindings/GameState.hpp"
+#include "bindings/JsonDocumentSize.hpp"
 #include "bindings/api_modules.hpp"
 
 namespace umpire {
@@ -15,28 +16,6 @@ void charge_journal(lua_State* L, const GameLog& log) {
     if (!Game::of(L).charge_growth())
         throw Error("memory limit: the journal would hold ~" + std::to_string(log.journal.bytes() >> 20) +
                     " MiB of entries (umpire.cite, note, result), past the Lua memory cap (the journal counts against it)");
-}
-
-// The C++ memory of the nlohmann document parsed from canonical JSON `text`: its strings' bytes
-// (about the text's) and a node per value (a json value, and for an object member a map node and
-// its key: kBytesPerValue, an estimate from their struct sizes). Values are counted by the
-// separators outside strings; canonical JSON escapes every quote inside a string.
-std::size_t document_bytes(const std::string& text) {
-    constexpr std::size_t kBytesPerValue = 96;
-    std::size_t values = 1;
-    bool in_string = false;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        if (in_string) {
-            if (c == '\\') ++i;
-            else if (c == '"') in_string = false;
-        } else if (c == '"') {
-            in_string = true;
-        } else if (c == ',' || c == '[' || c == '{') {
-            ++values;
-        }
-    }
-    return text.size() + values * kBytesPerValue;
 }
 
 /// @lua umpire.cite(rule, text, ...)
@@ -111,7 +90,7 @@ int l_result(lua_State* L) {
         // cap held cannot double itself uncharged (docs/sandbox.md, "Memory").
         game_state::MemoryCharge parsing{&Game::of(L), "the data of umpire.result"};
         if (json.size() > game_state::kUnchargedText) {
-            const std::size_t bytes = json.size() + document_bytes(json);
+            const std::size_t bytes = json.size() + json_size::parsed_document_bytes(json);
             try {
                 parsing.grow(bytes);
             } catch (const game_state::MemoryCharge::Refused&) {

@@ -5,9 +5,11 @@
 #include <cstdint>
 #include <cmath>
 #include <cstdlib>
+#include <climits>
 #include <functional>
 #include <iostream>
 #include <new>
+#include <thread>
 
 #include "core/Error.hpp"
 #include "ruleset/Shared.hpp"
@@ -105,6 +107,30 @@ std::size_t memory_cap(const Common& c) {
     // Saturates rather than wraps for an absurd --memory (the address space is then no bound).
     const std::size_t mib = std::min<std::size_t>(c.memory_mib, SIZE_MAX >> 20);
     return std::max<std::size_t>((mib << 20) / kAddressSpacePerCap, 1);
+}
+
+ThreadedCap monte_carlo_cap(const Common& c, unsigned asked) {
+    ThreadedCap out;
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    out.cap = memory_cap(c);
+    if (c.memory_mib == 0) {
+        out.threads = asked ? asked : cores;
+        return out;
+    }
+    // The caps of all threads together take at most half the address space, and none falls under
+    // kMinThreadCap (or under the cap itself, for a --memory whose eighth is smaller still).
+    const std::size_t half = (std::min<std::size_t>(c.memory_mib, SIZE_MAX >> 20) << 20) / 2;
+    const std::size_t floor = std::min(out.cap, kMinThreadCap);
+    const auto fitting = static_cast<unsigned>(std::min<std::size_t>(std::max<std::size_t>(half / floor, 1), UINT_MAX));
+    if (asked > fitting)
+        throw Error("--threads " + std::to_string(asked) + " does not fit in --memory " + std::to_string(c.memory_mib) +
+                    ": the Lua memory caps of the Monte Carlo threads' hosts share half of it, which would leave each ~" +
+                    std::to_string((half / asked) >> 10) + " KiB, under the " + std::to_string(floor >> 10) +
+                    " KiB a host is given at least (at most " + std::to_string(fitting) +
+                    " threads here: use fewer, or more --memory)");
+    out.threads = asked ? asked : std::min(cores, fitting);
+    out.cap = std::min(out.cap, std::max<std::size_t>(half / out.threads, 1));
+    return out;
 }
 
 HostOptions host_options(const Common& c) {

@@ -60,12 +60,27 @@ HostOptions host_options(const Common& common);
 // the C++ memory charged against it) follows --memory: an eighth of the worker's address space,
 // so 256 MiB at the default 2048 (and with --memory 0, no address-space limit). The other seven
 // eighths are headroom the cap does not count: the binary and its libraries, thread stacks and
-// malloc arenas, the Monte Carlo sampler's further hosts (one per thread, each with this cap),
-// and short-lived C++ copies of charged structures. So a script that grows memory under a small
+// malloc arenas, the Monte Carlo sampler's further hosts (one per thread: past four threads they
+// share half of --memory instead, monte_carlo_cap below), and short-lived C++ copies of charged
+// structures. So a script that grows memory under a small
 // --memory meets the cap first, whose error names the limit and its file:line, and not the
 // address space, whose death in the worker can name neither (docs/sandbox.md, "Memory").
 constexpr std::size_t kAddressSpacePerCap = 8;
 std::size_t memory_cap(const Common& common);
+
+// A Monte Carlo run keeps one host per thread alive at once, each with its own cap, so past four
+// threads an eighth of --memory each would let the caps together reach the whole address space
+// (eight threads) and pass it. The threads' caps share half of --memory instead: each host gets
+// min(an eighth, half / threads), the same as before up to four threads. `asked` is --threads (0:
+// every core, then as many cores as keep each cap at kMinThreadCap or more); an asked number whose
+// caps would fall under kMinThreadCap is refused (Error: use fewer threads or more --memory).
+// With --memory 0 (no address-space limit) the cap is the default and the threads as asked.
+struct ThreadedCap {
+    unsigned threads = 1;
+    std::size_t cap = 0;  // HostOptions::memory_limit of each host of the run
+};
+constexpr std::size_t kMinThreadCap = std::size_t{8} << 20;
+ThreadedCap monte_carlo_cap(const Common& common, unsigned asked);
 
 // Runs body, printing a ScriptError/Error as "umpire: <message>" on stderr; returns the exit code.
 int guarded(const Common& common, const std::function<int()>& body);

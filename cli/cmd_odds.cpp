@@ -13,6 +13,7 @@
 #include "core/Error.hpp"
 #include "core/dice/DiceExpression.hpp"
 #include "core/odds/Report.hpp"
+#include "host/FileSnapshot.hpp"
 #include "ruleset/Load.hpp"
 
 namespace umpire::cli {
@@ -66,6 +67,14 @@ int cmd_odds(const Common& common, const OddsInputs& in) {
             return kUsage;
         }
     }
+    // A Monte Carlo run's hosts (one per thread) share the memory budget (monte_carlo_cap).
+    ThreadedCap threaded;
+    try {
+        threaded = monte_carlo_cap(common, in.threads);
+    } catch (const Error& e) {
+        std::cerr << "umpire odds: " << e.what() << "\n";
+        return kUsage;
+    }
     std::vector<std::filesystem::path> outputs;
     if (!in.svg.empty()) outputs.emplace_back(in.svg);
     return isolated(common, [&] {
@@ -82,6 +91,7 @@ int cmd_odds(const Common& common, const OddsInputs& in) {
         } else {
             odds_runner::Request request;
             request.host = host_options(common);
+            request.host.memory_limit = threaded.cap;  // every host of the run: the exact one may fall back
             request.host.fold = !in.no_fold;
             request.rulesets = split_rulesets(common).load;
             request.script = in.target;
@@ -90,7 +100,7 @@ int cmd_odds(const Common& common, const OddsInputs& in) {
             request.odds.monte_carlo_only = in.monte_carlo;
             request.odds.monte_carlo.samples = in.samples;
             request.odds.monte_carlo.seed = common.seed;
-            request.odds.monte_carlo.threads = in.threads;
+            request.odds.monte_carlo.threads = threaded.threads;
             request.odds.monte_carlo.target_half_width = in.precision / 100.0;
             const auto bar = progress_bar();
             if (bar) request.odds.monte_carlo.progress = [bar](double f) { bar("sampling", f); };
@@ -103,6 +113,8 @@ int cmd_odds(const Common& common, const OddsInputs& in) {
             }
             // The worker opens no file once the first side has loaded (FileAccess::none_reloading below):
             // the --compare side's files are read now, and its load finds them in memory.
+            // What the worker keeps for those loads stops at the cap, read ahead before any host or not.
+            file_snapshot::limit(request.host.memory_limit);
             if (!in.compare.empty()) ruleset::read_ahead({in.compare}, ruleset::search_path(request.host.search_path));
             result = odds_runner::run_script(request);
             if (!in.compare.empty()) {

@@ -15,6 +15,7 @@
 #include "app/ServeSession.hpp"
 #include "bindings/LuaError.hpp"
 #include "cli/Common.hpp"
+#include "host/FileSnapshot.hpp"
 #include "host/Isolation.hpp"
 #include "ruleset/Load.hpp"
 #include "ruleset/Ruleset.hpp"
@@ -28,6 +29,7 @@ namespace {
 // error with its file:line ("error"), as serve::Session expects of a computation.
 int page_in_worker(const serve::PageRequest& request, std::size_t memory_mib) {
     try {
+        file_snapshot::limit(request.host.memory_limit);  // what the page keeps: each host carries it all
         isolation::send("page", serve::compute_page(request).dump());
         return kOk;
     } catch (const std::bad_alloc&) {
@@ -80,15 +82,23 @@ int cmd_serve(const Common& common, const ServeInputs& in) {
         request.odds.monte_carlo_only = in.monte_carlo;
         request.odds.monte_carlo.samples = in.samples;
         request.odds.monte_carlo.seed = common.seed;
+        // The page's Monte Carlo runs on every core, its hosts sharing the memory budget.
+        const ThreadedCap threaded = monte_carlo_cap(common, 0);
+        request.odds.monte_carlo.threads = threaded.threads;
+        request.host.memory_limit = threaded.cap;
 
         // The fork server first, while this process has no thread yet: everything below (the
         // LuaHost's watchdog, the file watcher, the web server, the session) makes threads, and
         // a fork after that is what hung under ASan (host/Isolation.hpp, ForkServer).
+        // Each page's worker reads what the page needs and keeps it, then opens no file while
+        // rule code runs (serve::compute_page; docs/sandbox.md, "No file opened after loading").
         std::unique_ptr<isolation::ForkServer> workers;
-        if (isolates(common))
+        if (isolates(common)) {
+            isolation::Limits limits = isolation_limits(common, {in.script, in.compare, in.scenario});
+            limits.close_files_after_load = limits.keep_files_for_reload = true;
             workers = std::make_unique<isolation::ForkServer>(
-                isolation_limits(common, {in.script, in.compare, in.scenario}),  // what a page reads (Landlock)
-                [request, memory = common.memory_mib](const std::string&) { return page_in_worker(request, memory); });
+                limits, [request, memory = common.memory_mib](const std::string&) { return page_in_worker(request, memory); });
+        }
 
         // What to watch: the script, and the folder of every ruleset loaded or compared (with
         // their extends chains), as `watch` does; the same folders answer /rules/<section>.

@@ -5,6 +5,7 @@
 #include "ruleset/Ruleset.hpp"
 #include "app/SpecRunner.hpp"
 #include "cli/Common.hpp"
+#include "host/FileSnapshot.hpp"
 #include "ruleset/Load.hpp"
 
 namespace umpire::cli {
@@ -27,6 +28,7 @@ int cmd_test(const Common& common, const std::vector<std::string>& names) {
         // the worker's files closed (docs/sandbox.md, "No file opened after loading").
         std::vector<std::string> names;
         for (const auto& dir : dirs) names.push_back(dir.string());
+        file_snapshot::limit(options.memory_limit);  // each host carries them all: no more than its cap
         ruleset::read_ahead(names, ruleset::search_path(options.search_path), true);
         isolation::close_files();
         SpecResult total;

@@ -14,11 +14,17 @@ namespace {
 
 // The hosts of a worker are loaded on one thread (Monte Carlo's included: core/odds/MonteCarlo.cpp
 // makes every host before it starts a thread), but the lock costs nothing next to a file read.
+struct Carried;
+
 struct Kept {
     std::mutex mutex;
     std::map<std::string, std::string> files;
     std::map<std::string, std::vector<std::string>> folders;
     std::size_t bytes = 0;  // of files and folders: the texts, the paths, the names
+    // The live games that carry them (each host whose load recorded, until it ends): every byte
+    // kept later is charged to each, so a host made earlier carries the files kept after its load.
+    std::vector<Carried*> carriers;
+    std::size_t budget = SIZE_MAX;  // limit(): the most kept in all, with or without a host
 };
 
 Kept& kept() {
@@ -28,25 +34,40 @@ Kept& kept() {
 
 std::atomic<bool> g_enabled{false};
 std::atomic<int> g_recordings{0};
-// The game this thread's Recording charges (the innermost one with a game).
-thread_local Game* t_charged_to = nullptr;
 
 bool recording() { return g_enabled.load() && g_recordings.load() > 0; }
 
 // What a game carries of the kept bytes (a host extension: it lives and dies with the host, whose
-// cap dies with it, so nothing is given back).
+// cap dies with it, so nothing is given back; it leaves the carriers then).
 struct Carried {
-    explicit Carried(Game&) {}
+    explicit Carried(Game& carrier) : game(carrier) {}
+    ~Carried() {
+        Kept& k = kept();
+        std::lock_guard lock(k.mutex);
+        std::erase(k.carriers, this);
+    }
+    Carried(const Carried&) = delete;
+    Carried& operator=(const Carried&) = delete;
+    Game& game;
     std::size_t bytes = 0;
 };
 
 std::string mib(std::size_t bytes) { return std::to_string((bytes + (1 << 20) - 1) >> 20); }
 
-// Charges `added` more kept bytes to this thread's game, if any; false if its cap has no room.
-bool charge(std::size_t added) {
-    if (!t_charged_to || added == 0) return true;
-    if (!t_charged_to->charge_memory(added)) return false;
-    t_charged_to->extension<Carried>().bytes += added;
+// Charges `added` more kept bytes (with k.mutex held) to every live game that carries them, this
+// thread's among them; false if the budget or any cap has no room, and then nothing is charged.
+// The carriers are charged from the loading thread: a worker's hosts load one after another,
+// Monte Carlo's before its threads start (core/odds/MonteCarlo.cpp), so none runs meanwhile.
+bool charge(Kept& k, std::size_t added) {
+    if (added == 0) return true;
+    if (k.bytes + added > k.budget) return false;
+    for (std::size_t i = 0; i < k.carriers.size(); ++i) {
+        if (!k.carriers[i]->game.charge_memory(added)) {
+            while (i-- > 0) k.carriers[i]->game.release_memory(added);
+            return false;
+        }
+    }
+    for (Carried* carrier : k.carriers) carrier->bytes += added;
     return true;
 }
 
@@ -59,6 +80,12 @@ std::string refusal(const std::string& what, std::size_t added, const Kept& k) {
 }  // namespace
 
 void enable() { g_enabled = true; }
+
+void limit(std::size_t most) {
+    Kept& k = kept();
+    std::lock_guard lock(k.mutex);
+    k.budget = most;
+}
 bool enabled() { return g_enabled.load(); }
 
 Recording::Recording(Game* charged_to) {
@@ -74,15 +101,13 @@ Recording::Recording(Game* charged_to) {
                                   " MiB) would pass the Lua memory cap of this host (they count against it)");
             carried.bytes = k.bytes;
         }
+        if (std::find(k.carriers.begin(), k.carriers.end(), &carried) == k.carriers.end()) k.carriers.push_back(&carried);
     }
-    previous_ = t_charged_to;
-    if (charged_to) t_charged_to = charged_to;
     ++g_recordings;
 }
 
 Recording::~Recording() {
     --g_recordings;
-    t_charged_to = previous_;
 }
 
 std::optional<std::string> find(const std::filesystem::path& file) {
@@ -101,7 +126,7 @@ void keep(const std::filesystem::path& file, const std::string& bytes) {
     const auto it = k.files.find(file.native());
     const std::size_t before = it == k.files.end() ? 0 : file.native().size() + it->second.size();
     const std::size_t after = file.native().size() + bytes.size();
-    if (after > before && !charge(after - before)) {
+    if (after > before && !charge(k, after - before)) {
         const std::string shown = LuaHost::display_path(file);
         throw ScriptError(refusal(shown + ":1:1: ", after - before, k), shown, 1);
     }
@@ -124,7 +149,7 @@ std::vector<std::string> list(const std::filesystem::path& dir) {
         std::size_t added = dir.native().size();
         for (const auto& name : names) added += name.size();
         if (!k.folders.count(dir.native())) {
-            if (!charge(added)) throw ScriptError(refusal(LuaHost::display_path(dir) + ": the list of its files: ", added, k));
+            if (!charge(k, added)) throw ScriptError(refusal(LuaHost::display_path(dir) + ": the list of its files: ", added, k));
             k.folders.emplace(dir.native(), names);
             k.bytes += added;
         }

@@ -11,17 +11,21 @@
 // kernel as before, which refuses it once the files are closed ("cannot read ...").
 //
 // Only a worker that closes its files and loads again afterwards turns this on (enable()): `odds`,
-// and `test` (which reads every ruleset and spec ahead, then closes). `run` and `replay` close
+// `test` (which reads every ruleset and spec ahead, then closes) and a `serve` page (which reads
+// ahead what the page reads, then closes). `run` and `replay` close
 // their files too but never load again, so they keep nothing; `watch` reloads from disk by design
 // and must see every edit. Reads outside a Recording (the
 // journal, --state) are never kept: they are read once.
 //
 // What is kept counts against the memory cap (docs/sandbox.md, "Memory"): a file's bytes and its
 // path, a folder's names. Each host whose load records (a Recording made with its Game) carries
-// the whole of it, topped up when the Recording starts and charged as each new file is kept, for
+// the whole of it, topped up when the Recording starts and charged as each new file is kept (by
+// whichever load keeps it: a host made earlier carries the files kept after its load too), for
 // the host's life: the copies outlive every host of the worker, so each must have room for them
-// beside its own heap. A stranger's ruleset of many large files, each under the file caps, is so
-// refused at the cap instead of filling the worker's address space.
+// beside its own heap. And limit() bounds them in all, so a read-ahead made before any host
+// exists (`odds --compare`, `test`, a `serve` page) stops at the cap too. A stranger's ruleset of
+// many large files, each under the file caps, is so refused at the cap instead of filling the
+// worker's address space.
 #pragma once
 #include <cstddef>
 #include <filesystem>
@@ -38,26 +42,26 @@ namespace umpire::file_snapshot {
 // Turns keeping on for this process (a worker of run, odds or replay). Off by default.
 void enable();
 bool enabled();
+// The most that may be kept in all (the hosts' memory cap: each host carries all of it), whether a
+// host records or not; past it keep() and list() refuse as past a host's cap. No limit by default.
+void limit(std::size_t most);
 
 // While one lives (on any thread), the files read and folders listed are kept (if enabled()).
-// With a game: the game carries all that is kept against its memory cap from now on (topped up at
-// once: ScriptError past the cap), and what this thread keeps while the Recording lives is charged
-// to it as it is kept.
+// With a game: the game carries all that is kept against its memory cap from now on, for its
+// life (topped up at once: ScriptError past the cap), and each file kept later, by any load, is
+// charged to it and to every other game that carries them.
 class Recording {
 public:
     explicit Recording(Game* charged_to = nullptr);
     ~Recording();
     Recording(const Recording&) = delete;
     Recording& operator=(const Recording&) = delete;
-
-private:
-    Game* previous_ = nullptr;  // the game the enclosing Recording of this thread charged
 };
 
 // The bytes kept for `file` (by its path as written), if any.
 std::optional<std::string> find(const std::filesystem::path& file);
 // Keeps `bytes` as `file`'s, if enabled() and a Recording lives. ScriptError ("file:1:1: memory
-// limit: ...") if the game of this thread's Recording has no room for them; then nothing is kept.
+// limit: ...") if limit() or a game that carries them has no room for them; then nothing is kept.
 void keep(const std::filesystem::path& file, const std::string& bytes);
 
 // The bytes kept in all (files, their paths, folders' names), and the number of files.

@@ -33,12 +33,12 @@ struct Limits {
     // create, remove or execute nothing anywhere. Files already open (stdin/out/err) stay usable.
     bool confine_files = false;
     std::vector<std::filesystem::path> readable;
-    // `run`, `odds`, `replay`, `test`: once the command has read what it needs, close_files()
-    // takes the worker's file access away entirely (a second Landlock layer). `watch` and `serve`
-    // reload by design and leave it off.
+    // `run`, `odds`, `replay`, `test`, a `serve` page: once the command has read what it needs,
+    // close_files() takes the worker's file access away entirely (a second Landlock layer).
+    // `watch` reloads in the same worker by design and leaves it off.
     bool close_files_after_load = false;
-    // `odds` and `test` (with close_files_after_load): they load again after the close (Monte
-    // Carlo's hosts, --compare; ruleset after ruleset), so the ruleset files read before are kept in memory for those loads
+    // `odds`, `test` and `serve` (with close_files_after_load): they load again after the close
+    // (Monte Carlo's hosts, --compare; ruleset after ruleset; a page's games and map), so the ruleset files read before are kept in memory for those loads
     // (host/FileSnapshot.hpp), against the memory cap. `run` and `replay` never load again, so
     // they keep nothing.
     bool keep_files_for_reload = false;

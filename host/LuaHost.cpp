@@ -629,6 +629,20 @@ int LuaHost::run_string(const std::string& code, const std::string& label, bool 
 // failed is undone from a canonical-JSON snapshot taken before the load.
 void LuaHost::load_generation(const std::function<void(int env_index)>& fill) {
     const std::string snapshot = state_json();
+    // The snapshot is kept while the rules load, whose module bodies can grow memory: charged
+    // while kept (past 1 MiB, as the writer charges), so the state cannot double itself uncharged.
+    struct KeptText {
+        LuaHost& host;
+        std::size_t bytes = 0;
+        ~KeptText() { host.release_memory(bytes); }
+    } kept{*this};
+    if (snapshot.size() > game_state::kUnchargedText) {
+        if (!charge_memory(snapshot.size()))
+            throw ScriptError("memory limit: umpire.state as JSON (~" + std::to_string((snapshot.size() >> 20) + 1) +
+                              " MiB), kept while the rules load to put it back if the load fails, would pass the Lua "
+                              "memory cap of " + std::to_string(options_.memory_limit >> 20) + " MiB");
+        kept.bytes = snapshot.size();
+    }
     const int top = lua_gettop(L_);
     registry().begin();
     try {

@@ -22,6 +22,7 @@
 
 #include "app/OddsRunner.hpp"
 #include "app/Replay.hpp"
+#include "app/ServePage.hpp"
 #include "app/SpecRunner.hpp"
 #include "host/FileSnapshot.hpp"
 #include "host/Isolation.hpp"
@@ -48,7 +49,7 @@ fs::path make_rulesets() {
     test_helpers::write(house / "rules" / "shoot.lua",
                         "print('load:' .. umpire.args.notes)\n"
                         "return {hits = function(d) return d >= 4 end}\n");
-    test_helpers::write(house / "scenarios" / "ambush.yaml", "bonus: 2\nname: Ambush\n");
+    test_helpers::write(house / "scenarios" / "ambush.yaml", "bonus: 2\nname: Ambush\nmap:\n  hexes:\n    K6: woods\n");
     // Complete, readable under the first layer, and never read before the files close.
     const fs::path other = root / "other";
     fs::create_directories(other);
@@ -233,6 +234,23 @@ TEST_CASE("files closed: odds refuses a file of the ruleset on every path, in Mo
     CHECK(sent.lines[2].find("other/ruleset.yaml") != std::string::npos);
 }
 
+// Two rulesets of two modules each: `big`'s modules are 3 MiB of comments (no Lua memory), so the
+// two pass a 4 MiB cap once kept and one does not; `small`'s are a line each.
+fs::path make_big_and_small() {
+    const fs::path root = test_helpers::scratch_root() / "files-kept";
+    fs::remove_all(root);
+    for (const auto* name : {"big", "small"}) {
+        fs::create_directories(root / name / "rules");
+        test_helpers::write(root / name / "ruleset.yaml",
+                            std::string("name: ") + name + "\nmodules: [a, b]\n");
+        const std::size_t lines = std::string(name) == "big" ? 3 * 16384 : 1;
+        std::string text;
+        for (std::size_t i = 0; i < lines; ++i) text += "-- a line of sixty-four bytes that takes no Lua memory at all\n";
+        for (const auto* module : {"a", "b"}) test_helpers::write(root / name / "rules" / (std::string(module) + ".lua"), text + "return {}\n");
+    }
+    return root;
+}
+
 // The files kept for the loads after the close count against the memory cap of each host that
 // loads (host/FileSnapshot.hpp): a ruleset of large files (each under the 16 MiB file cap, and
 // taking no Lua memory: a module of comments) is refused at the cap with the file's name, the
@@ -240,18 +258,7 @@ TEST_CASE("files closed: odds refuses a file of the ruleset on every path, in Mo
 // loads if they do not fit its cap. Before, the kept files were charged to no host.
 TEST_CASE("files closed: the files odds keeps in memory count against each host's memory cap",
           "[isolation][attacks][memory]") {
-    const fs::path root = test_helpers::scratch_root() / "files-kept";
-    fs::remove_all(root);
-    for (const auto* name : {"big", "small"}) {
-        fs::create_directories(root / name / "rules");
-        test_helpers::write(root / name / "ruleset.yaml",
-                            std::string("name: ") + name + "\nmodules: [a, b]\n");
-        // 3 MiB of comments a module: the two pass a 4 MiB cap once kept, and the small one not.
-        const std::size_t lines = std::string(name) == "big" ? 3 * 16384 : 1;
-        std::string text;
-        for (std::size_t i = 0; i < lines; ++i) text += "-- a line of sixty-four bytes that takes no Lua memory at all\n";
-        for (const auto* module : {"a", "b"}) test_helpers::write(root / name / "rules" / (std::string(module) + ".lua"), text + "return {}\n");
-    }
+    const fs::path root = make_big_and_small();
     const Sent sent = in_worker(root, [&] {
         umpire::HostOptions small_cap;
         small_cap.memory_limit = std::size_t{4} << 20;
@@ -282,6 +289,50 @@ TEST_CASE("files closed: the files odds keeps in memory count against each host'
     CHECK(sent.lines[2] == "big loaded under 256 MiB");
     CHECK_THAT(sent.lines[3], Catch::Contains("memory limit: the ruleset files kept in memory for the loads after "
                                               "this worker's files close ("));
+}
+
+// Every host that carries the kept files carries those kept after its own load too, and the
+// kept files stop at file_snapshot::limit (the cap) even with no host recording (a read-ahead:
+// `odds --compare`, `test`, a `serve` page). Before, a host loaded earlier carried only what was
+// kept when it loaded (here 6 MiB more were kept beside a 4 MiB host), and a read-ahead kept
+// whatever the files held, charged to nobody until the next load.
+TEST_CASE("files closed: a host loaded earlier carries the files kept later, and a read-ahead stops at the cap",
+          "[isolation][attacks][memory]") {
+    const fs::path root = make_big_and_small();
+    const Sent earlier = in_worker(root, [&] {
+        umpire::HostOptions small_cap;
+        small_cap.memory_limit = std::size_t{4} << 20;
+        umpire::LuaHost host(small_cap);
+        umpire::ruleset::load(host, {(root / "small").string()});
+        {
+            umpire::LuaHost roomy;  // 256 MiB: room for both, but the earlier host carries them too
+            send_outcome([&] { umpire::ruleset::load(roomy, {(root / "big").string()}); },
+                         "big loaded beside a host of 4 MiB");
+        }
+        isolation::send("line", host.run_string("return 41 + 1", "=(check)", true) == 1 ? "alive" : "dead");
+        return 0;
+    });
+    INFO(earlier.died);
+    CHECK(earlier.rc == 0);
+    REQUIRE(earlier.lines.size() == 2);
+    CHECK_THAT(earlier.lines[0], Catch::Contains("big/rules/b.lua:1:1: memory limit: keeping it (~3 MiB) with the ruleset "
+                                                 "files kept in memory"));
+    CHECK(earlier.lines[1] == "alive");
+
+    const Sent ahead = in_worker(root, [&] {
+        umpire::file_snapshot::limit(std::size_t{4} << 20);
+        umpire::ruleset::read_ahead({(root / "big").string()}, umpire::ruleset::search_path(std::vector<fs::path>{}));
+        isolation::send("line", umpire::file_snapshot::bytes() <= (std::size_t{4} << 20) ? "within the cap"
+                                                                                         : "past the cap");
+        umpire::LuaHost roomy;
+        send_outcome([&] { umpire::ruleset::load(roomy, {(root / "big").string()}); }, "big loaded past the limit");
+        return 0;
+    });
+    INFO(ahead.died);
+    CHECK(ahead.rc == 0);
+    REQUIRE(ahead.lines.size() == 2);
+    CHECK(ahead.lines[0] == "within the cap");
+    CHECK_THAT(ahead.lines[1], Catch::Contains("big/rules/b.lua:1:1: memory limit: keeping it (~3 MiB)"));
 }
 
 // `umpire test` (cli/cmd_test.cpp) in a worker: every ruleset's files and spec files are read ahead
@@ -326,4 +377,51 @@ TEST_CASE("files closed: test reads the rulesets and their specs ahead, then loa
     REQUIRE(sent.lines.size() == 2);
     CHECK(sent.lines[0] == "closed");
     CHECK(sent.lines[1] == "1 passed, 0 failed");
+}
+
+// A `serve` page (cli/cmd_serve.cpp: a fresh worker per page, with the files kept) reads ahead
+// what it needs and opens no file once rule code runs: the module bodies of every host it loads
+// (the odds of both sides, the two games, the map's) and the script, on every path, are refused a
+// file of their ruleset, while the page still computes whole: both sides' odds, both games with
+// their journals stamped with each folder's hash (read before the close), and the map of the
+// scenario the script names. Before, a page's worker kept its reads open while rule code ran (and
+// once the odds closed them, the game could no longer hash its rulesets).
+TEST_CASE("files closed: a serve page reads ahead what it needs and runs its rule code with no file open",
+          "[isolation][attacks][landlock][serve]") {
+    if (skipped_without_landlock()) return;
+    const fs::path root = make_rulesets();
+    const fs::path notes = root / "house" / "notes.txt";
+    const fs::path script = root / "page.lua";
+    test_helpers::write(script,
+                        "print('open:' .. umpire.args.notes)\n"
+                        "local bonus = umpire.data.scenario('ambush').bonus\n"
+                        "return umpire.rules.shoot.hits(umpire.dice.d(6)) and umpire.dice.d(6) + bonus or 0\n");
+    umpire::serve::PageRequest request;
+    request.host = probing_options(notes);
+    request.rulesets = {(root / "house").string()};
+    request.compare = (root / "variant").string();
+    request.script = script;
+    const std::string house_hash = umpire::replay::ruleset_hash(root / "house");
+    const std::string variant_hash = umpire::replay::ruleset_hash(root / "variant");
+    const Sent sent = in_worker(root, [&] {
+        send_outcome([&] {
+            const auto page = umpire::serve::compute_page(request);
+            isolation::send("line", isolation::files_closed() ? "closed" : "open");
+            isolation::send("line", std::to_string(page["odds"]["sides"].size()) + " sides");
+            isolation::send("line", page["game"]["journal"]["header"]["rulesets"].dump());
+            isolation::send("line", page["compare_game"]["journal"]["header"]["rulesets"].dump());
+            isolation::send("line", page["map"]["kind"].get<std::string>() + " " + page["map"]["scenario"].get<std::string>());
+        }, "page computed");
+        return 0;
+    });
+    INFO(sent.died);
+    CHECK(sent.rc == 0);
+    CHECK(sent.probes == std::set<std::string>{"load refused", "open refused"});
+    REQUIRE(sent.lines.size() == 6);
+    CHECK(sent.lines[0] == "closed");
+    CHECK(sent.lines[1] == "2 sides");
+    CHECK(sent.lines[2] == nlohmann::json({{"house", house_hash}}).dump());
+    CHECK(sent.lines[3] == nlohmann::json({{"variant", variant_hash}}).dump());
+    CHECK_THAT(sent.lines[4], Catch::StartsWith("hex ") && Catch::EndsWith("house/scenarios/ambush.yaml"));
+    CHECK(sent.lines[5] == "page computed");
 }

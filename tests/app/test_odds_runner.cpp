@@ -513,3 +513,30 @@ TEST_CASE("a Fire Lane run, folded and path by path, against a brute force of th
         }
     }
 }
+
+// An odds worker keeps the starting umpire.state as JSON for its whole life (to put it back after
+// a path that changed it), and it is charged against the memory cap while kept. A module fills
+// the state with 2 million thirds (16 MiB of Lua array, ~28 MiB as JSON); every path writes the
+// state again to see whether it changed (the writer's own charge), which beside the kept copy
+// passes a 64 MiB cap and fits 256 MiB. Before, the kept copy was charged to nothing, and the run
+// held over 70 MiB under the 64 MiB cap.
+TEST_CASE("odds: the starting state a worker keeps as JSON counts against the memory cap",
+          "[odds][attacks][memory][cxx]") {
+    const fs::path dir = test_helpers::scratch_root() / "odds-kept-state";
+    fs::remove_all(dir);
+    fs::create_directories(dir / "rules");
+    test_helpers::write(dir / "ruleset.yaml", "name: stateful\nmodules: [fill]\n");
+    test_helpers::write(dir / "rules" / "fill.lua",
+                        "local t = {}\nfor i = 1, 2000000 do t[i] = i / 3 end\numpire.state.thirds = t\nreturn {}\n");
+    test_helpers::write(dir / "script.lua", "return umpire.dice.d(6)\n");
+    umpire::odds_runner::Request request;
+    request.rulesets = {dir.string()};
+    request.script = dir / "script.lua";
+    request.host.memory_limit = std::size_t{64} << 20;
+    CHECK_THROWS_WITH(umpire::odds_runner::run_script(request),
+                      Catch::Contains("memory limit: umpire.state written as JSON would take more than"));
+    request.host.memory_limit = std::size_t{256} << 20;
+    const auto result = umpire::odds_runner::run_script(request);
+    REQUIRE(result.outcomes.size() == 6);
+    for (const auto& o : result.outcomes) CHECK(o.exact == mpq_class(1, 6));
+}

@@ -40,6 +40,14 @@ printf 'local t = {}\nfor i = 1, 1e9 do\n  t[i] = ("x"):rep(100) .. i\nend\n' > 
 expect 1 "strings.lua:3: memory limit: the rules used more than 25 MiB of Lua memory" run --memory 200 "$work/strings.lua"
 expect 1 "(odds script):1: memory limit: the rules used more than 8 MiB of Lua memory" \
   odds --memory 64 -e 'local t = {} for i = 1, 1e8 do t[i] = i end return 1'
+# A Monte Carlo run keeps a host per thread, each under its own cap: past four threads they share
+# half of --memory (cli/Common.hpp, monte_carlo_cap). Before, eight threads under --memory 256 had
+# 32 MiB each, the whole address space together; now 16 MiB each. A --threads whose share would
+# fall under 8 MiB is refused as bad usage, naming how many fit.
+expect 1 "(odds script):1: memory limit: the rules used more than 16 MiB of Lua memory" \
+  odds --memory 256 --threads 8 --monte-carlo --samples 100 -e 'local t = {} for i = 1, 1e8 do t[i] = i end return 1'
+expect 2 "umpire odds: --threads 40 does not fit in --memory 256: the Lua memory caps of the Monte Carlo threads' hosts share half of it, which would leave each ~3276 KiB, under the 8192 KiB a host is given at least (at most 16 threads here" \
+  odds --memory 256 --threads 40 -e 'return 1'
 # C++ memory charged to the cap follows it too: a distribution of a million outcomes (~45 MiB)
 # is kept under the default cap (256 MiB) and refused under --memory 200 (25 MiB), with its line.
 dist='local d = umpire.dice.dist("d1000000") return d:mean()'
