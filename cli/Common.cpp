@@ -102,11 +102,19 @@ RulesetArgs split_rulesets(const Common& c) {
     return out;
 }
 
+namespace {
+
+// --memory in bytes. Saturates rather than wraps for an absurd --memory (the address space is then
+// no bound).
+std::size_t address_space_bytes(const Common& c) {
+    return std::min<std::size_t>(c.memory_mib, SIZE_MAX >> 20) << 20;
+}
+
+}  // namespace
+
 std::size_t memory_cap(const Common& c) {
     if (c.memory_mib == 0) return HostOptions{}.memory_limit;
-    // Saturates rather than wraps for an absurd --memory (the address space is then no bound).
-    const std::size_t mib = std::min<std::size_t>(c.memory_mib, SIZE_MAX >> 20);
-    return std::max<std::size_t>((mib << 20) / kAddressSpacePerCap, 1);
+    return std::max<std::size_t>(address_space_bytes(c) / kAddressSpacePerCap, 1);
 }
 
 ThreadedCap monte_carlo_cap(const Common& c, unsigned asked) {
@@ -119,7 +127,7 @@ ThreadedCap monte_carlo_cap(const Common& c, unsigned asked) {
     }
     // The caps of all threads together take at most half the address space, and none falls under
     // kMinThreadCap (or under the cap itself, for a --memory whose eighth is smaller still).
-    const std::size_t half = (std::min<std::size_t>(c.memory_mib, SIZE_MAX >> 20) << 20) / 2;
+    const std::size_t half = address_space_bytes(c) / 2;
     const std::size_t floor = std::min(out.cap, kMinThreadCap);
     const auto fitting = static_cast<unsigned>(std::min<std::size_t>(std::max<std::size_t>(half / floor, 1), UINT_MAX));
     if (asked > fitting)
