@@ -28,17 +28,23 @@ with open(sys.argv[1], "w") as f:
 PY
 expect 1 "aliases expanding without end" run --ruleset "$work/bomb" -e 'print(1)'
 
-# C++ memory an odds run grows for rule code counts against the Lua cap (256 MiB), in the worker
-# as with --no-isolate: the fold cache of a chain started from ever new states, the tally of an
-# outcome that never repeats, and the game state's JSON text (docs/sandbox.md, "Memory").
-expect 1 "memory limit: umpire.odds.chain: the end states kept for the rest of the odds run" odds -e \
+# C++ memory an odds run grows for rule code counts against the Lua cap, in the worker as with
+# --no-isolate: the fold cache of a chain started from ever new states, the tally of an outcome
+# that never repeats, and the game state's JSON text (docs/sandbox.md, "Memory"). Each runs under
+# --memory 256 (a cap of 32 MiB, an eighth) with no wall-clock limit: the cap alone ends it, so
+# the test does not depend on the machine's load. Under the default cap of 256 MiB these took 2-3 s
+# each and, at load 16, once ran into the default 10 s limit; now they take a tenth of that. Were a
+# charge missing, the attack would run on to the address space (--memory 256) or finish: either
+# way a different status or message.
+limit="--memory 256 --timeout 0"
+expect 1 "memory limit: umpire.odds.chain: the end states kept for the rest of the odds run" odds $limit -e \
   "local pad = ('x'):rep(20000) for i = 1, 40000 do umpire.odds.chain{state = {n = i, pad = pad}, max_steps = 1, step = function(s) s.n = s.n + 1 end} end return 1"
-expect 1 "memory limit: the odds engine's tally of this script's distinct outcomes" odds -e \
+expect 1 "memory limit: the odds engine's tally of this script's distinct outcomes" odds $limit -e \
   "return {a = umpire.dice.d(1000), b = umpire.dice.d(1000), pad = ('x'):rep(1000)}"
-expect 1 "memory limit: the odds engine's tally of this script's distinct outcomes" odds --no-isolate --monte-carlo \
+expect 1 "memory limit: the odds engine's tally of this script's distinct outcomes" odds $limit --no-isolate --monte-carlo \
   --samples 300000 --threads 2 -e "return {a = umpire.dice.d(1000), b = umpire.dice.d(1000), pad = ('x'):rep(1000)}"
-expect 1 "memory limit: umpire.state written as JSON would take more than" run \
-  -e 'local big = {} for i = 1, 1.2e7 do big[i] = 1 / 3 end umpire.state.big = big' --save-state "$work/state.json"
+expect 1 "memory limit: umpire.state written as JSON would take more than" run $limit \
+  -e 'local big = {} for i = 1, 1e6 do big[i] = 1 / 3 end umpire.state.big = big' --save-state "$work/state.json"
 expect 1 "memory limit: d1000000 has 1000000 possible totals" odds d1000000
 # Within the cap the same commands answer as before.
 "$umpire" odds -e "return {a = umpire.dice.d(6), pad = ('x'):rep(1000)}" > "$work/out" 2>&1 &&
