@@ -125,6 +125,9 @@ if grep -q "no Landlock" "$work/err"; then echo "note: this kernel has no Landlo
 # watch: the worker is killed mid-run; the watch goes on with the state of the last finished run.
 counter='umpire.state.n = (umpire.state.n or 0) + 1 print("run " .. umpire.state.n)'
 printf '%s\n' "$counter" > "$work/try.lua"
+# The output files exist before the watch starts (lib.sh, wait_for): its redirections run in the
+# background job, perhaps after the first wait_for.
+: > "$work/wout"; : > "$work/werr"
 "$umpire" watch --timeout 1 "$work/try.lua" > "$work/wout" 2> "$work/werr" &
 watcher=$!
 watch_out="$work/wout"; watch_err="$work/werr"

@@ -14,10 +14,17 @@ expect() {
 
 # wait_for FILE PATTERN N WHAT: waits (up to 30 s) until FILE has a line matching PATTERN at least
 # N times, while the process "$watcher" (writing "$watch_out" and "$watch_err") runs; exits 1 if
-# it ends or the time runs out.
+# it ends or the time runs out. FILE must exist before the watcher starts (create it empty: the
+# watcher's `> FILE` is done in the background job, which may not have run yet), and any error of
+# grep is a failure: before, a FILE not made yet gave an empty count and "integer expression
+# expected" on every try until it was.
 wait_for() {
+  local count
   for _ in $(seq 300); do
-    [ "$(grep -c -- "$2" "$1" || true)" -ge "$3" ] && return 0
+    [ -f "$1" ] || { echo "FAIL: $1 does not exist while waiting for $4 (create it before starting the watcher)"; exit 1; }
+    # grep exits 1 for no match (count 0), 2 for an error; the || list keeps set -e out of it.
+    count=$(grep -c -- "$2" "$1") || [ $? = 1 ] || { echo "FAIL: grep could not read $1 while waiting for $4"; exit 1; }
+    [ "$count" -ge "$3" ] && return 0
     kill -0 "$watcher" 2>/dev/null || { echo "FAIL: watch exited while waiting for $4"; cat "$watch_err"; exit 1; }
     sleep 0.1
   done

@@ -11,6 +11,9 @@ trap '[ -n "$watcher" ] && kill "$watcher" 2>/dev/null; rm -rf "$work"' EXIT
 cp -r "$src/tests/support/fixtures/base" "$work/rules"
 printf 'print("mmg B " .. umpire.data.weapons.mmg.B)\n' > "$work/try.lua"
 
+# The output files exist before the watch starts (lib.sh, wait_for): its redirections run in the
+# background job, perhaps after the first wait_for.
+: > "$work/out"; : > "$work/err"
 "$umpire" watch --ruleset "$work/rules" "$work/try.lua" > "$work/out" 2> "$work/err" &
 watcher=$!
 
