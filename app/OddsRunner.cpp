@@ -32,16 +32,8 @@ std::shared_ptr<dice::DieSource> borrowed(dice::DieSource& source) {
 ScriptWorker::ScriptWorker(const Request& request) : host_(request.host) {
     if (!request.rulesets.empty()) ruleset::load(host_, request.rulesets);
     host_.extension<GameLog>().set_journaling(false);
-    initial_state_ = host_.state_json();
-    // Kept for the worker's life, to put the state back after a path that changed it: charged
-    // while kept, as the writer charged it while writing (docs/sandbox.md, "Memory").
-    if (initial_state_.size() > game_state::kUnchargedText) {
-        if (!host_.charge_memory(initial_state_.size()))
-            throw ScriptError("memory limit: umpire.state as JSON (~" + std::to_string((initial_state_.size() >> 20) + 1) +
-                              " MiB), kept by each odds worker to put it back after every path, would pass the Lua "
-                              "memory cap of " + std::to_string(host_.options().memory_limit >> 20) + " MiB");
-        state_charged_ = initial_state_.size();
-    }
+    // Kept for the worker's life, to put the state back after a path that changed it.
+    initial_state_.emplace(host_, "kept by each odds worker to put it back after every path");
     lua_State* L = host_.state();
     initial_state_empty_ = state_is_empty();
     host_.push_script_env();
@@ -168,7 +160,7 @@ odds::Outcome ScriptWorker::run(dice::DieSource& source) {
     const int top = lua_gettop(L);
     if (&source != borrowed_source_.get()) borrowed_source_ = borrowed(source);
     host_.set_die_source(borrowed_source_);
-    if (state_touched_) host_.set_state_json(initial_state_);
+    if (state_touched_) host_.set_state_json(initial_state_->text());
     try {
         push_globals();
         const int globals = lua_gettop(L);
@@ -182,7 +174,7 @@ odds::Outcome ScriptWorker::run(dice::DieSource& source) {
         host_.set_die_source(nullptr);
         // Restoring the state costs a JSON round trip; only pay it once a run changed it. A state
         // empty at the start and still empty is unchanged without writing it out.
-        if (!state_touched_ && !(initial_state_empty_ && state_is_empty()) && host_.state_json() != initial_state_)
+        if (!state_touched_ && !(initial_state_empty_ && state_is_empty()) && host_.state_json() != initial_state_->text())
             state_touched_ = true;
         return outcome;
     } catch (...) {
@@ -196,7 +188,7 @@ odds::Outcome ScriptWorker::run(dice::DieSource& source) {
 
 void ScriptWorker::check_data() { DataGuard::check(host_, label_); }
 
-ScriptWorker::~ScriptWorker() { host_.release_memory(tally_charged_ + state_charged_); }
+ScriptWorker::~ScriptWorker() { host_.release_memory(tally_charged_); }
 
 // The tally is one entry per distinct outcome, so a script whose outcome never repeats (a
 // counter, a fraction, a string that grows) made it grow with every path or sample, outside the

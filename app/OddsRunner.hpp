@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -52,7 +53,8 @@ private:
     void drop_globals();
 
     LuaHost host_;
-    std::string initial_state_;
+    // The state as loaded, to put it back after a path that changed it: charged while kept.
+    std::optional<LuaHost::KeptState> initial_state_;
     bool initial_state_empty_ = false;
     bool state_touched_ = false;
     int globals_meta_ = LUA_NOREF;  // {__index = the script env}, the metatable of each run's globals
@@ -72,7 +74,6 @@ private:
     // only when a run is given another source.
     std::shared_ptr<dice::DieSource> borrowed_source_;
     std::size_t tally_charged_ = 0;   // bytes of the engine's tally charged to host_
-    std::size_t state_charged_ = 0;   // bytes of initial_state_ charged to host_ (past 1 MiB)
     std::size_t tally_outcomes_ = 0;  // distinct outcomes in it (one charge each)
 };
 

@@ -91,8 +91,10 @@ SpecResult run_spec_file(LuaHost& host, const std::filesystem::path& file, std::
     const std::string display = LuaHost::display_path(file);
     SpecResult result;
     const auto saved_dice = host.die_source();
-    const std::string initial_state = host.state_json();
     try {
+        // Kept while the spec's code runs and grows memory: charged while kept (a state near the
+        // cap cannot double itself outside it).
+        const LuaHost::KeptState initial_state(host, "kept to give each test of a spec file the state the rules loaded with");
         host.push_script_env();
         const int env = lua_gettop(L);
         host.load_chunk(kSpecApi, "=(spec api)", env);
@@ -114,7 +116,7 @@ SpecResult run_spec_file(LuaHost& host, const std::filesystem::path& file, std::
             host.extension<GameLog>().journal = bus::Journal();
             // ... and the game state the ruleset loaded with, so no test depends on the order of
             // the tests before it.
-            host.set_state_json(initial_state);
+            host.set_state_json(initial_state.text());
             try {
                 host.call(0, 0);
                 DataGuard::check(host, "the test");

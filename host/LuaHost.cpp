@@ -628,21 +628,9 @@ int LuaHost::run_string(const std::string& code, const std::string& label, bool 
 // committed env. The state table is shared, so a module that changed it at load time and then
 // failed is undone from a canonical-JSON snapshot taken before the load.
 void LuaHost::load_generation(const std::function<void(int env_index)>& fill) {
-    const std::string snapshot = state_json();
-    // The snapshot is kept while the rules load, whose module bodies can grow memory: charged
-    // while kept (past 1 MiB, as the writer charges), so the state cannot double itself uncharged.
-    struct KeptText {
-        LuaHost& host;
-        std::size_t bytes = 0;
-        ~KeptText() { host.release_memory(bytes); }
-    } kept{*this};
-    if (snapshot.size() > game_state::kUnchargedText) {
-        if (!charge_memory(snapshot.size()))
-            throw ScriptError("memory limit: umpire.state as JSON (~" + std::to_string((snapshot.size() >> 20) + 1) +
-                              " MiB), kept while the rules load to put it back if the load fails, would pass the Lua "
-                              "memory cap of " + std::to_string(options_.memory_limit >> 20) + " MiB");
-        kept.bytes = snapshot.size();
-    }
+    // Kept while the rules load, whose module bodies can grow memory: charged while kept.
+    const KeptState kept(*this, "kept while the rules load to put it back if the load fails");
+    const std::string& snapshot = kept.text();
     const int top = lua_gettop(L_);
     registry().begin();
     try {
@@ -711,6 +699,17 @@ std::string LuaHost::state_json() {
         throw;
     }
 }
+
+LuaHost::KeptState::KeptState(LuaHost& host, const std::string& why) : host_(host), text_(host.state_json()) {
+    if (text_.size() <= game_state::kUnchargedText) return;
+    if (!host_.charge_memory(text_.size()))
+        throw ScriptError("memory limit: umpire.state as JSON (~" + std::to_string((text_.size() >> 20) + 1) + " MiB), " +
+                          why + ", would pass the Lua memory cap of " +
+                          std::to_string(host_.options_.memory_limit >> 20) + " MiB");
+    charged_ = text_.size();
+}
+
+LuaHost::KeptState::~KeptState() { host_.release_memory(charged_); }
 
 std::uint64_t LuaHost::state_hash() { return bus::fnv1a_64(state_json()); }
 

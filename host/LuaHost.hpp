@@ -107,6 +107,24 @@ public:
     void save_state(const std::filesystem::path& file);
     void load_state(const std::filesystem::path& file);
     void set_state_json(const std::string& json);  // replaces the contents in place
+    // The game state as canonical JSON, charged against the memory cap for as long as it is kept
+    // (past game_state::kUnchargedText, as the writer charges): a copy held while memory can
+    // still grow (a load's undo, a spec file's starting state, the text on its way out of the
+    // worker), so the state cannot double itself outside the cap. `why` completes the error when
+    // it does not fit: "memory limit: umpire.state as JSON (~N MiB), <why>, would pass the Lua
+    // memory cap of M MiB".
+    class KeptState {
+    public:
+        KeptState(LuaHost& host, const std::string& why);
+        ~KeptState();
+        KeptState(const KeptState&) = delete;
+        KeptState& operator=(const KeptState&) = delete;
+        const std::string& text() const { return text_; }
+    private:
+        LuaHost& host_;
+        std::string text_;
+        std::size_t charged_ = 0;
+    };
 
     // ---- output, memory ------------------------------------------------------------------------
     void print(const std::string& line);
