@@ -25,7 +25,9 @@ int cmd_run(const Common& common, const RunInputs& in) {
                                  {"state", in.state_in.empty() ? nlohmann::json() : nlohmann::json(LuaHost::read_file(in.state_in))}};
         const nlohmann::json results = replay::play(host, common.seed, split_rulesets(common).load, std::move(inputs));
         // Through the parent when isolated: the worker may not open a file for writing.
-        if (!in.state_out.empty()) isolation::write_file(in.state_out, host.state_json() + "\n");
+        // The state text is charged while it goes out (host/LuaHost.hpp, KeptState), uncopied.
+        if (!in.state_out.empty())
+            isolation::write_file(in.state_out, LuaHost::KeptState(host, "kept to write --save-state").text(), "\n");
         if (!in.journal_out.empty()) isolation::write_file(in.journal_out, host.extension<GameLog>().journal.dump() + "\n");
         // What the script returned is printed (`run -e 'return x'`), as a REPL would: strings as
         // they are, other values as JSON, tab-separated; under --json it is the "returned" array.

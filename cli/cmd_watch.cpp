@@ -63,7 +63,8 @@ int watch_loop(const Common& common, const std::string& script, const std::strin
                 std::cerr << "umpire: " << e.what() << "\n";
             }
             std::cout << std::flush;
-            isolation::send("state", host.state_json());
+            // Charged while it goes to the parent (host/LuaHost.hpp, KeptState).
+            isolation::send("state", LuaHost::KeptState(host, "kept to hand it to the next run").text());
             std::cerr << "-- watching " << script << " (Ctrl-C to stop)\n";
             std::vector<std::filesystem::path> changed;
             while ((changed = watcher.wait(std::chrono::hours(1))).empty()) {

@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -20,6 +21,7 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <climits>
 #include <ctime>
 #include <cmath>
 #include <csignal>
@@ -319,12 +321,33 @@ void set_limit(int resource, rlim_t soft, rlim_t hard) {
     _exit(rc);
 }
 
-// False if the other end is gone. On a socket (the fork server's) with MSG_NOSIGNAL, so a fork
-// server that died is an error for the caller rather than a SIGPIPE that ends the whole server.
-bool write_all(int fd, const char* data, std::size_t size) {
+// Writes `parts` in order, as one stream. False if the other end is gone. On a socket (the fork
+// server's) with MSG_NOSIGNAL, so a fork server that died is an error for the caller rather than
+// a SIGPIPE that ends the whole server. Gathered (sendmsg, writev) so that no caller copies a
+// large payload into one buffer first: the worker's state text for --save-state or watch was
+// copied twice more that way, outside the memory cap.
+bool write_all(int fd, std::vector<iovec> parts) {
     bool socket = true;
-    while (size > 0) {
-        ssize_t n = socket ? ::send(fd, data, size, MSG_NOSIGNAL) : ::write(fd, data, size);
+    std::size_t first = 0;
+    const auto skip_written = [&](std::size_t written) {
+        while (first < parts.size() && written >= parts[first].iov_len) written -= parts[first++].iov_len;
+        if (first < parts.size()) {
+            parts[first].iov_base = static_cast<char*>(parts[first].iov_base) + written;
+            parts[first].iov_len -= written;
+        }
+    };
+    skip_written(0);  // empty parts
+    while (first < parts.size()) {
+        const auto count = static_cast<int>(std::min<std::size_t>(parts.size() - first, IOV_MAX));
+        ssize_t n;
+        if (socket) {
+            msghdr message{};
+            message.msg_iov = parts.data() + first;
+            message.msg_iovlen = static_cast<std::size_t>(count);
+            n = ::sendmsg(fd, &message, MSG_NOSIGNAL);
+        } else {
+            n = ::writev(fd, parts.data() + first, count);
+        }
         if (n < 0 && socket && errno == ENOTSOCK) {
             socket = false;
             continue;
@@ -333,22 +356,30 @@ bool write_all(int fd, const char* data, std::size_t size) {
             if (errno == EINTR) continue;
             return false;
         }
-        data += n;
-        size -= static_cast<std::size_t>(n);
+        skip_written(static_cast<std::size_t>(n));
     }
     return true;
 }
 
-// One frame: [topic length][payload length][topic][payload], lengths as 4-byte host-order integers.
-bool write_frame(int fd, const std::string& topic, const std::string& payload) {
-    std::string frame(8, '\0');
+iovec part(std::string_view text) { return {const_cast<char*>(text.data()), text.size()}; }
+
+// One frame: [topic length][payload length][topic][payload], lengths as 4-byte host-order
+// integers; the payload is the concatenation of `payload`.
+bool write_frame(int fd, std::string_view topic, std::initializer_list<std::string_view> payload) {
+    char lengths[8];
     const auto topic_size = static_cast<std::uint32_t>(topic.size());
-    const auto payload_size = static_cast<std::uint32_t>(payload.size());
-    std::memcpy(frame.data(), &topic_size, 4);
-    std::memcpy(frame.data() + 4, &payload_size, 4);
-    frame += topic;
-    frame += payload;
-    return write_all(fd, frame.data(), frame.size());
+    std::size_t total = 0;
+    for (const auto p : payload) total += p.size();
+    const auto payload_size = static_cast<std::uint32_t>(total);
+    std::memcpy(lengths, &topic_size, 4);
+    std::memcpy(lengths + 4, &payload_size, 4);
+    std::vector<iovec> parts{part({lengths, sizeof lengths}), part(topic)};
+    for (const auto p : payload) parts.push_back(part(p));
+    return write_all(fd, std::move(parts));
+}
+
+bool write_frame(int fd, const std::string& topic, const std::string& payload) {
+    return write_frame(fd, std::string_view(topic), {std::string_view(payload)});
 }
 
 std::string signal_name(int sig) {
@@ -420,9 +451,9 @@ struct FrameReader {
     }
 };
 
-void write_output(const std::filesystem::path& path, const std::string& content) {
+void write_output(const std::filesystem::path& path, std::string_view content, std::string_view tail = {}) {
     std::ofstream out(path, std::ios::binary);
-    out << content;
+    out << content << tail;
     if (!out) throw std::runtime_error("cannot write " + path.string());
 }
 
@@ -497,7 +528,7 @@ int run(const Limits& limits, const std::function<int()>& body,
                 return;
             }
             try {
-                write_output(path, nul == std::string::npos ? std::string() : payload.substr(nul + 1));
+                write_output(path, nul == std::string::npos ? std::string_view() : std::string_view(payload).substr(nul + 1));
             } catch (const std::exception& e) {
                 failure = e.what();
             }
@@ -649,9 +680,12 @@ int ForkServer::call(const std::string& request,
     return std::stoi(last);
 }
 
-void write_file(const std::filesystem::path& path, const std::string& content) {
-    if (in_worker()) send("file", path.string() + '\0' + content);
-    else write_output(path, content);
+void write_file(const std::filesystem::path& path, std::string_view content, std::string_view tail) {
+    if (in_worker()) {
+        if (g_pipe >= 0) write_frame(g_pipe, "file", {path.string(), std::string_view("\0", 1), content, tail});
+    } else {
+        write_output(path, content, tail);
+    }
 }
 
 int claim_slot() {

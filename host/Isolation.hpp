@@ -100,7 +100,8 @@ void send(const std::string& topic, const std::string& payload);
 
 // Writes a command's output file: in a worker (which may not open files for writing) the parent
 // writes it, if it is one of run()'s `outputs`; outside a worker it is written here.
-void write_file(const std::filesystem::path& path, const std::string& content);
+// `tail` follows `content` (a final newline, without copying a large text to append it).
+void write_file(const std::filesystem::path& path, std::string_view content, std::string_view tail = {});
 
 // ---- the out-of-process watchdog (used by host/Watchdog) -------------------------------------
 // A slot of the page shared with the parent: one per Watchdog of the worker (one per LuaHost).

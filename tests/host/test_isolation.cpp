@@ -314,6 +314,47 @@ TEST_CASE("isolation: the parent writes the worker's declared outputs", "[isolat
     CHECK(umpire::LuaHost::read_file(out) == "journal");
 }
 
+namespace {
+// The worker's peak resident memory (VmHWM), in bytes; 0 if unknown.
+std::size_t peak_resident_bytes() {
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line))
+        if (line.rfind("VmHWM:", 0) == 0) return std::stoull(line.substr(6)) << 10;
+    return 0;
+}
+}  // namespace
+
+// A worker's output goes to the parent without being copied on the way: `run --save-state` handed
+// over its state text with a newline appended (a copy), then send() joined path and text (a
+// second) and write_frame put the frame together (a third), all outside the memory cap. Now the
+// frame is written gathered from the parts. A 64 MiB text raised the worker's peak by more than
+// twice its size; now by less than a quarter of it.
+TEST_CASE("isolation: an output goes to the parent uncopied, its tail included", "[isolation][memory]") {
+    const fs::path out = test_helpers::scratch_root() / "isolation-large-output.txt";
+    constexpr std::size_t kSize = std::size_t{64} << 20;
+    std::string growth = "(nothing reported)";
+    const int rc = isolation::run(test_limits(), [&] {
+        std::string text(kSize, 'x');
+        for (std::size_t i = 0; i < kSize; i += 4096) text[i] = static_cast<char>('a' + (i >> 12) % 26);
+        const std::size_t before = peak_resident_bytes();
+        isolation::write_file(out, text, "\n");
+        isolation::send("growth", std::to_string(peak_resident_bytes() - before));
+        return 0;
+    }, {out}, [&](const std::string&, const std::string& payload) { growth = payload; });
+    CHECK(rc == 0);
+    INFO("the worker's peak grew by " << growth << " bytes writing " << kSize);
+    REQUIRE(growth != "(nothing reported)");
+    CHECK(std::stoull(growth) < kSize / 4);
+    const std::string written = umpire::LuaHost::read_file(out);
+    REQUIRE(written.size() == kSize + 1);
+    CHECK(written.back() == '\n');
+    bool same = true;
+    for (std::size_t i = 0; i < kSize; i += 4096) same = same && written[i] == static_cast<char>('a' + (i >> 12) % 26);
+    CHECK(same);
+    fs::remove(out);
+}
+
 TEST_CASE("isolation: Monte Carlo threads work in a worker", "[isolation]") {
     int rc = -1;
     const std::string message = died([] {
