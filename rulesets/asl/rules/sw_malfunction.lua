@@ -12,6 +12,8 @@ local cite, data, rules = umpire.cite, umpire.data, umpire.rules
 -- The globals a check calls, held in locals: a global is looked up through the sandbox's
 -- environment on each use (≈ 180 instructions against ≈ 10 for a local, bench/per_call.sh).
 local ipairs, type, error = ipairs, type, error
+-- What a missing context or user reads as: one shared empty table, never written.
+local NONE_CTX = {}
 
 --- The conditions (rows of the breakdown table) that apply to one SW in one attack.
 -- mg: {captured, low_ammo, ammunition_shortage, owner, type, gun}; ctx: {sustained, intensive, user = unit,
@@ -77,8 +79,8 @@ function mal.conditions(mg, ctx)
   return c
 end
 
---- Effective numbers of one SW in one attack (A9.7 + the 001 table).
-function mal.numbers(mg, ctx)
+-- The effective numbers as the rules work them out, every time (see mal.numbers).
+local function numbers_worked_out(mg, ctx)
   local cond = mal.conditions(mg, ctx)
   -- A9.8: a dm German MMG/HMG fired as a LMG breaks down on the numbers it is fired with
   local w = mg
@@ -87,6 +89,117 @@ function mal.numbers(mg, ctx)
   local eff = rules.breakdown.effective(w, cond, true)
   if not eff.B and not eff.X and not eff.LA then eff.B = 12 end
   return eff
+end
+
+-- The memo of the effective numbers (issues 15 and 18). Every attack works out its MG's B#/X#
+-- afresh: the conditions, then the 001 table's rows, about 5,500 machine instructions of the
+-- ~37,000 a Monte Carlo sample of scripts/asl/odds_mmg_fire_group.lua cost (bench/per_call.sh),
+-- while the answer depends on no die and on few values, which repeat from attack to attack. So
+-- while the journal is off (odds runs: no citation is made, so none is lost), the answer is kept,
+-- keyed by the content of every value the computation reads, never by a table's identity (scripts
+-- build their MG and units afresh for every sample):
+--   the MG:    sustained, captured, gun, low_ammo, ammunition_shortage, circled (read as true or
+--              false only), owner, type, nationality, B, X (as values);
+--   ctx:       sustained, intensive, non_qualified, inexperienced, leader_present, x_heavy_dust,
+--              ammunition_shortage (true or false), extreme_winter (a value);
+--   the user:  non_qualified, elite, inexperienced (true or false), side, kind, class (values);
+--   data:      options.japanese_non_crew_mg, options.ammo_shortage_penalty_base, and the 001 table's
+--              rows (by identity: data is read-only once loaded, a reload brings new tables);
+--   the rules: mal.conditions and breakdown.effective themselves (a house rule may replace
+--              either: the memo is emptied when one changes).
+-- The rules read the fields named "true or false" only as conditions, so they are packed as bits
+-- of one number; the rules read the values only by comparing them with strings, or (B, X) with
+-- `or`/`not`, so a false value is kept as a nil one. Names (the MG's, the user's) are read only for
+-- citations. Two cases are not kept, as their answers read more than these values: a dismantled MG
+-- (sw_dismantle.fire_numbers reads the LMG's counter) and Extreme Winter by nationality
+-- (ctx.extreme_winter = true reads options.extreme_winter_axis). An error is never kept: it is
+-- raised again, as the rules raise it, at the next call.
+--
+-- The key is a path through nested tables, one level per value (nil stands as NIL), walked with
+-- one table look-up per value and no loop: in the sandbox each Lua bytecode costs ~17 machine
+-- instructions (bench/per_call.sh), so the walk is written out. The leaf holds the numbers, copied
+-- for each caller, who may change them. The memo holds at most MEMO_LIMIT tables; past that it
+-- starts again empty. A reload runs this module again, with an empty memo. The spec
+-- rulesets/asl/tests/a9_memo.lua compares the memo with the computation over random MGs,
+-- conditions, users and options.
+local journal_on = umpire.journal.on
+local NIL = {}
+local MEMO_LIMIT = 4096
+local memo, memo_size, memo_conditions, memo_effective = {}, 0, nil, nil
+
+-- The child of a memo node for a value met for the first time (a NaN, which is no table key,
+-- gets a child of its own that the memo does not keep).
+local function grow(node, v)
+  local child = {}
+  if v == v then
+    node[v] = child
+    memo_size = memo_size + 1
+  end
+  return child
+end
+
+-- The leaf of the memo for an MG and its context (see above): a table holding the numbers at [1]
+-- once they were worked out.
+local function memo_leaf(mg, c, u)
+  local flags = 0
+  if mg.sustained then flags = flags + 1 end
+  if mg.captured then flags = flags + 2 end
+  if mg.gun then flags = flags + 4 end
+  if mg.low_ammo then flags = flags + 8 end
+  if mg.ammunition_shortage then flags = flags + 16 end
+  if mg.circled then flags = flags + 32 end
+  if c.sustained then flags = flags + 64 end
+  if c.intensive then flags = flags + 128 end
+  if c.non_qualified then flags = flags + 256 end
+  if c.inexperienced then flags = flags + 512 end
+  if c.leader_present then flags = flags + 1024 end
+  if c.x_heavy_dust then flags = flags + 2048 end
+  if c.ammunition_shortage then flags = flags + 4096 end
+  if u.non_qualified then flags = flags + 8192 end
+  if u.elite then flags = flags + 16384 end
+  if u.inexperienced then flags = flags + 32768 end
+  local options = data.options
+  local node, v = memo, flags
+  node = node[v] or grow(node, v)
+  v = mg.owner or NIL; node = node[v] or grow(node, v)
+  v = mg.type or NIL; node = node[v] or grow(node, v)
+  v = mg.nationality or NIL; node = node[v] or grow(node, v)
+  v = mg.B or NIL; node = node[v] or grow(node, v)
+  v = mg.X or NIL; node = node[v] or grow(node, v)
+  v = c.extreme_winter or NIL; node = node[v] or grow(node, v)
+  v = u.side or NIL; node = node[v] or grow(node, v)
+  v = u.kind or NIL; node = node[v] or grow(node, v)
+  v = u.class or NIL; node = node[v] or grow(node, v)
+  v = options.japanese_non_crew_mg or NIL; node = node[v] or grow(node, v)
+  v = options.ammo_shortage_penalty_base or NIL; node = node[v] or grow(node, v)
+  v = data.breakdown_modifiers.rows; node = node[v] or grow(node, v)
+  return node
+end
+
+--- The effective numbers of one SW in one attack, as mal.numbers gives them while the journal is
+-- off: from the memo described above when the same values were met before. (mal.numbers calls it
+-- then; the spec tests call it directly, to compare it with the computation.)
+function mal.numbers_memoized(mg, ctx)
+  local c = ctx or NONE_CTX
+  if mg.dismantled or c.extreme_winter == true then return numbers_worked_out(mg, ctx) end
+  local effective = rules.breakdown.effective
+  if mal.conditions ~= memo_conditions or effective ~= memo_effective or memo_size >= MEMO_LIMIT then
+    memo, memo_size, memo_conditions, memo_effective = {}, 0, mal.conditions, effective
+  end
+  local leaf = memo_leaf(mg, c, c.user or NONE_CTX)
+  local e = leaf[1]
+  if e then return {B = e.B, X = e.X, LA = e.LA} end
+  -- not met before: worked out, then kept (the computation only reads the MG and its context:
+  -- they still hold the values of the key)
+  e = numbers_worked_out(mg, ctx)
+  leaf[1] = {B = e.B, X = e.X, LA = e.LA}
+  return e
+end
+
+--- Effective numbers of one SW in one attack (A9.7 + the 001 table).
+function mal.numbers(mg, ctx)
+  if journal_on() then return numbers_worked_out(mg, ctx) end
+  return mal.numbers_memoized(mg, ctx)
 end
 
 local function mark(mg, r)
