@@ -6,13 +6,15 @@
 -- differ in one value only meet each other in the memo, so a value missing from its key gives a
 -- stale answer and fails the comparison.
 
--- A small generator of our own (a linear congruential one), so the cases are the same every run. It
--- answers from the state's high bits: the low bits of such a generator repeat with a short period.
+-- A small generator of our own, so that the cases are the same every run: Park and Miller's
+-- minimal standard (multiplier 48271, modulus 2^31 - 1), whose products stay below 2^53, so a
+-- double holds them exactly. (The generator of a9_mg_attack_fast_paths.lua multiplies by
+-- 1103515245, past 2^53: its doubles round, and it repeats after a few hundred draws.)
 local function generator(seed)
-  local state = seed
+  local state = seed % 2147483647
   return function(n)
-    state = (state * 1103515245 + 12345) % 2147483648
-    return math.floor(state / 65536) % n + 1
+    state = state * 48271 % 2147483647
+    return state % n + 1
   end
 end
 
@@ -25,37 +27,61 @@ local function one_of(pick, list)
 end
 
 local SIDES = {"german", "russian", "japanese", "finnish", "american", false}
-local TYPES = {"LMG", "MMG", "HMG", "FT"}
-local KINDS = {"squad", "hs", "crew", "leader"}
-local CLASSES = {"conscript", "green", "elite"}
-local WINTER = {"axis", "russian", true, false}
-local FLAG = {true, false}
+-- (a condition holds in one case of six: most cases then have few, so that the one value a case
+-- changes often decides the numbers)
+local FLAG = {true, false, false, false, false}
+local RARE = {true, false, false, false, false, false, false, false, false}
 
--- A random MG: printed numbers and the fields the 001 table's notes read.
-local function random_mg(pick)
-  local mg = {name = "MG " .. pick(3), type = one_of(pick, TYPES), owner = one_of(pick, SIDES),
-    nationality = one_of(pick, SIDES), sustained = one_of(pick, FLAG), captured = one_of(pick, FLAG),
-    gun = one_of(pick, FLAG), low_ammo = one_of(pick, FLAG), ammunition_shortage = one_of(pick, FLAG),
-    circled = one_of(pick, FLAG)}
-  local printed = pick(4)
-  if printed == 1 then mg.B = 9 + pick(3)
-  elseif printed == 2 then mg.X = 8 + pick(3)
-  elseif printed == 3 then mg.B, mg.X = 9 + pick(2), 11 + pick(2) end
-  return mg
+-- Every value the computation reads, with the values a case draws it from (nil is drawn as often
+-- as each value): where it lives (the MG, the context, its user, data.options) and its name.
+local FIELDS = {
+  {"mg", "type", {"LMG", "MMG", "HMG", "FT"}}, {"mg", "owner", SIDES}, {"mg", "nationality", SIDES},
+  {"mg", "B", {10, 11, 12}}, {"mg", "X", {9, 11, 12}},
+  {"mg", "sustained", FLAG}, {"mg", "captured", FLAG}, {"mg", "gun", FLAG}, {"mg", "low_ammo", FLAG},
+  {"mg", "ammunition_shortage", FLAG}, {"mg", "circled", FLAG}, {"mg", "dismantled", RARE},
+  {"ctx", "sustained", FLAG}, {"ctx", "intensive", FLAG}, {"ctx", "non_qualified", FLAG},
+  {"ctx", "inexperienced", FLAG}, {"ctx", "leader_present", FLAG}, {"ctx", "x_heavy_dust", FLAG},
+  {"ctx", "ammunition_shortage", FLAG}, {"ctx", "extreme_winter", {"axis", "russian", true, false, false, false, false}},
+  {"ctx", "has_user", {true, true, true, false}}, {"ctx", "is_nil", RARE},
+  {"user", "side", SIDES}, {"user", "kind", {"squad", "hs", "crew", "leader"}},
+  {"user", "class", {"conscript", "green", "elite"}}, {"user", "elite", FLAG},
+  {"user", "non_qualified", FLAG}, {"user", "inexperienced", FLAG},
+  {"options", "japanese_non_crew_mg", {"any", "japanese"}},
+  {"options", "ammo_shortage_penalty_base", {"printed", "twelve"}},
+}
+
+-- A random case: a value (or nil) for each field.
+local function random_case(pick)
+  local case = {}
+  for i, f in ipairs(FIELDS) do case[i] = f[3][pick(#f[3] + 1)] end
+  return case
 end
 
--- A random attack context, with a user or none.
-local function random_ctx(pick)
-  local ctx = {sustained = one_of(pick, FLAG), intensive = one_of(pick, FLAG), non_qualified = one_of(pick, FLAG),
-    inexperienced = one_of(pick, FLAG), leader_present = one_of(pick, FLAG), x_heavy_dust = one_of(pick, FLAG),
-    ammunition_shortage = one_of(pick, FLAG), extreme_winter = one_of(pick, WINTER)}
-  if pick(4) > 1 then
-    ctx.user = {name = "unit " .. pick(3), side = one_of(pick, SIDES), kind = one_of(pick, KINDS),
-      class = one_of(pick, CLASSES), elite = one_of(pick, FLAG), non_qualified = one_of(pick, FLAG),
-      inexperienced = one_of(pick, FLAG)}
+-- The same case with one field drawn again, so that it differs from the first in that field only.
+local function variant(pick, case)
+  local out = {}
+  for i = 1, #FIELDS do out[i] = case[i] end
+  local i = pick(#FIELDS)
+  local values = FIELDS[i][3]
+  repeat out[i] = values[pick(#values + 1)] until out[i] ~= case[i]
+  return out
+end
+
+-- The MG and context of a case, and data.options set as the case says (options missing from the
+-- case keep the data's value).
+local function build(case, defaults)
+  local t = {mg = {name = "MG"}, ctx = {}, user = {name = "unit"}, options = {}}
+  for i, f in ipairs(FIELDS) do t[f[1]][f[2]] = case[i] end
+  for name, default in pairs(defaults) do
+    local v = t.options[name]
+    if v == nil then v = default end
+    umpire.data.options[name] = v
   end
-  if pick(5) == 1 then return nil end
-  return ctx
+  local ctx = t.ctx
+  if ctx.has_user then ctx.user = t.user end
+  ctx.has_user = nil
+  if ctx.is_nil then ctx = nil else ctx.is_nil = nil end
+  return t.mg, ctx
 end
 
 -- A call's answer, or its error, as a value to compare.
@@ -65,29 +91,35 @@ local function outcome(f, mg, ctx)
   return {error = tostring(r)}
 end
 
-test("sw_malfunction.numbers_memoized gives mal.numbers' numbers (and errors), 3,000 random MGs, conditions, users and options", function()
+test("sw_malfunction.numbers_memoized gives mal.numbers' numbers (and errors): 20,000 random cases, each after one differing in one value only", function()
   local pick = generator(20261124)
   local options = umpire.data.options
-  local japanese, base = options.japanese_non_crew_mg, options.ammo_shortage_penalty_base
-  local hits, kinds = 0, {}
-  for case = 1, 3000 do
-    options.japanese_non_crew_mg = pick(2) == 1 and "any" or "japanese"
-    options.ammo_shortage_penalty_base = pick(2) == 1 and "printed" or "twelve"
-    local mg, ctx = random_mg(pick), random_ctx(pick)
+  local defaults = {japanese_non_crew_mg = options.japanese_non_crew_mg, ammo_shortage_penalty_base = options.ammo_shortage_penalty_base}
+  local forms, differing = {}, 0
+  for n = 1, 20000 do
+    local first = random_case(pick)
+    local second = variant(pick, first)
+    -- the first case fills the memo; the second, one value away, must not take its answer unless
+    -- the rules give the same
+    local mg, ctx = build(first, defaults)
+    local first_want = outcome(mal.numbers, mg, ctx)
+    eq(outcome(mal.numbers_memoized, mg, ctx), first_want, string.format("case %d (first)", n))
+    mg, ctx = build(second, defaults)
     local want = outcome(mal.numbers, mg, ctx)
-    -- twice: the first call may fill the memo, the second reads it
-    for _ = 1, 2 do
-      local got = outcome(mal.numbers_memoized, mg, ctx)
-      eq(got, want, string.format("case %d", case))
-    end
+    for _ = 1, 2 do eq(outcome(mal.numbers_memoized, mg, ctx), want, string.format("case %d (one value changed)", n)) end
     if want.numbers then
-      local shape = (want.numbers.LA and "LA" or "") .. (want.numbers.B and "B" or "") .. (want.numbers.X and "X" or "")
-      if not kinds[shape] then kinds[shape] = true hits = hits + 1 end
+      forms[(want.numbers.LA and "LA" or "") .. (want.numbers.B and "B" or "") .. (want.numbers.X and "X" or "")] = true
+      if not first_want.numbers or first_want.numbers.B ~= want.numbers.B or first_want.numbers.X ~= want.numbers.X
+        or first_want.numbers.LA ~= want.numbers.LA then differing = differing + 1 end
     end
   end
-  options.japanese_non_crew_mg, options.ammo_shortage_penalty_base = japanese, base
-  -- the cases reach every form of the numbers the 001 notes give: B, B/X, X, LA/B, LA/B/X, LA/X
-  ok(hits >= 5, "the cases met " .. hits .. " forms of the numbers")
+  for name, v in pairs(defaults) do options[name] = v end
+  -- the cases reach the forms of the numbers the 001 notes give (B, B/X, X, LA/B, LA/B/X), and
+  -- often change the answer with their one value
+  local count = 0
+  for _ in pairs(forms) do count = count + 1 end
+  ok(count >= 5, "the cases met " .. count .. " forms of the numbers")
+  ok(differing >= 3000, differing .. " pairs of cases differing in one value had different numbers")
 end)
 
 test("sw_malfunction.numbers_memoized: the caller's copy is its own (changing it changes no later answer)", function()
