@@ -101,19 +101,21 @@ end
 --   the MG:    sustained, captured, gun, low_ammo, ammunition_shortage, circled (read as true or
 --              false only), owner, type, nationality, B, X (as values);
 --   ctx:       sustained, intensive, non_qualified, inexperienced, leader_present, x_heavy_dust,
---              ammunition_shortage (true or false), extreme_winter (a value);
---   the user:  non_qualified, elite, inexperienced (true or false), side, kind, class (values);
+--              ammunition_shortage (true or false), extreme_winter ("axis", "russian" or other);
+--   the user:  non_qualified, elite, inexperienced (true or false), class ("conscript", "green" or
+--              other), side, kind (values);
 --   data:      options.japanese_non_crew_mg, options.ammo_shortage_penalty_base, and the 001 table's
 --              rows (by identity: data is read-only once loaded, a reload brings new tables);
---   the rules: mal.conditions and breakdown.effective themselves (a house rule may replace
---              either: the memo is emptied when one changes).
--- The rules read the fields named "true or false" only as conditions, so they are packed as bits
--- of one number; the rules read the values only by comparing them with strings, or (B, X) with
--- `or`/`not`, so a false value is kept as a nil one. Names (the MG's, the user's) are read only for
--- citations. Two cases are not kept, as their answers read more than these values: a dismantled MG
--- (sw_dismantle.fire_numbers reads the LMG's counter) and Extreme Winter by nationality
--- (ctx.extreme_winter = true reads options.extreme_winter_axis). An error is never kept: it is
--- raised again, as the rules raise it, at the next call.
+--   the rules: mal.conditions and breakdown.effective themselves (a house rule may replace either).
+-- The values that hold for every answer (data and rules) are checked once per call: when one
+-- changes, the memo starts again empty. The rules read the fields named "true or false" only as
+-- conditions, and extreme_winter and class only by comparing them with the strings named, so they
+-- are packed as bits of one number; they read the other values only by comparing them with
+-- strings, or (B, X) with `or`/`not`, so a false value is kept as a nil one. Names (the MG's, the
+-- user's) are read only for citations. Two cases are not kept, as their answers read more than
+-- these values: a dismantled MG (sw_dismantle.fire_numbers reads the LMG's counter) and Extreme
+-- Winter by nationality (ctx.extreme_winter = true reads options.extreme_winter_axis). An error is
+-- never kept: it is raised again, as the rules raise it, at the next call.
 --
 -- The key is a path through nested tables, one level per value (nil stands as NIL), walked with
 -- one table look-up per value and no loop: in the sandbox each Lua bytecode costs ~17 machine
@@ -126,6 +128,7 @@ local journal_on = umpire.journal.on
 local NIL = {}
 local MEMO_LIMIT = 4096
 local memo, memo_size, memo_conditions, memo_effective = {}, 0, nil, nil
+local memo_japanese, memo_penalty_base, memo_rows = nil, nil, nil
 
 -- The child of a memo node for a value met for the first time (a NaN, which is no table key,
 -- gets a child of its own that the memo does not keep).
@@ -140,7 +143,7 @@ end
 
 -- The leaf of the memo for an MG and its context (see above): a table holding the numbers at [1]
 -- once they were worked out.
-local function memo_leaf(mg, c, u)
+local function memo_leaf(mg, c, u, ew)
   local flags = 0
   if mg.sustained then flags = flags + 1 end
   if mg.captured then flags = flags + 2 end
@@ -158,7 +161,10 @@ local function memo_leaf(mg, c, u)
   if u.non_qualified then flags = flags + 8192 end
   if u.elite then flags = flags + 16384 end
   if u.inexperienced then flags = flags + 32768 end
-  local options = data.options
+  -- (the rules compare these two only with the strings below: any other value acts as none)
+  if ew == "axis" then flags = flags + 65536 elseif ew == "russian" then flags = flags + 131072 end
+  local class = u.class
+  if class == "conscript" then flags = flags + 262144 elseif class == "green" then flags = flags + 524288 end
   local node, v = memo, flags
   node = node[v] or grow(node, v)
   v = mg.owner or NIL; node = node[v] or grow(node, v)
@@ -166,13 +172,8 @@ local function memo_leaf(mg, c, u)
   v = mg.nationality or NIL; node = node[v] or grow(node, v)
   v = mg.B or NIL; node = node[v] or grow(node, v)
   v = mg.X or NIL; node = node[v] or grow(node, v)
-  v = c.extreme_winter or NIL; node = node[v] or grow(node, v)
   v = u.side or NIL; node = node[v] or grow(node, v)
   v = u.kind or NIL; node = node[v] or grow(node, v)
-  v = u.class or NIL; node = node[v] or grow(node, v)
-  v = options.japanese_non_crew_mg or NIL; node = node[v] or grow(node, v)
-  v = options.ammo_shortage_penalty_base or NIL; node = node[v] or grow(node, v)
-  v = data.breakdown_modifiers.rows; node = node[v] or grow(node, v)
   return node
 end
 
@@ -181,12 +182,17 @@ end
 -- then; the spec tests call it directly, to compare it with the computation.)
 function mal.numbers_memoized(mg, ctx)
   local c = ctx or NONE_CTX
-  if mg.dismantled or c.extreme_winter == true then return numbers_worked_out(mg, ctx) end
-  local effective = rules.breakdown.effective
-  if mal.conditions ~= memo_conditions or effective ~= memo_effective or memo_size >= MEMO_LIMIT then
+  local ew = c.extreme_winter
+  if mg.dismantled or ew == true then return numbers_worked_out(mg, ctx) end
+  -- (what holds for every answer the memo keeps: when one of these changes, it starts again empty)
+  local effective, options, rows = rules.breakdown.effective, data.options, data.breakdown_modifiers.rows
+  local japanese, penalty_base = options.japanese_non_crew_mg, options.ammo_shortage_penalty_base
+  if memo_size >= MEMO_LIMIT or mal.conditions ~= memo_conditions or effective ~= memo_effective
+    or japanese ~= memo_japanese or penalty_base ~= memo_penalty_base or rows ~= memo_rows then
     memo, memo_size, memo_conditions, memo_effective = {}, 0, mal.conditions, effective
+    memo_japanese, memo_penalty_base, memo_rows = japanese, penalty_base, rows
   end
-  local leaf = memo_leaf(mg, c, c.user or NONE_CTX)
+  local leaf = memo_leaf(mg, c, c.user or NONE_CTX, ew)
   local e = leaf[1]
   if e then return {B = e.B, X = e.X, LA = e.LA} end
   -- not met before: worked out, then kept (the computation only reads the MG and its context:
