@@ -226,7 +226,9 @@ function mal.check(mg, dr, ctx)
   local eff = mal.numbers(mg, ctx)
   local r = rules.breakdown.check(eff, original, mg.name)
   mark(mg, r)
-  if r.eliminated then
+  -- (cited only with the journal on: see journal_on above)
+  if not journal_on() then
+  elseif r.eliminated then
     -- A9.7: an X# SW "has permanently malfunctioned and is removed": there is nothing to repair
     cite("A9.7", "the attack which caused the breakdown is still resolved; %s has permanently malfunctioned and is removed", mg.name or "the SW")
   elseif r.malfunction then
