@@ -121,11 +121,12 @@ end
 -- one table look-up per value and no loop: in the sandbox each Lua bytecode costs ~17 machine
 -- instructions (bench/per_call.sh: a loop over a list of 28 values cost ~2,900), so the walk is
 -- written out, and reading the ~30 values is most of what a call from the memo costs (~4,000
--- instructions against ~5,600 worked out: reading its inputs is what a memo cannot save). The leaf holds the numbers, copied
--- for each caller, who may change them. The memo holds at most MEMO_LIMIT tables; past that it
--- starts again empty. A reload runs this module again, with an empty memo. The spec
--- rulesets/asl/tests/a9_memo.lua compares the memo with the computation over random MGs,
--- conditions, users and options.
+-- instructions against ~5,600 worked out: reading its inputs is what a memo cannot save). The
+-- leaf holds the numbers, copied for each caller, who may change them. The memo holds at most
+-- MEMO_LIMIT tables; past that it starts again empty. A reload runs this module again, with an
+-- empty memo. The spec rulesets/asl/tests/a9_memo.lua compares the memo with the computation over
+-- random MGs, conditions, users and options, each case right after one that differs from it in
+-- one value only.
 local journal_on = umpire.journal.on
 local NIL = {}
 local MEMO_LIMIT = 4096
