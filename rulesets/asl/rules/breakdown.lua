@@ -180,6 +180,11 @@ function breakdown.effective(weapon, cond, rows_known)
   return effective_numbers(weapon, cond, rows, penalties_left)
 end
 
+-- breakdown.effective as written here. sw_malfunction keeps effective numbers in a memo only
+-- while rules.breakdown.effective is this function: a house rule that replaces it (its module
+-- extends this one, so it inherits this field) may read values the memo's key lacks.
+breakdown.effective_as_written = breakdown.effective
+
 --- What an Original DR does to a weapon with effective numbers `eff` (001 notes: ">=", X# precedence,
 -- B# and LA# together). Returns {eliminated, malfunction, low_ammo}, which the caller only reads.
 -- (a function of its own, not a closure made per check: one allocation less an attack)

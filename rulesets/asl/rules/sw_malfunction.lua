@@ -106,9 +106,11 @@ end
 --              other), side, kind (values);
 --   data:      options.japanese_non_crew_mg, options.ammo_shortage_penalty_base, and the 001 table's
 --              rows (by identity: data is read-only once loaded, a reload brings new tables);
---   the rules: mal.conditions and breakdown.effective themselves (a house rule may replace either).
--- The values that hold for every answer (data and rules) are checked once per call: when one
--- changes, the memo starts again empty. The rules read the fields named "true or false" only as
+--   the rules: mal.conditions and breakdown.effective must be the functions written in this
+--              ruleset (a house rule replacing either may read values this key lacks, so its
+--              answers are always worked out: no memo then).
+-- The values that hold for every answer (data) are checked once per call: when one changes, the
+-- memo starts again empty. The rules read the fields named "true or false" only as
 -- conditions, and extreme_winter and class only by comparing them with the strings named, so they
 -- are packed as bits of one number; they read the other values only by comparing them with
 -- strings, or (B, X) with `or`/`not`, so a false value is kept as a nil one. Names (the MG's, the
@@ -130,7 +132,9 @@ end
 local journal_on = umpire.journal.on
 local NIL = {}
 local MEMO_LIMIT = 4096
-local memo, memo_size, memo_conditions, memo_effective = {}, 0, nil, nil
+local memo, memo_size = {}, 0
+-- (mal.conditions as this module defines it: see numbers_memoized)
+local conditions_as_written = mal.conditions
 local memo_japanese, memo_penalty_base, memo_rows = nil, nil, nil
 
 -- The child of a memo node for a value met for the first time (a NaN, which is no table key,
@@ -187,12 +191,16 @@ function mal.numbers_memoized(mg, ctx)
   local c = ctx or NONE_CTX
   local ew = c.extreme_winter
   if mg.dismantled or ew == true then return numbers_worked_out(mg, ctx) end
+  -- (a replaced rule may read what the key lacks: worked out every time)
+  local breakdown = rules.breakdown
+  if mal.conditions ~= conditions_as_written or breakdown.effective ~= breakdown.effective_as_written then
+    return numbers_worked_out(mg, ctx)
+  end
   -- (what holds for every answer the memo keeps: when one of these changes, it starts again empty)
-  local effective, options, rows = rules.breakdown.effective, data.options, data.breakdown_modifiers.rows
+  local options, rows = data.options, data.breakdown_modifiers.rows
   local japanese, penalty_base = options.japanese_non_crew_mg, options.ammo_shortage_penalty_base
-  if memo_size >= MEMO_LIMIT or mal.conditions ~= memo_conditions or effective ~= memo_effective
-    or japanese ~= memo_japanese or penalty_base ~= memo_penalty_base or rows ~= memo_rows then
-    memo, memo_size, memo_conditions, memo_effective = {}, 0, mal.conditions, effective
+  if memo_size >= MEMO_LIMIT or japanese ~= memo_japanese or penalty_base ~= memo_penalty_base or rows ~= memo_rows then
+    memo, memo_size = {}, 0
     memo_japanese, memo_penalty_base, memo_rows = japanese, penalty_base, rows
   end
   local leaf = memo_leaf(mg, c, c.user or NONE_CTX, ew)

@@ -150,3 +150,26 @@ test("with the journal on, an attack cites as before the memo was filled", funct
   -- what an attack with Sustained Fire cites (A9.3, the A9.11 usage, A.11's B#/X#, the IFT column)
   for _, rule in ipairs({"A9.11", "A9.3", "A.11", "A7.31", "A7.3"}) do ok(umpire.journal.cited(rule), rule .. " is cited") end
 end)
+
+test("sw_malfunction.numbers_memoized: a replaced breakdown.effective (a house rule) is asked every time, as it may read what the memo's key lacks", function()
+  local breakdown = umpire.rules.breakdown
+  local as_written = breakdown.effective
+  local mg = umpire.rules.mg_usage.counter("ger_mmg")
+  local ctx = {sustained = true, user = {name = "German 4-6-7", kind = "squad", side = "german"}}
+  eq(mal.numbers_memoized(mg, ctx), {B = 9, X = 11})
+  -- a house rule: a worn MG breaks down one number earlier (it reads mg.worn, no key of the memo)
+  breakdown.effective = function(weapon, cond, rows_known)
+    local eff = as_written(weapon, cond, rows_known)
+    if weapon.worn and eff.B then eff.B = eff.B - 1 end
+    return eff
+  end
+  local fine, err = pcall(function()
+    eq(mal.numbers_memoized(mg, ctx), {B = 9, X = 11})
+    mg.worn = true
+    eq(mal.numbers_memoized(mg, ctx), {B = 8, X = 11})
+  end)
+  breakdown.effective = as_written
+  mg.worn = nil
+  ok(fine, tostring(err))
+  eq(mal.numbers_memoized(mg, ctx), {B = 9, X = 11})
+end)
