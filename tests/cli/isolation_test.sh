@@ -22,6 +22,18 @@ expect 1 "(command line):1: in string.find: script stopped: killed at the wall-c
   run --timeout 1 -e "$bomb"
 printf '%s\n' "$bomb" > "$work/bomb.lua"
 expect 1 "bomb.lua:1: in string.find: script stopped: killed at the wall-clock limit of 1 s" odds --timeout 1 "$work/bomb.lua"
+# A bomb in a tail call is placed on the line of the tail call, not on the line that called the
+# function making it (LuaJIT keeps no frame of it; host/LuaHost.cpp, push_tail_caller_where):
+# through a local, an upvalue and a global. Before, these said tail.lua:5, up.lua:5 and g.lua:3.
+printf 'local function probe(s)\n  local x = 1\n  return s:find(".-.-.-.-.-b")\nend\nlocal found = probe(("a"):rep(3000))\nreturn found\n' > "$work/tail.lua"
+expect 1 "tail.lua:3: in string.find: script stopped: killed at the wall-clock limit of 1 s" run --timeout 1 "$work/tail.lua"
+printf 'local function probe(s)\n  return s:gsub(".-.-.-.-.-b", "")\nend\nlocal function outer(s)\n  local r = probe(s)\n  return r\nend\nreturn outer(("a"):rep(3000))\n' > "$work/up.lua"
+expect 1 "up.lua:2: in string.gsub: script stopped: killed at the wall-clock limit of 1 s" run --timeout 1 "$work/up.lua"
+printf 'local s = ("a"):rep(3000)\nprobe = function(t) return t:match(".-.-.-.-.-b") end\nlocal found = probe(s)\nreturn found\n' > "$work/g.lua"
+expect 1 "g.lua:2: in string.match: script stopped: killed at the wall-clock limit of 1 s" run --timeout 1 "$work/g.lua"
+# A direct call through a local alias is no tail call: its own line, as before.
+printf 'local find = string.find\nlocal s = ("a"):rep(3000)\nlocal found = find(s, ".-.-.-.-.-b")\nreturn found\n' > "$work/alias.lua"
+expect 1 "alias.lua:3: in string.find: script stopped: killed at the wall-clock limit of 1 s" run --timeout 1 "$work/alias.lua"
 # Without the worker, the in-process watchdog ends the whole process (the old backstop).
 expect 1 "script stopped: ran longer than 1s inside a C function that cannot be interrupted" \
   run --no-isolate --timeout 1 -e "$bomb"
