@@ -87,7 +87,7 @@ void make_tail_caller_where(lua_State* L) {
 // else pushes nothing and returns false.
 bool push_named_callee(lua_State* L) {
     lua_Debug self, caller;
-    if (!lua_getstack(L, 0, &self) || !lua_getinfo(L, "n", &self) || !self.name || !self.namewhat ||
+    if (!lua_checkstack(L, 4) || !lua_getstack(L, 0, &self) || !lua_getinfo(L, "n", &self) || !self.name || !self.namewhat ||
         !lua_getstack(L, 1, &caller))
         return false;
     const int top = lua_gettop(L);

@@ -31,6 +31,7 @@ printf 'local function probe(s)\n  return s:gsub(".-.-.-.-.-b", "")\nend\nlocal 
 expect 1 "up.lua:2: in string.gsub: script stopped: killed at the wall-clock limit of 1 s" run --timeout 1 "$work/up.lua"
 printf 'local s = ("a"):rep(3000)\nprobe = function(t) return t:match(".-.-.-.-.-b") end\nlocal found = probe(s)\nreturn found\n' > "$work/g.lua"
 expect 1 "g.lua:2: in string.match: script stopped: killed at the wall-clock limit of 1 s" run --timeout 1 "$work/g.lua"
+expect 1 "up.lua:2: in string.gsub: script stopped: ran longer than 1s inside a C function" run --no-isolate --timeout 1 "$work/up.lua"
 # A direct call through a local alias is no tail call: its own line, as before.
 printf 'local find = string.find\nlocal s = ("a"):rep(3000)\nlocal found = find(s, ".-.-.-.-.-b")\nreturn found\n' > "$work/alias.lua"
 expect 1 "alias.lua:3: in string.find: script stopped: killed at the wall-clock limit of 1 s" run --timeout 1 "$work/alias.lua"
