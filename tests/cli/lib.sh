@@ -46,6 +46,10 @@ serve_test_setup() {
 # "$work/out" and its pid in $server (serve_stop ends it; call that from the test's cleanup too),
 # waits for the address it prints and sets $port and $base; exits 1 if none comes within 10 s.
 serve_start() {
+  # Emptied first: the server's redirection runs in the background job, perhaps after the first
+  # grep below, which then read the address the previous server of the test printed (and the
+  # port was taken from the file the new server had emptied meanwhile: "printed no address").
+  : > "$work/out"
   "$umpire" serve "$@" --port 0 > "$work/out" 2>&1 &
   server=$!
   for _ in $(seq 100); do grep -q 'http://127.0.0.1:' "$work/out" && break; sleep 0.1; done
