@@ -45,6 +45,8 @@ Result Result::from_exact(const std::map<std::string, std::pair<Outcome, mpq_cla
     Result r;
     r.method = Method::exact;
     r.paths = paths;
+    // Reserved: growing the vector copied every OutcomeStats made so far, each with its GMP fraction.
+    r.outcomes.reserve(sums.size());
     for (const auto& [key, entry] : sums) {
         OutcomeStats s;
         s.outcome = entry.first;
@@ -62,6 +64,7 @@ Result Result::from_counts(const std::map<std::string, std::pair<Outcome, std::u
     Result r;
     r.method = Method::monte_carlo;
     r.samples = samples;
+    r.outcomes.reserve(counts.size());
     for (const auto& [key, entry] : counts) {
         OutcomeStats s;
         s.outcome = entry.first;
