@@ -112,6 +112,11 @@ BENCHMARK(BM_ReloadAslEdited)->Unit(benchmark::kMicrosecond);
 void BM_ReloadAslDataEdited(benchmark::State& state) { reload_after_edits(state, {"data/sw_mg.yaml"}); }
 BENCHMARK(BM_ReloadAslDataEdited)->Unit(benchmark::kMicrosecond);
 
+// Reload after one rules module changed (mg_attack.lua, which other modules call through
+// umpire.rules): it is compiled again; the data tables are the committed ones.
+void BM_ReloadAslModuleEdited(benchmark::State& state) { reload_after_edits(state, {"rules/mg_attack.lua"}); }
+BENCHMARK(BM_ReloadAslModuleEdited)->Unit(benchmark::kMicrosecond);
+
 // One loop of `n` calls, timed per call.
 void run_loop(benchmark::State& state, const std::string& call, bool trusted) {
     umpire::LuaHost host(quiet(trusted));

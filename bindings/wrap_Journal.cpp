@@ -223,9 +223,24 @@ local journaling = ...
 return function() return journaling[1] end
 )lua";
 
+// Pushes the compiled chunk `code`, compiled once per state and kept in the registry under
+// `key`: every load generation opens the journal again (a reload makes a new env), and compiling
+// the two fronts was a twentieth of a reload. Each chunk is a factory: calling it again makes new
+// closures with their own upvalues, as a fresh compile did.
+namespace {
+void push_front(lua_State* L, const char* key, const char* code, const char* chunkname) {
+    lua_getfield(L, LUA_REGISTRYINDEX, key);
+    if (lua_isfunction(L, -1)) return;
+    lua_pop(L, 1);
+    if (luaL_loadbuffer(L, code, std::strlen(code), chunkname) != 0) lua_error(L);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, LUA_REGISTRYINDEX, key);
+}
+}  // namespace
+
 void open_journal(lua_State* L) {
     lua::StackCheck check(L, 0);
-    if (luaL_loadbuffer(L, kCiteFront, std::strlen(kCiteFront), "=umpire.cite") != 0) lua_error(L);
+    push_front(L, "umpire.journal.cite_front", kCiteFront, "=umpire.cite");
     GameLog::of(L).push_flag(L);
     lua_pushcfunction(L, l_cite);
     lua_call(L, 2, 1);
@@ -236,7 +251,7 @@ void open_journal(lua_State* L) {
     lua_setfield(L, -2, "result");
     lua::set_library(L, -1, "journal", kJournalFunctions);
     lua_getfield(L, -1, "journal");
-    if (luaL_loadbuffer(L, kJournalOn, std::strlen(kJournalOn), "=umpire.journal.on") != 0) lua_error(L);
+    push_front(L, "umpire.journal.on_front", kJournalOn, "=umpire.journal.on");
     GameLog::of(L).push_flag(L);
     lua_call(L, 1, 1);
     lua_setfield(L, -2, "on");

@@ -254,6 +254,13 @@ void DataGuard::seal(lua_State* L, int index, int reuse) {
     lua_newtable(L);
     s.anchor = luaL_ref(L, LUA_REGISTRYINDEX);
     std::unordered_map<const void*, int> table_of;  // pointer -> index in s.tables
+    if (from) {
+        // A reseal after an edit keeps most of `from`: sized for it at once, so that its records
+        // are not moved again at each growth of the vectors (each Entry holds two strings).
+        s.tables.reserve(from->tables.size());
+        s.entries.reserve(from->entries.size());
+        table_of.reserve(from->tables.size());
+    }
     auto add_table = [&](int at, std::size_t parent, std::size_t key_entry) {
         const void* p = lua_topointer(L, at);
         auto [it, fresh] = table_of.emplace(p, static_cast<int>(s.tables.size()));
@@ -323,16 +330,17 @@ void DataGuard::seal(lua_State* L, int index, int reuse) {
             s.tables[i].count = old.count;
             s.tables[i].metatable_slot = old.metatable_slot ? -rescratch(old.metatable_slot) : 0;
             for (std::size_t k = old.first; k < old.first + old.count; ++k) {
-                Entry e = from->entries[k];
+                // Copied in place (a copy then a move was twice the string work).
+                const std::size_t at = s.entries.size();
+                Entry& e = s.entries.emplace_back(from->entries[k]);
                 if (!by_value(e.key.type)) e.key.slot = rescratch(e.key.slot);
                 if (e.value.type == LUA_TTABLE) {
                     lua_rawgeti(L, from_anchor, e.value.slot + 1);
-                    e.value.slot = add_table(lua_gettop(L), i, s.entries.size());
+                    e.value.slot = add_table(lua_gettop(L), i, at);
                     lua_pop(L, 1);
                 } else if (!by_value(e.value.type)) {
                     e.value.slot = rescratch(e.value.slot);
                 }
-                s.entries.push_back(std::move(e));
             }
             lua_pop(L, 1);
             continue;

@@ -732,8 +732,29 @@ void LuaHost::set_state_json(const std::string& json) {
 }
 
 void LuaHost::print(const std::string& line) {
+    if (holding_output_) {
+        const std::size_t bytes = sizeof(std::string) + line.size();
+        if (!charge_memory(bytes))
+            throw ScriptError("memory limit: print() while the rules load keeps its output until the load ends, and "
+                              "this line would pass the Lua memory cap");
+        held_output_bytes_ += bytes;
+        held_output_.push_back(line);
+        return;
+    }
     if (options_.print) options_.print(line);
     else std::cout << line << std::endl;
+}
+
+void LuaHost::hold_output() { holding_output_ = true; }
+
+void LuaHost::release_output(bool show) {
+    holding_output_ = false;
+    std::vector<std::string> lines;
+    lines.swap(held_output_);
+    release_memory(held_output_bytes_);
+    held_output_bytes_ = 0;
+    if (show)
+        for (const auto& line : lines) print(line);
 }
 
 std::size_t LuaHost::memory_used() const { return alloc_->used; }

@@ -110,6 +110,12 @@ public:
 
     // ---- output, memory ------------------------------------------------------------------------
     void print(const std::string& line);
+    // Output of a run that may be made again (a reload retried with fresh data tables,
+    // ruleset/Load.cpp): while held, print() keeps its lines (charged against the memory cap)
+    // instead of printing them; release_output prints them (`show`) or drops them, and ends the
+    // hold. Holds do not nest.
+    void hold_output();
+    void release_output(bool show);
     std::size_t memory_used() const;
     // Of memory_used(), the C++ memory charged through charge_memory (the rest is the Lua heap).
     std::size_t charged_memory() const { return charged_; }
@@ -170,6 +176,9 @@ private:
     bool unusable_ = false;
     std::string unusable_why_;  // make_unusable's reason
     std::size_t charged_ = 0;  // of the memory in use, the C++ memory charged (charge_memory)
+    bool holding_output_ = false;
+    std::vector<std::string> held_output_;  // print()'s lines while held (hold_output)
+    std::size_t held_output_bytes_ = 0;     // charged for them
     std::size_t collected_near_cap_at_ = 0;  // memory in use after charge_memory's last collection near the cap
     // The function of the last top-level call in a worker and its "file:" (isolation::note_where).
     const void* where_function_ = nullptr;

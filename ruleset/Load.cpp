@@ -68,17 +68,23 @@ void load(LuaHost& host, const std::vector<std::string>& names_or_dirs) {
     // A load that took the committed data tables (ruleset/Ruleset.cpp, ReusableData) ran its rule
     // code on them: whatever it wrote is put back before the old generation runs again. If the
     // check found them changed, the load is made again with fresh tables only, so that a change
-    // is blamed on this load only if its own rule code makes it again.
+    // is blamed on this load only if its own rule code makes it again. What the rule code printed
+    // in a load that is made again is dropped, so that each line is printed once: the output of
+    // a load that may be retried is held until it is known not to be.
     const auto attempt = [&](bool reuse) {
         bool retry_fresh = false;
         cache.begin_load();
+        if (reuse) host.hold_output();
         try {
             host.load_generation([&](int env_index) { load_into(host, env_index, dirs, reuse ? &retry_fresh : nullptr); });
         } catch (const std::exception&) {
             DataGuard::restore_quietly(host);
+            if (reuse) host.release_output(!retry_fresh);
             if (!retry_fresh) throw;
+            return false;
         }
-        return !retry_fresh;
+        if (reuse) host.release_output(true);
+        return true;
     };
     if (!attempt(true)) attempt(false);
     cache.end_load(host.state());  // only after a committed load: a failed one drops nothing

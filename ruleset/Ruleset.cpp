@@ -466,7 +466,16 @@ struct ReusableData {
     static constexpr const char* kScenario = "umpire.reusable_data_scenario";
 };
 
-std::string name_of(const DataSource& source) { return source.file.stem().string(); }
+// source.file.stem() worked out on the text: path::stem splits the whole path into parts, which
+// for the two lists of data files fill_data names on every reload cost more than the comparisons.
+std::string name_of(const DataSource& source) {
+    const std::string& file = source.file.native();
+    const std::size_t slash = file.rfind('/');
+    const std::string_view name = slash == std::string::npos ? std::string_view(file) : std::string_view(file).substr(slash + 1);
+    const std::size_t dot = name.rfind('.');
+    if (name == ".." || dot == std::string_view::npos || dot == 0) return std::string(name);
+    return std::string(name.substr(0, dot));
+}
 
 // Pushes the committed generation's umpire.data if it is the table remembered with the committed
 // sources and still sealed; pushes nothing and returns false otherwise.

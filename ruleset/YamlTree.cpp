@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <string_view>
 #include <unordered_map>
 
 #include "ruleset/YamlConvert.hpp"
@@ -74,8 +75,10 @@ private:
     std::vector<std::size_t> byte_of_char_;  // empty for ASCII text
 };
 
-bool is_null_text(const std::string& text) {
-    return text.empty() || text == "~" || text == "null" || text == "Null" || text == "NULL";
+// Compared as string_views (size first): std::string == "literal" measured the literal each time.
+bool is_null_text(std::string_view text) {
+    using namespace std::string_view_literals;
+    return text.empty() || text == "~"sv || text == "null"sv || text == "Null"sv || text == "NULL"sv;
 }
 
 struct Parser {
@@ -103,6 +106,9 @@ Tree read_tree_events(const std::string& text, const std::string& display,
     Parser p;
     yaml_parser_set_input_string(&p.parser, reinterpret_cast<const unsigned char*>(text.data()), text.size());
     Tree tree;
+    // About one node for every 12 bytes of a data file; reserved up to a bound, so that a large
+    // file is not given its whole tree before the node count has looked at it.
+    tree.nodes.reserve(std::min<std::size_t>(text.size() / 12 + 1, 4096));
     std::vector<std::uint32_t> open;
     std::unordered_map<std::string, std::uint32_t> anchors;
     const auto add = [&](TreeNode node, const yaml_char_t* anchor) {
@@ -136,7 +142,7 @@ Tree read_tree_events(const std::string& text, const std::string& display,
             node.text.assign(reinterpret_cast<const char*>(ev.data.scalar.value), ev.data.scalar.length);
             const bool plain = ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
             node.tag = ev.data.scalar.tag ? text_of(ev.data.scalar.tag) : plain ? "?" : "!";
-            node.type = plain && node.tag == "?" && is_null_text(node.text) ? YAML::NodeType::Null : YAML::NodeType::Scalar;
+            node.type = plain && !ev.data.scalar.tag && is_null_text(node.text) ? YAML::NodeType::Null : YAML::NodeType::Scalar;
             // An empty scalar right after a `-` is an empty list item; yaml-cpp marked it at the next token.
             const bool empty_item = node.text.empty() && plain && ev.start_mark.index == ev.end_mark.index &&
                                     !ev.data.scalar.anchor && !ev.data.scalar.tag && !open.empty() &&

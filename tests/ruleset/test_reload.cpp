@@ -729,3 +729,128 @@ TEST_CASE("a reload leaves no view of the generations gone", "[reload][sandbox]"
     CHECK(views() <= one);
     CHECK(t.eval("(function() local n = 0 for k in pairs(umpire.rules.mg_attack) do n = n + 1 end return n end)()") == "1");
 }
+
+namespace {
+
+// A module whose hits() is the data's x times `factor`, and whose validate refuses x over 5 at
+// the value's place in the YAML.
+std::string attack_module(int factor) {
+    return "local M = {}\n"
+           "function M.hits() return umpire.data.stats.x * " + std::to_string(factor) + " end\n"
+           "function M.validate(data)\n"
+           "  if data.stats.x > 5 then error(umpire.where(data.stats, 'x') .. ': x is at most 5', 0) end\n"
+           "end\n"
+           "return M\n";
+}
+
+// Three modules of one ruleset: `attack` reads the data at call time, `caller` reaches attack
+// through umpire.rules at call time, and `captor` took attack's table (and one result) while its
+// body ran. Every module body runs again at each reload, so all three see an edit of either.
+fs::path three_modules(const std::string& name) {
+    const fs::path dir = test_helpers::scratch_root() / ("edits-" + name);
+    fs::remove_all(dir);
+    fs::create_directories(dir / "data");
+    fs::create_directories(dir / "rules");
+    test_helpers::write(dir / "ruleset.yaml", "name: " + name + "\ndata: [stats]\nmodules: [attack, caller, captor]\n");
+    test_helpers::write(dir / "data/stats.yaml", "x: 1\n");
+    test_helpers::write(dir / "rules/attack.lua", attack_module(10));
+    test_helpers::write(dir / "rules/caller.lua",
+                        "return { total = function() return umpire.rules.attack.hits() + 1 end }\n");
+    test_helpers::write(dir / "rules/captor.lua",
+                        "local attack = umpire.rules.attack\n"
+                        "local at_load = attack.hits()\n"
+                        "return { captured = function() return attack.hits() end,\n"
+                        "         at_load = function() return at_load end }\n");
+    return dir;
+}
+
+}  // namespace
+
+TEST_CASE("an edit that changes a result is seen after the reload, by callers and by a module that captured", "[reload][edits]") {
+    const fs::path dir = three_modules("seen");
+    TestHost t;
+    umpire::ruleset::load(t.host, {dir.string()});
+    const auto results = [&] {
+        return t.eval("umpire.rules.caller.total()") + " " + t.eval("umpire.rules.captor.captured()") + " " +
+               t.eval("umpire.rules.captor.at_load()");
+    };
+    CHECK(results() == "11 10 10");
+    // A module edit: its callers and the module that captured its table see the new code.
+    test_helpers::write(dir / "rules/attack.lua", attack_module(100));
+    umpire::ruleset::reload(t.host);
+    CHECK(results() == "101 100 100");
+    // A data edit: every module sees the new value, the one computed at load time included.
+    test_helpers::write(dir / "data/stats.yaml", "x: 2\n");
+    umpire::ruleset::reload(t.host);
+    CHECK(t.eval("umpire.data.stats.x") == "2");
+    CHECK(results() == "201 200 200");
+    // The same as a cold load of the edited files.
+    TestHost cold;
+    umpire::ruleset::load(cold.host, {dir.string()});
+    CHECK(dump(t.host) == dump(cold.host));
+}
+
+TEST_CASE("a broken edit is refused with its file and line, and the last good rules stay", "[reload][edits]") {
+    const fs::path dir = three_modules("broken");
+    TestHost t;
+    umpire::ruleset::load(t.host, {dir.string()});
+    test_helpers::write(dir / "rules/attack.lua", attack_module(100));
+    umpire::ruleset::reload(t.host);
+    const std::string good = dump(t.host);
+    const auto kept = [&] {
+        CHECK(dump(t.host) == good);
+        CHECK(t.eval("umpire.rules.caller.total()") == "101");
+        CHECK(t.eval("umpire.rules.captor.at_load()") == "100");
+    };
+    // A syntax error in a module (line 3).
+    test_helpers::write(dir / "rules/attack.lua", "local M = {}\nfunction M.hits() return 1 end\nlocal = 2\nreturn M\n");
+    CHECK_THROWS_WITH(umpire::ruleset::reload(t.host), Catch::Contains("attack.lua:3:"));
+    kept();
+    // A module body that raises (line 2 of captor, after attack is fixed again).
+    test_helpers::write(dir / "rules/attack.lua", attack_module(100));
+    test_helpers::write(dir / "rules/captor.lua", "local attack = umpire.rules.attack\nerror('no captor today')\n");
+    CHECK_THROWS_WITH(umpire::ruleset::reload(t.host), Catch::Contains("captor.lua:2:") && Catch::Contains("no captor today"));
+    kept();
+    three_modules("broken");  // every file as at the start...
+    test_helpers::write(dir / "rules/attack.lua", attack_module(100));  // ...but attack's good edit
+    // A data edit that the module's validate() refuses, placed at the value (stats.yaml:2).
+    test_helpers::write(dir / "data/stats.yaml", "# x at most 5\nx: 9\n");
+    CHECK_THROWS_WITH(umpire::ruleset::reload(t.host), Catch::Contains("stats.yaml:2:") && Catch::Contains("x is at most 5"));
+    kept();
+    CHECK(t.eval("umpire.data.stats.x") == "1");
+    // A data file that no longer parses.
+    test_helpers::write(dir / "data/stats.yaml", "x: 1\nlist: [1, 2\n");
+    CHECK_THROWS_WITH(umpire::ruleset::reload(t.host), Catch::Contains("stats.yaml:"));
+    kept();
+    // Fixed: loads again, as a cold load does.
+    test_helpers::write(dir / "data/stats.yaml", "x: 3\n");
+    umpire::ruleset::reload(t.host);
+    CHECK(t.eval("umpire.rules.caller.total()") == "301");
+    TestHost cold;
+    umpire::ruleset::load(cold.host, {dir.string()});
+    CHECK(dump(t.host) == dump(cold.host));
+}
+
+TEST_CASE("a reload whose rule code writes the kept data prints its output once", "[reload][reuse]") {
+    const fs::path dir = small_ruleset("printer");
+    TestHost t;
+    umpire::ruleset::load(t.host, {dir.string()});
+    const auto printed = [&](const std::string& line) { return std::count(t.lines.begin(), t.lines.end(), line); };
+    // A body that prints, then writes the kept data: the load that kept the tables is made again
+    // with fresh ones, and fails there too; what the body printed is shown once, not twice.
+    test_helpers::write(dir / "rules/printer.lua", "print('body ran')\numpire.data.stats.x = 2\nreturn {}\n");
+    t.lines.clear();
+    CHECK_THROWS_WITH(umpire::ruleset::reload(t.host), Catch::Contains("loading the rules changed umpire.data.stats.x"));
+    CHECK(printed("body ran") == 1);
+    CHECK(t.eval("umpire.data.stats.x") == "1");
+    // A body that prints and loads: once, before the reload returns.
+    test_helpers::write(dir / "rules/printer.lua", "print('loaded')\nreturn {}\n");
+    t.lines.clear();
+    umpire::ruleset::reload(t.host);
+    CHECK(printed("loaded") == 1);
+    // A body that prints, then fails on its own: shown once.
+    test_helpers::write(dir / "rules/printer.lua", "print('about to fail')\nerror('boom')\n");
+    t.lines.clear();
+    CHECK_THROWS_WITH(umpire::ruleset::reload(t.host), Catch::Contains("boom"));
+    CHECK(printed("about to fail") == 1);
+}

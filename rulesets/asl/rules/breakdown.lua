@@ -12,6 +12,9 @@ local breakdown = {}
 -- umpire.cite and umpire.data are fixed for the load generation that loads this module: kept in a local, since every
 -- look-up through the read-only `umpire` view costs an attack time (issue 18).
 local cite, data = umpire.cite, umpire.data
+-- Whether the journal is on (an odds run turns it off): breakdown.check cites only then (a call of
+-- umpire.cite still cost ~250 machine instructions with the journal off, bench/per_call.sh).
+local journal_on = umpire.journal.on
 
 -- the rows that are plain penalties (modifier to B#, or to X# of an X#-only counter)
 local PENALTIES = {"sustained_fire", "intensive_fire", "captured", "non_qualified", "extreme_winter_axis",
@@ -177,6 +180,11 @@ function breakdown.effective(weapon, cond, rows_known)
   return effective_numbers(weapon, cond, rows, penalties_left)
 end
 
+-- breakdown.effective as written here. sw_malfunction keeps effective numbers in a memo only
+-- while rules.breakdown.effective is this function: a house rule that replaces it (its module
+-- extends this one, so it inherits this field) may read values the memo's key lacks.
+breakdown.effective_as_written = breakdown.effective
+
 --- What an Original DR does to a weapon with effective numbers `eff` (001 notes: ">=", X# precedence,
 -- B# and LA# together). Returns {eliminated, malfunction, low_ammo}, which the caller only reads.
 -- (a function of its own, not a closure made per check: one allocation less an attack)
@@ -204,6 +212,7 @@ function breakdown.check(eff, original_dr, name)
   local low_ammo = hit(eff.LA, cmp, original_dr) and not eliminated
   if not (eliminated or malfunction or low_ammo) then return UNHARMED end
   local r = eliminated and ELIMINATED or HARMED[malfunction][low_ammo]
+  if not journal_on() then return r end
   if r.eliminated then
     cite("A9.7", "%s: Original DR %d >= X%d: permanently malfunctioned, removed (an X# takes precedence)", name or "weapon", original_dr, eff.X)
   elseif r.malfunction then

@@ -4,6 +4,10 @@ local rof = {}
 -- umpire.cite is fixed for the load generation that loads this module: kept in a local, since every
 -- look-up through the read-only `umpire` view costs an attack time (issue 18).
 local cite = umpire.cite
+-- Whether the journal is on (an odds run turns it off): the citations an attack always makes are
+-- made only then (each call of umpire.cite still cost an attack ~250 machine instructions with the
+-- journal off, where it returns at once: bench/per_call.sh).
+local journal_on = umpire.journal.on
 
 --- The fire counter a MG gets when it loses Multiple ROF in a phase (A9.2).
 function rof.counter_for(phase)
@@ -19,7 +23,9 @@ function rof.after_attack(mg, colored, ctx)
   if ctx.sustained then
     mg.fire_counter = "Final Fire"
     mg.rof_kept = false
-    cite("A9.3", "%s: Sustained Fire forfeits any additional shots; Final Fire counter placed regardless of ROF and coloured dr", mg.name or "MG")
+    if journal_on() then
+      cite("A9.3", "%s: Sustained Fire forfeits any additional shots; Final Fire counter placed regardless of ROF and coloured dr", mg.name or "MG")
+    end
     return false
   end
   if mg.fire_lane_declared then

@@ -3,6 +3,10 @@ local sf = {}
 -- umpire.cite is fixed for the load generation that loads this module: kept in a local, since every
 -- look-up through the read-only `umpire` view costs an attack time (issue 18).
 local cite = umpire.cite
+-- Whether the journal is on (an odds run turns it off): the citations an attack always makes are
+-- made only then (each call of umpire.cite still cost an attack ~250 machine instructions with the
+-- journal off, where it returns at once: bench/per_call.sh).
+local journal_on = umpire.journal.on
 
 --- Is this attack Sustained Fire? ctx: {phase, subsequent_first_fire, fpf}. A MG using Subsequent First
 -- Fire/FPF (A8.3/A8.31), or firing in the DFPh while marked with a First Fire counter (A8.4), is using it.
@@ -26,7 +30,7 @@ function sf.check(mg, ctx)
   if #f == 1 and (f[1].kind == "leader" or f[1].kind == "smc" or f[1].kind == "hero") then
     error("A9.3: Sustained Fire cannot be used by a MG fired by a lone SMC")
   end
-  cite("A9.3", "%s uses Sustained Fire: B# lowered by two (A.11), FP halved as Area Fire, Final Fire counter regardless of ROF", mg.name or "MG")
+  if journal_on() then cite("A9.3", "%s uses Sustained Fire: B# lowered by two (A.11), FP halved as Area Fire, Final Fire counter regardless of ROF", mg.name or "MG") end
   return CHECKED
 end
 

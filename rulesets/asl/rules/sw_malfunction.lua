@@ -12,6 +12,8 @@ local cite, data, rules = umpire.cite, umpire.data, umpire.rules
 -- The globals a check calls, held in locals: a global is looked up through the sandbox's
 -- environment on each use (≈ 180 instructions against ≈ 10 for a local, bench/per_call.sh).
 local ipairs, type, error = ipairs, type, error
+-- What a missing context or user reads as: one shared empty table, never written.
+local NONE_CTX = {}
 
 --- The conditions (rows of the breakdown table) that apply to one SW in one attack.
 -- mg: {captured, low_ammo, ammunition_shortage, owner, type, gun}; ctx: {sustained, intensive, user = unit,
@@ -77,8 +79,8 @@ function mal.conditions(mg, ctx)
   return c
 end
 
---- Effective numbers of one SW in one attack (A9.7 + the 001 table).
-function mal.numbers(mg, ctx)
+-- The effective numbers as the rules work them out, every time (see mal.numbers).
+local function numbers_worked_out(mg, ctx)
   local cond = mal.conditions(mg, ctx)
   -- A9.8: a dm German MMG/HMG fired as a LMG breaks down on the numbers it is fired with
   local w = mg
@@ -87,6 +89,134 @@ function mal.numbers(mg, ctx)
   local eff = rules.breakdown.effective(w, cond, true)
   if not eff.B and not eff.X and not eff.LA then eff.B = 12 end
   return eff
+end
+
+-- The memo of the effective numbers (issues 15 and 18). Every attack works out its MG's B#/X#
+-- afresh: the conditions, then the 001 table's rows, about 5,600 machine instructions of the
+-- ~37,000 a Monte Carlo sample of scripts/asl/odds_mmg_fire_group.lua cost (bench/per_call.sh),
+-- while the answer depends on no die and on few values, which repeat from attack to attack. So
+-- while the journal is off (odds runs: no citation is made, so none is lost), the answer is kept,
+-- keyed by the content of every value the computation reads, never by a table's identity (scripts
+-- build their MG and units afresh for every sample):
+--   the MG:    sustained, captured, gun, low_ammo, ammunition_shortage, circled (read as true or
+--              false only), owner, type, nationality, B, X (as values);
+--   ctx:       sustained, intensive, non_qualified, inexperienced, leader_present, x_heavy_dust,
+--              ammunition_shortage (true or false), extreme_winter ("axis", "russian" or other);
+--   the user:  non_qualified, elite, inexperienced (true or false), class ("conscript", "green" or
+--              other), side, kind (values);
+--   data:      options.japanese_non_crew_mg, options.ammo_shortage_penalty_base, and the 001 table's
+--              rows (by identity: data is read-only once loaded, a reload brings new tables);
+--   the rules: mal.conditions and breakdown.effective must be the functions written in this
+--              ruleset (a house rule replacing either may read values this key lacks, so its
+--              answers are always worked out: no memo then).
+-- The values that hold for every answer (data) are checked once per call: when one changes, the
+-- memo starts again empty. The rules read the fields named "true or false" only as
+-- conditions, and extreme_winter and class only by comparing them with the strings named, so they
+-- are packed as bits of one number; they read the other values only by comparing them with
+-- strings, or (B, X) with `or`/`not`, so a false value is kept as a nil one. Names (the MG's, the
+-- user's) are read only for citations. Two cases are not kept, as their answers read more than
+-- these values: a dismantled MG (sw_dismantle.fire_numbers reads the LMG's counter) and Extreme
+-- Winter by nationality (ctx.extreme_winter = true reads options.extreme_winter_axis). An error is
+-- never kept: it is raised again, as the rules raise it, at the next call.
+--
+-- The key is a path through nested tables, one level per value (nil stands as NIL), walked with
+-- one table look-up per value and no loop: in the sandbox each Lua bytecode costs ~17 machine
+-- instructions (bench/per_call.sh: a loop over a list of 28 values cost ~2,900), so the walk is
+-- written out, and reading the ~30 values is most of what a call from the memo costs (~4,000
+-- instructions against ~5,600 worked out: reading its inputs is what a memo cannot save). The
+-- leaf holds the numbers, copied for each caller, who may change them. The memo holds at most
+-- MEMO_LIMIT tables; past that it starts again empty. A reload runs this module again, with an
+-- empty memo. The spec rulesets/asl/tests/a9_memo.lua compares the memo with the computation over
+-- random MGs, conditions, users and options, each case right after one that differs from it in
+-- one value only.
+local journal_on = umpire.journal.on
+local NIL = {}
+local MEMO_LIMIT = 4096
+local memo, memo_size = {}, 0
+-- (mal.conditions as this module defines it: see numbers_memoized)
+local conditions_as_written = mal.conditions
+local memo_japanese, memo_penalty_base, memo_rows = nil, nil, nil
+
+-- The child of a memo node for a value met for the first time (a NaN, which is no table key,
+-- gets a child of its own that the memo does not keep).
+local function grow(node, v)
+  local child = {}
+  if v == v then
+    node[v] = child
+    memo_size = memo_size + 1
+  end
+  return child
+end
+
+-- The leaf of the memo for an MG and its context (see above): a table holding the numbers at [1]
+-- once they were worked out.
+local function memo_leaf(mg, c, u, ew)
+  local flags = 0
+  if mg.sustained then flags = flags + 1 end
+  if mg.captured then flags = flags + 2 end
+  if mg.gun then flags = flags + 4 end
+  if mg.low_ammo then flags = flags + 8 end
+  if mg.ammunition_shortage then flags = flags + 16 end
+  if mg.circled then flags = flags + 32 end
+  if c.sustained then flags = flags + 64 end
+  if c.intensive then flags = flags + 128 end
+  if c.non_qualified then flags = flags + 256 end
+  if c.inexperienced then flags = flags + 512 end
+  if c.leader_present then flags = flags + 1024 end
+  if c.x_heavy_dust then flags = flags + 2048 end
+  if c.ammunition_shortage then flags = flags + 4096 end
+  if u.non_qualified then flags = flags + 8192 end
+  if u.elite then flags = flags + 16384 end
+  if u.inexperienced then flags = flags + 32768 end
+  -- (the rules compare these two only with the strings below: any other value acts as none)
+  if ew == "axis" then flags = flags + 65536 elseif ew == "russian" then flags = flags + 131072 end
+  local class = u.class
+  if class == "conscript" then flags = flags + 262144 elseif class == "green" then flags = flags + 524288 end
+  local node, v = memo, flags
+  node = node[v] or grow(node, v)
+  v = mg.owner or NIL; node = node[v] or grow(node, v)
+  v = mg.type or NIL; node = node[v] or grow(node, v)
+  v = mg.nationality or NIL; node = node[v] or grow(node, v)
+  v = mg.B or NIL; node = node[v] or grow(node, v)
+  v = mg.X or NIL; node = node[v] or grow(node, v)
+  v = u.side or NIL; node = node[v] or grow(node, v)
+  v = u.kind or NIL; node = node[v] or grow(node, v)
+  return node
+end
+
+--- The effective numbers of one SW in one attack, as mal.numbers gives them while the journal is
+-- off: from the memo described above when the same values were met before. (mal.numbers calls it
+-- then; the spec tests call it directly, to compare it with the computation.)
+function mal.numbers_memoized(mg, ctx)
+  local c = ctx or NONE_CTX
+  local ew = c.extreme_winter
+  if mg.dismantled or ew == true then return numbers_worked_out(mg, ctx) end
+  -- (a replaced rule may read what the key lacks: worked out every time)
+  local breakdown = rules.breakdown
+  if mal.conditions ~= conditions_as_written or breakdown.effective ~= breakdown.effective_as_written then
+    return numbers_worked_out(mg, ctx)
+  end
+  -- (what holds for every answer the memo keeps: when one of these changes, it starts again empty)
+  local options, rows = data.options, data.breakdown_modifiers.rows
+  local japanese, penalty_base = options.japanese_non_crew_mg, options.ammo_shortage_penalty_base
+  if memo_size >= MEMO_LIMIT or japanese ~= memo_japanese or penalty_base ~= memo_penalty_base or rows ~= memo_rows then
+    memo, memo_size = {}, 0
+    memo_japanese, memo_penalty_base, memo_rows = japanese, penalty_base, rows
+  end
+  local leaf = memo_leaf(mg, c, c.user or NONE_CTX, ew)
+  local e = leaf[1]
+  if e then return {B = e.B, X = e.X, LA = e.LA} end
+  -- not met before: worked out, then kept (the computation only reads the MG and its context:
+  -- they still hold the values of the key)
+  e = numbers_worked_out(mg, ctx)
+  leaf[1] = {B = e.B, X = e.X, LA = e.LA}
+  return e
+end
+
+--- Effective numbers of one SW in one attack (A9.7 + the 001 table).
+function mal.numbers(mg, ctx)
+  if journal_on() then return numbers_worked_out(mg, ctx) end
+  return mal.numbers_memoized(mg, ctx)
 end
 
 local function mark(mg, r)
@@ -107,7 +237,9 @@ function mal.check(mg, dr, ctx)
   local eff = mal.numbers(mg, ctx)
   local r = rules.breakdown.check(eff, original, mg.name)
   mark(mg, r)
-  if r.eliminated then
+  -- (cited only with the journal on: see journal_on above)
+  if not journal_on() then
+  elseif r.eliminated then
     -- A9.7: an X# SW "has permanently malfunctioned and is removed": there is nothing to repair
     cite("A9.7", "the attack which caused the breakdown is still resolved; %s has permanently malfunctioned and is removed", mg.name or "the SW")
   elseif r.malfunction then
