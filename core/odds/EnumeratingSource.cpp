@@ -86,7 +86,17 @@ EnumeratingSource::Decision& EnumeratingSource::next_decision(Kind kind, std::ui
     return path_.back();
 }
 
+// A die's branch is 1/sides, which fits: its GMP weight is left unset (exact_set false) until a
+// path's 64-bit product overflows and finish_path needs it. That spares the die decisions of every
+// path two GMP assignments and, for a decision made anew, their allocations: ~300 machine
+// instructions of a path of the ASL MG fire-group attack (two dice a path).
 void EnumeratingSource::set_weight(Decision& d) {
+    if (d.kind == Kind::die) {
+        d.exact_set = false;
+        d.small_weight = 1;
+        d.small_denominator = d.sides;
+        return;
+    }
     set_exact_weight(d);
     const bool fits = mpz_fits_ulong_p(d.weight.get_mpz_t()) && mpz_fits_ulong_p(d.denominator.get_mpz_t());
     d.small_weight = fits ? mpz_get_ui(d.weight.get_mpz_t()) : 0;
@@ -94,6 +104,7 @@ void EnumeratingSource::set_weight(Decision& d) {
 }
 
 void EnumeratingSource::set_exact_weight(Decision& d) {
+    d.exact_set = true;
     switch (d.kind) {
         case Kind::choice: {
             const mpq_class& p = d.choice->probabilities[d.value];
@@ -217,7 +228,8 @@ bool EnumeratingSource::finish_path_small(std::uint64_t& numerator, std::uint64_
 mpq_class EnumeratingSource::finish_path() {
     check_finished();
     mpz_class numerator = 1, denominator = 1;
-    for (const Decision& d : path_) {
+    for (Decision& d : path_) {
+        if (!d.exact_set) set_exact_weight(d);
         numerator *= d.weight;
         denominator *= d.denominator;
     }

@@ -94,8 +94,11 @@ private:
         std::vector<std::uint32_t> faces;   // pool: the current multiset, ascending
         std::shared_ptr<const Choice> choice;  // choice: the branches (value = index)
         double branches = 1;                // how many branches this decision has
-        mpz_class weight;                   // weight of the current branch over `denominator`
+        // Weight of the current branch over `denominator`, in GMP: set only when exact_set (a die's
+        // 1/sides is made in 64 bits alone, and in GMP only for a path whose product overflows).
+        mpz_class weight;
         mpz_class denominator;
+        bool exact_set = false;
         // The same two in 64 bits, or small_denominator = 0 when either does not fit.
         std::uint64_t small_weight = 0, small_denominator = 0;
     };
@@ -105,7 +108,7 @@ private:
     Decision& next_decision(Kind kind, std::uint32_t n, std::uint32_t sides, std::int64_t lo,
                             std::int64_t hi);
     // The weight of the decision's current branch: set_exact_weight the GMP fraction, set_weight
-    // that and its 64-bit copy.
+    // its 64-bit copy (through the GMP one, except for a die: see Decision::weight).
     static void set_weight(Decision& d);
     static void set_exact_weight(Decision& d);
     void check_finished() const;

@@ -124,7 +124,7 @@ std::optional<Result> enumerate(const Script& script, std::uint64_t budget, cons
     std::map<std::string, std::pair<Outcome, mpq_class>> exact;
     for (auto& [key, tally] : sums) {
         tally.flush();
-        exact.emplace(key, std::make_pair(tally.outcome, tally.exact));
+        exact.emplace(key, std::make_pair(std::move(tally.outcome), std::move(tally.exact)));
     }
     Result result = Result::from_exact(exact, paths);
     result.truncated = truncated;

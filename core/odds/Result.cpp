@@ -7,12 +7,19 @@
 namespace umpire::odds {
 
 namespace {
-void sort_outcomes(std::vector<OutcomeStats>& outcomes) {
-    std::sort(outcomes.begin(), outcomes.end(),
-              [](const OutcomeStats& a, const OutcomeStats& b) {
-                  const auto c = a.outcome <=> b.outcome;
-                  return c != 0 ? c < 0 : a.key < b.key;
-              });
+// The entries of a map keyed by outcome key, in the order a Result lists its outcomes (by Outcome,
+// then key). Pointers are sorted, not OutcomeStats: moving one moved its GMP fraction, and each
+// such move made a fresh fraction (an allocation) for the moved-from one.
+template <class Map>
+std::vector<const typename Map::value_type*> in_outcome_order(const Map& entries) {
+    std::vector<const typename Map::value_type*> order;
+    order.reserve(entries.size());
+    for (const auto& entry : entries) order.push_back(&entry);
+    std::sort(order.begin(), order.end(), [](const auto* a, const auto* b) {
+        const auto c = a->second.first <=> b->second.first;
+        return c != 0 ? c < 0 : a->first < b->first;
+    });
+    return order;
 }
 }  // namespace
 
@@ -45,15 +52,15 @@ Result Result::from_exact(const std::map<std::string, std::pair<Outcome, mpq_cla
     Result r;
     r.method = Method::exact;
     r.paths = paths;
-    for (const auto& [key, entry] : sums) {
-        OutcomeStats s;
-        s.outcome = entry.first;
-        s.key = key;
-        s.exact = entry.second;
-        s.probability = s.low = s.high = entry.second.get_d();
-        r.outcomes.push_back(std::move(s));
+    // Reserved: growing the vector copied every OutcomeStats made so far, each with its GMP fraction.
+    r.outcomes.reserve(sums.size());
+    for (const auto* entry : in_outcome_order(sums)) {
+        OutcomeStats& s = r.outcomes.emplace_back();
+        s.outcome = entry->second.first;
+        s.key = entry->first;
+        s.exact = entry->second.second;
+        s.probability = s.low = s.high = s.exact.get_d();
     }
-    sort_outcomes(r.outcomes);
     return r;
 }
 
@@ -62,18 +69,17 @@ Result Result::from_counts(const std::map<std::string, std::pair<Outcome, std::u
     Result r;
     r.method = Method::monte_carlo;
     r.samples = samples;
-    for (const auto& [key, entry] : counts) {
-        OutcomeStats s;
-        s.outcome = entry.first;
-        s.key = key;
-        s.count = entry.second;
-        s.probability = samples ? static_cast<double>(entry.second) / samples : 0.0;
-        const Interval i = wilson_interval(entry.second, samples);
+    r.outcomes.reserve(counts.size());
+    for (const auto* entry : in_outcome_order(counts)) {
+        OutcomeStats& s = r.outcomes.emplace_back();
+        s.outcome = entry->second.first;
+        s.key = entry->first;
+        s.count = entry->second.second;
+        s.probability = samples ? static_cast<double>(s.count) / samples : 0.0;
+        const Interval i = wilson_interval(s.count, samples);
         s.low = i.low;
         s.high = i.high;
-        r.outcomes.push_back(std::move(s));
     }
-    sort_outcomes(r.outcomes);
     return r;
 }
 

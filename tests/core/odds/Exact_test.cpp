@@ -199,6 +199,38 @@ TEST_CASE("Exact sums mix small and large path probabilities exactly", "[odds][e
     }
 }
 
+// A die's weight is kept in 64 bits only and made in GMP when a path's product overflows
+// (EnumeratingSource::finish_path): dice before and after a count of 40 dice (6^40 > 2^64), and a
+// path of dice alone, each against the test's own product of the dice's probabilities.
+TEST_CASE("Dice on a path too large for 64 bits keep their exact weights", "[odds][exact]") {
+    std::mt19937 rng(2911);
+    for (int round = 0; round < 12; ++round) {
+        const std::uint32_t before = 2 + rng() % 9, after = 2 + rng() % 9, n = 40 + rng() % 10;
+        const auto result = enumerate([&](DieSource& d) {
+            const std::uint32_t a = d.die(before);
+            const std::uint32_t k = d.count(n, 6, 6, 6);
+            const std::uint32_t b = d.die(after);
+            return Outcome(static_cast<int>(a * 1000 + (k % 3) * 100 + b));
+        });
+        REQUIRE(result);
+        INFO("round " << round << ": d" << before << ", " << n << "d6 at 6, d" << after);
+        for (std::uint32_t a = 1; a <= before; ++a)
+            for (std::uint32_t b = 1; b <= after; ++b)
+                for (std::uint32_t m = 0; m < 3; ++m) {
+                    mpq_class expected = 0;
+                    for (std::uint32_t k = m; k <= n; k += 3) {
+                        mpq_class p(binomial(n, k) * power(5, n - k), power(6, n));
+                        p.canonicalize();
+                        expected += p;
+                    }
+                    expected *= q(1, before * after);
+                    expected.canonicalize();
+                    CHECK(result->exact_probability(Outcome(static_cast<int>(a * 1000 + m * 100 + b))) == expected);
+                }
+        CHECK(total(*result) == 1);
+    }
+}
+
 TEST_CASE("A script that is not a function of its dice is refused", "[odds][exact]") {
     int runs = 0;
     const Script flaky = [&](DieSource& d) {
