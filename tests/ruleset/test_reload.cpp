@@ -60,6 +60,13 @@ std::string dump(umpire::LuaHost& host) {
     return text;
 }
 
+// What a host with nothing cached loads from `dir`: the dump an incremental reload must equal.
+std::string cold_dump(const fs::path& dir) {
+    TestHost fresh;
+    umpire::ruleset::load(fresh.host, {dir.string()});
+    return dump(fresh.host);
+}
+
 // The "ok"/"FAIL" lines of every spec file of the loaded rulesets.
 std::string specs(umpire::LuaHost& host, const std::vector<fs::path>& dirs) {
     std::ostringstream out;
@@ -602,11 +609,7 @@ TEST_CASE("a reload after one data file changed makes new tables for its name on
     TestHost t;
     t.host.extension<LoadCache>().settle_margin = std::chrono::nanoseconds(0);
     umpire::ruleset::load(t.host, {child.string()});
-    const auto cold = [&] {  // what a host with nothing cached loads from the same files
-        TestHost fresh;
-        umpire::ruleset::load(fresh.host, {child.string()});
-        return dump(fresh.host);
-    };
+    const auto cold = [&] { return cold_dump(child); };
     const void* a = table_at(t.host, "umpire.data.a");
     const void* b = table_at(t.host, "umpire.data.b");
     const void* c = table_at(t.host, "umpire.data.c");
@@ -785,9 +788,7 @@ TEST_CASE("an edit that changes a result is seen after the reload, by callers an
     CHECK(t.eval("umpire.data.stats.x") == "2");
     CHECK(results() == "201 200 200");
     // The same as a cold load of the edited files.
-    TestHost cold;
-    umpire::ruleset::load(cold.host, {dir.string()});
-    CHECK(dump(t.host) == dump(cold.host));
+    CHECK(dump(t.host) == cold_dump(dir));
 }
 
 TEST_CASE("a broken edit is refused with its file and line, and the last good rules stay", "[reload][edits]") {
@@ -826,9 +827,7 @@ TEST_CASE("a broken edit is refused with its file and line, and the last good ru
     test_helpers::write(dir / "data/stats.yaml", "x: 3\n");
     umpire::ruleset::reload(t.host);
     CHECK(t.eval("umpire.rules.caller.total()") == "301");
-    TestHost cold;
-    umpire::ruleset::load(cold.host, {dir.string()});
-    CHECK(dump(t.host) == dump(cold.host));
+    CHECK(dump(t.host) == cold_dump(dir));
 }
 
 TEST_CASE("a reload whose rule code writes the kept data prints its output once", "[reload][reuse]") {
