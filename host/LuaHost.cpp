@@ -219,8 +219,10 @@ struct LuaHost::Allocator {
             return nullptr;
         }
         const std::size_t old_counted = ptr ? old_size : 0;
-        if (new_size > old_counted && self->used + (new_size - old_counted) > self->limit)
+        if (new_size > old_counted && self->used + (new_size - old_counted) > self->limit) {
+            static_cast<LuaHost*>(static_cast<Game*>(ud))->note_refused_allocation();
             return nullptr;  // LuaJIT raises "not enough memory" (LUA_ERRMEM)
+        }
         void* block = self->resize(ptr, old_size, new_size);
         if (!block) isolation::note_out_of_memory();  // under the cap: the address space ran out
         if (block) {
@@ -486,6 +488,25 @@ void LuaHost::watch_memory_position() {
     alloc_->note_above = SIZE_MAX;
     alloc_->update_quiet_until();
     if (!lua_gethook(L_)) lua_sethook(L_, count_hook, LUA_MASKCOUNT, Limits::kHookEvery);
+}
+
+// Called by the allocator (on the Lua thread) when it refuses an allocation past the cap: notes
+// the file:line of the innermost Lua function running, for the memory error. The count hook notes
+// one only every kHookEvery instructions once the heap is past half the cap, so a single
+// allocation that jumps past the cap from below half (`("x"):rep(3e8)`, a concatenation) had none,
+// and its error named no place. Read from the main thread's stack: while a coroutine runs, that is
+// the line of its resume. Only while rule code runs in the interpreter: a compiled trace does not
+// keep its frames written back, so the debug API is not read there (--jit, --trusted).
+void LuaHost::note_refused_allocation() {
+    if (call_depth_ == 0 || options_.trusted || options_.sandbox_jit) return;
+    lua_Debug ar;
+    for (int level = 0; lua_getstack(L_, level, &ar); ++level) {
+        if (lua_getinfo(L_, "Sl", &ar) && ar.currentline > 0) {
+            std::snprintf(limits_->memory_file, sizeof limits_->memory_file, "%s", ar.short_src);
+            limits_->memory_line = ar.currentline;
+            return;
+        }
+    }
 }
 
 // The collector's pace. LuaJIT starts a collection cycle once the heap reaches `pause` percent of

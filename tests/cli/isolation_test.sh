@@ -74,6 +74,18 @@ printf 'local t = {}\nfor i = 1, 1e9 do\n  t[i] = ("x"):rep(100) .. i\nend\n' > 
 expect 1 "strings.lua:3: memory limit: the rules used more than 25 MiB of Lua memory" run --memory 200 "$work/strings.lua"
 expect 1 "(odds script):1: memory limit: the rules used more than 8 MiB of Lua memory" \
   odds --memory 64 -e 'local t = {} for i = 1, 1e8 do t[i] = i end return 1'
+# A single allocation that jumps past the cap from below half gets the line that made it
+# (host/LuaHost.cpp, note_refused_allocation): in run, in the worker and in-process, and in a spec
+# test. Before, all three said "memory limit: ..." with no place.
+printf 'local x = 1\nlocal s = ("x"):rep(1e8)\nreturn #s\n' > "$work/big.lua"
+expect 1 "big.lua:2: memory limit: the rules used more than 25 MiB of Lua memory" run --memory 200 "$work/big.lua"
+expect 1 "big.lua:2: memory limit: the rules used more than 25 MiB of Lua memory" run --no-isolate --memory 200 "$work/big.lua"
+mkdir -p "$work/memrs/mem/tests"
+printf 'name: mem\nversion: 0.1.0\ntests:\n  - tests/grow.lua\n' > "$work/memrs/mem/ruleset.yaml"
+printf 'test("grows", function()\n  local s = ("x"):rep(1e8)\n  return s .. s\nend)\n' > "$work/memrs/mem/tests/grow.lua"
+out=$("$umpire" test --memory 200 --ruleset "$work/memrs/mem" 2>&1)
+grep -qF "tests/grow.lua:2: memory limit: the rules used more than 25 MiB" <<<"$out" \
+  || { echo "FAIL: a memory error in a spec test names its line: $out"; fail=1; }
 # A Monte Carlo run keeps a host per thread, each under its own cap: past four threads they share
 # half of --memory (cli/Common.hpp, monte_carlo_cap). Before, eight threads under --memory 256 had
 # 32 MiB each, the whole address space together; now 16 MiB each. A --threads whose share would
