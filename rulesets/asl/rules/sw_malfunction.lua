@@ -233,8 +233,15 @@ end
 -- Returns {malfunctioned, removed, low_ammo, eff}.
 function mal.check(mg, dr, ctx)
   if mg.malfunctioned then error("A9.7: " .. (mg.name or "SW") .. " is malfunctioned: no fire until repaired") end
+  -- (through umpire.rules, as mg_attack calls it: see mal.check_numbers)
+  return rules.sw_malfunction.check_numbers(mg, dr, mal.numbers(mg, ctx))
+end
+
+--- The half of mal.check that the DR decides: what the Original DR `dr` does to a SW whose
+-- effective numbers `eff` (mal.numbers) are known already (mg_attack keeps them for an MG attack
+-- while the journal is off), `eff` only read. Returns mal.check's table.
+function mal.check_numbers(mg, dr, eff)
   local original = type(dr) == "table" and dr.total or dr
-  local eff = mal.numbers(mg, ctx)
   local r = rules.breakdown.check(eff, original, mg.name)
   mark(mg, r)
   -- (cited only with the journal on: see journal_on above)
@@ -247,6 +254,12 @@ function mal.check(mg, dr, ctx)
   end
   return {malfunctioned = r.malfunction, removed = r.eliminated, low_ammo = r.low_ammo, eff = eff}
 end
+
+-- The functions as this module writes them: mg_attack skips their work (it keeps their answers
+-- while the journal is off) only while umpire.rules holds these; a house rule replacing one is
+-- asked every time. (mal.conditions' own is `conditions_as_written` above.)
+mal.check_as_written, mal.check_numbers_as_written = mal.check, mal.check_numbers
+mal.numbers_as_written, mal.conditions_as_written = mal.numbers, conditions_as_written
 
 --- A9.71: a FG with two or more MG. entries: {{mg =, ctx =}...}. Only the MG whose B# (or X#) was rolled are
 -- candidates; one candidate is affected automatically, several are chosen by Random Selection (the
