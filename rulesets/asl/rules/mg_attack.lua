@@ -309,7 +309,7 @@ end
 -- attack is not one the memo keeps (see above).
 local function memo_leaf(spec)
   local mgs, crew = spec.mgs, spec.crew
-  if type(mgs) ~= "table" or type(crew) ~= "table" or #mgs ~= 1 or #crew ~= 1 then return nil end
+  if #mgs ~= 1 or #crew ~= 1 then return nil end
   local mg, user = mgs[1], crew[1]
   if user.kind ~= "squad" or mg.removed or mg.malfunctioned or mg.dismantled or mg.fire_lane
     or mg.fire_lane_declared or mg.vehicular or spec.residual or spec.breakdown then return nil end
@@ -317,7 +317,8 @@ local function memo_leaf(spec)
   local target_units = tgt.units
   if tgt.hex or (target_units and target_units[1] ~= nil) then return nil end
   local range = spec.range
-  if range ~= nil and (type(range) ~= "number" or range > 16) then return nil end
+  if range and range > 16 then return nil end
+  -- (a list that is no table raises an error in the rules, but would read here as an empty one)
   local area, units = spec.area or NONE, spec.units or NONE
   if type(area) ~= "table" or type(units) ~= "table" then return nil end
   -- (what holds for every answer kept: when one of these changes, the memo starts again empty)
