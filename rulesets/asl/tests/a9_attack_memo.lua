@@ -21,7 +21,7 @@ end
 local rules = umpire.rules
 local atk = rules.mg_attack
 
-local SIDES = {"german", "russian", "japanese", "american", false}
+local SIDES = {"german", "russian", "japanese", "japanese", "american", false}
 local FLAG = {true, false, false}
 -- (a value that makes an attack one the memo does not keep: rare, so that most cases are kept)
 local RARE = {true}
@@ -44,7 +44,7 @@ local FIELDS = {
   {"spec", "crew", {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2}, "never nil"},
   {"spec", "drm1", {-2, -1, 0, 1, 2, 3}}, {"spec", "drm2", {-1, 1, 4}},
   {"mg", "fire_counter", {"First Fire", "Final Fire", "Prep Fire", false, false, false, false, false, false, false, false, false}},
-  {"mg", "fp", {2, 4, 5, 7}, "never nil"}, {"mg", "range", {2, 6, 8, 12}, "never nil"}, {"mg", "owner", SIDES}, {"mg", "type", {"LMG", "MMG", "HMG", "FT"}},
+  {"mg", "fp", {2, 4, 5, 7}, "never nil"}, {"mg", "range", {2, 6, 8, 12}, "never nil"}, {"mg", "owner", SIDES}, {"mg", "type", {"LMG", "MMG", "HMG", "FT", "FT"}},
   {"mg", "nationality", SIDES}, {"mg", "B", {10, 11, 12}}, {"mg", "X", {11, 12}}, {"mg", "name", {"MG a", "MG b"}, "never nil"},
   {"mg", "sustained", FLAG}, {"mg", "captured", FLAG}, {"mg", "gun", FLAG}, {"mg", "low_ammo", FLAG},
   {"mg", "ammunition_shortage", FLAG}, {"mg", "circled", FLAG}, {"mg", "removed", RARE}, {"mg", "malfunctioned", RARE},
@@ -62,10 +62,14 @@ local FIELDS = {
   {"options", "ammo_shortage_penalty_base", {"printed", "twelve"}},
 }
 
--- A random case: a value (or nil) for each field.
-local function random_case(pick)
+-- A random case: a value (or nil) for each field, or the value `fixed` gives it (by "where.name").
+local function random_case(pick, fixed)
   local case = {}
-  for i, f in ipairs(FIELDS) do case[i] = f[3][pick(#f[3] + (f[4] and 0 or 1))] end
+  for i, f in ipairs(FIELDS) do
+    case[i] = f[3][pick(#f[3] + (f[4] and 0 or 1))]
+    local v = fixed[f[1] .. "." .. f[2]]
+    if v ~= nil then case[i] = v end
+  end
   return case
 end
 
@@ -81,10 +85,11 @@ for i, f in ipairs(FIELDS) do
 end
 
 -- The same case with one field drawn again, so that it differs from the first in that field only.
-local function variant(pick, case)
+local function variant(pick, case, fixed)
   local out = {}
   for i = 1, #FIELDS do out[i] = case[i] end
-  local i = pick(#FIELDS)
+  local i
+  repeat i = pick(#FIELDS) until fixed[FIELDS[i][1] .. "." .. FIELDS[i][2]] == nil
   local values = DISTINCT[i]
   repeat out[i] = values[pick(#values + (FIELDS[i][4] and 0 or 1))] until out[i] ~= case[i] or #values < 2
   return out
@@ -164,13 +169,13 @@ end
 -- Runs `count` cases from `seed`, each comparing the memo with the attack worked out; returns how
 -- many of the cases changed by one value were kept by the memo, malfunctioned, raised an error,
 -- and had another FP or result than the case before them.
-local function compare_cases(seed, count)
+local function compare_cases(seed, count, fixed)
   local pick = generator(seed)
   local defaults = options_defaults()
   local kept, malfunctions, errors, differing = 0, 0, 0, 0
   for n = 1, count do
-    local first = random_case(pick)
-    local second = variant(pick, first)
+    local first = random_case(pick, fixed)
+    local second = variant(pick, first, fixed)
     -- (an Original DR of 8 to 12 most of the time, where the B# and X# of the cases lie, so that a
     -- wrong B#/X# shows)
     local colored, white = pick(6), pick(6)
@@ -203,7 +208,7 @@ end
 -- a loaded machine)
 for part, seed in ipairs({20261125, 3, 77, 1999}) do
   test("mg_attack.fire_memoized gives mg_attack.fire's attacks (and errors, and what they leave): 2,000 random attacks, each after one differing in one value only (part " .. part .. " of 4)", function()
-    local kept, malfunctions, errors, differing = compare_cases(seed, 2000)
+    local kept, malfunctions, errors, differing = compare_cases(seed, 2000, {})
     -- the cases reach the memo often, and the attacks it keeps differ, malfunction and raise errors
     ok(kept >= 500, kept .. " cases were kept by the memo")
     ok(malfunctions >= 250, malfunctions .. " cases malfunctioned")
@@ -250,6 +255,25 @@ test("mg_attack.fire_memoized: each caller gets its own attack (changing it chan
   a.fp, a.column, a.effect.kind = -1, -1, "changed"
   a.mg["German MMG"].malfunctioned = "changed"
   eq(run(atk.fire_memoized), want)
+end)
+
+-- The values an MG's effective B#/X# come from (sw_malfunction.conditions, the 001 table) show in
+-- an attack only when its DR falls between two numbers, and the cases above change one of them
+-- in few attacks the memo keeps. Here every case is one the memo keeps (one MG, one squad, no
+-- rare value), with an FT, a Japanese MG or side, an elite squad and options often drawn.
+local KEPT_ONLY = {["spec.residual"] = false, ["spec.breakdown"] = false, ["spec.hex"] = false,
+  ["spec.target_unit"] = false, ["spec.bad_shape"] = false, ["spec.mgs"] = 1, ["spec.crew"] = 1,
+  ["spec.range"] = 3, ["spec.apply"] = false, ["user.kind"] = "squad", ["user.inherent_forfeit"] = false,
+  ["mg.removed"] = false, ["mg.malfunctioned"] = false, ["mg.dismantled"] = false, ["mg.vehicular"] = false,
+  ["mg.fire_lane"] = false, ["mg.fire_lane_declared"] = false, ["mg.fire_counter"] = false, ["other.count"] = 0,
+  ["spec.phase"] = "PFPh", ["spec.label"] = "attack", ["spec.drm1"] = 0, ["spec.drm2"] = false, ["mg.name"] = "MG",
+  ["spec.area_reasons"] = 0, ["spec.leader_directing"] = false, ["mg.rof"] = 2, ["mg.fp"] = 4, ["mg.range"] = 8,
+  ["user.fp"] = 4, ["user.range"] = 6, ["user.in_units"] = true}
+
+test("mg_attack.fire_memoized: 3,000 attacks the memo keeps, each after one differing in one value of its MG, its squad or the options", function()
+  local kept, malfunctions = compare_cases(1234567, 3000, KEPT_ONLY)
+  ok(kept >= 2500, kept .. " cases were kept by the memo")
+  ok(malfunctions >= 1000, malfunctions .. " cases malfunctioned")
 end)
 
 -- A house rule for each function whose work an attack from the memo skips: each changes what the
