@@ -251,19 +251,18 @@ end
 -- read, never by a table's identity (scripts build their MG and units afresh for every path).
 --
 -- Only the plain attack is kept: one MG (`mgs`) fired by one squad (`crew`), neither removed,
--- malfunctioned, dismantled, vehicular, nor in a Fire Lane; no Residual FP, no 001 rows of the
--- attack (`breakdown`), no target hex, no target units, range at most 16 (or none). Its first half
--- then changes nothing (no Inherent FP forfeited, no Fire Lane or shot recorded) and reads only:
---   the spec:  subsequent_first_fire, fpf (true or false), phase, range, and the number of the
---              attack's Area Fire reasons (`area`: each halves every firer's FP, A7.23);
---   the MG:    fire_counter, fp, range, owner, type, nationality, B, X (values); sustained,
---              captured, gun, low_ammo, ammunition_shortage, circled (true or false);
---   the squad: side (value); non_qualified, elite, inexperienced (true or false), class
---              ("conscript", "green" or other);
+-- malfunctioned, vehicular, nor in a Fire Lane; no Residual FP, no 001 rows of the attack
+-- (`breakdown`), no target hex, no target units, range at most 16 (or none). Its first half then
+-- changes nothing (no Inherent FP forfeited, no Fire Lane or shot recorded) and reads only:
+--   the MG's effective numbers: what sw_malfunction's memo reads for them (the MG, the squad,
+--              Sustained Fire, two options, the 001 rows), as the table that memo keeps for
+--              those values (sw_malfunction.numbers_key; none for a dismantled MG);
+--   the spec:  fpf (true or false), phase, range, and the number of the attack's Area Fire
+--              reasons (`area`: each halves every firer's FP, A7.23);
+--   the MG:    fire_counter, fp, range;
 --   each unit of `units`, in order: whether it has forfeited its Inherent FP, else its fp and
 --              range (a unit fires as {name, fp, range}: its other fields change no number);
---   data:      data.ift, options.japanese_non_crew_mg, options.ammo_shortage_penalty_base and the
---              001 table's rows (when one changes, the memo starts again empty);
+--   data:      data.ift (when it changes, the memo starts again empty);
 --   the rules: the functions whose work is skipped must be the ones this ruleset writes (a house
 --              rule replacing one may read values the key lacks: its attacks are worked out).
 -- Names and labels are read only for citations and errors. The DRM list is not in the key: its
@@ -274,7 +273,7 @@ end
 -- never kept (the next one raises it again, worked out), and reading a key that raises (a spec of
 -- the wrong shape) works the attack out, so that its error is the rules' own. The key is a path
 -- through nested tables, one level per value (nil stands as NIL, the end of the unit list as
--- END), flags packed as bits of one number: as in sw_malfunction's memo, reading the values is
+-- END): as in sw_malfunction's memo, reading the values is
 -- most of what an attack from the memo costs (each Lua bytecode ≈ 17 machine instructions in the
 -- sandbox). At most MEMO_LIMIT tables; past that it starts again empty; a reload runs this module
 -- again, with an empty memo. Spec rulesets/asl/tests/a9_attack_memo.lua compares the memo with
@@ -282,7 +281,7 @@ end
 local NIL, END, FORFEITED = {}, {}, {}
 local MEMO_LIMIT = 4096
 local memo, memo_size = {}, 0
-local memo_ift, memo_japanese, memo_penalty_base, memo_rows
+local memo_ift
 
 -- The child of a memo node for a value met for the first time (a NaN, which is no table key,
 -- gets a child of its own that the memo does not keep).
@@ -295,14 +294,15 @@ local function grow(node, v)
   return child
 end
 
--- Whether the rules whose work an attack from the memo skips are the ones written here.
+-- Whether the rules whose work an attack from the memo skips are the ones written here (those of
+-- the effective numbers, sw_malfunction.conditions and breakdown.effective, are checked by
+-- sw_malfunction.numbers_key).
 local function rules_as_written()
-  local usage, sf, ift, mal, bd = rules.mg_usage, rules.sustained_fire, rules.ift, rules.sw_malfunction, rules.breakdown
+  local usage, sf, ift, mal = rules.mg_usage, rules.sustained_fire, rules.ift, rules.sw_malfunction
   return usage.check == usage.check_as_written and sf.applies == sf.applies_as_written
     and sf.check == sf.check_as_written and ift.resolve == ift.resolve_as_written
     and mal.check == mal.check_as_written and mal.check_numbers == mal.check_numbers_as_written
-    and mal.numbers == mal.numbers_as_written and mal.conditions == mal.conditions_as_written
-    and bd.effective == bd.effective_as_written
+    and mal.numbers == mal.numbers_as_written
 end
 
 -- The leaf of the memo for an attack (a table holding what was kept at [1]), or nil when the
@@ -311,8 +311,8 @@ local function memo_leaf(spec)
   local mgs, crew = spec.mgs, spec.crew
   if #mgs ~= 1 or #crew ~= 1 then return nil end
   local mg, user = mgs[1], crew[1]
-  if user.kind ~= "squad" or mg.removed or mg.malfunctioned or mg.dismantled or mg.fire_lane
-    or mg.fire_lane_declared or mg.vehicular or spec.residual or spec.breakdown then return nil end
+  if user.kind ~= "squad" or mg.removed or mg.malfunctioned or mg.fire_lane or mg.fire_lane_declared
+    or mg.vehicular or spec.residual or spec.breakdown then return nil end
   local tgt = spec.target or NONE
   local target_units = tgt.units
   if tgt.hex or (target_units and target_units[1] ~= nil) then return nil end
@@ -321,42 +321,25 @@ local function memo_leaf(spec)
   -- (a list that is no table raises an error in the rules, but would read here as an empty one)
   local area, units = spec.area or NONE, spec.units or NONE
   if type(area) ~= "table" or type(units) ~= "table" then return nil end
-  -- (what holds for every answer kept: when one of these changes, the memo starts again empty)
-  local options, rows, ift_tables = data.options, data.breakdown_modifiers.rows, data.ift
-  local japanese, penalty_base = options.japanese_non_crew_mg, options.ammo_shortage_penalty_base
-  if memo_size >= MEMO_LIMIT or ift_tables ~= memo_ift or japanese ~= memo_japanese
-    or penalty_base ~= memo_penalty_base or rows ~= memo_rows then
-    memo, memo_size = {}, 0
-    memo_ift, memo_japanese, memo_penalty_base, memo_rows = ift_tables, japanese, penalty_base, rows
+  -- The MG's effective numbers depend on what sw_malfunction's memo reads (the MG, the squad,
+  -- Sustained Fire, options, the 001 rows): that memo's table for those values is the first
+  -- part of the key (nil: it keeps none, e.g. for a dismantled MG). Sustained Fire as the rules
+  -- decide it (A9.3: the spec holds the three values sustained_fire.applies reads from the
+  -- attack's context).
+  local numbers = rules.sw_malfunction.numbers_key(mg, rules.sustained_fire.applies(mg, spec), user)
+  if not numbers then return nil end
+  -- (the IFT's columns: when they change, the memo starts again empty)
+  local ift_tables = data.ift
+  if memo_size >= MEMO_LIMIT or ift_tables ~= memo_ift then
+    memo, memo_size, memo_ift = {}, 0, ift_tables
   end
-  local flags = 0
-  if spec.subsequent_first_fire then flags = flags + 1 end
-  if spec.fpf then flags = flags + 2 end
-  if mg.sustained then flags = flags + 4 end
-  if mg.captured then flags = flags + 8 end
-  if mg.gun then flags = flags + 16 end
-  if mg.low_ammo then flags = flags + 32 end
-  if mg.ammunition_shortage then flags = flags + 64 end
-  if mg.circled then flags = flags + 128 end
-  if user.non_qualified then flags = flags + 256 end
-  if user.elite then flags = flags + 512 end
-  if user.inexperienced then flags = flags + 1024 end
-  -- (the rules compare the class only with these two strings: any other value acts as none)
-  local class = user.class
-  if class == "conscript" then flags = flags + 2048 elseif class == "green" then flags = flags + 4096 end
-  local node, v = memo, flags
-  node = node[v] or grow(node, v)
+  local node = memo[numbers] or grow(memo, numbers)
+  local v = spec.fpf and true or false; node = node[v] or grow(node, v)
   v = spec.phase or NIL; node = node[v] or grow(node, v)
   v = range or NIL; node = node[v] or grow(node, v)
   v = mg.fire_counter or NIL; node = node[v] or grow(node, v)
   v = mg.fp or NIL; node = node[v] or grow(node, v)
   v = mg.range or NIL; node = node[v] or grow(node, v)
-  v = mg.owner or NIL; node = node[v] or grow(node, v)
-  v = mg.type or NIL; node = node[v] or grow(node, v)
-  v = mg.nationality or NIL; node = node[v] or grow(node, v)
-  v = mg.B or NIL; node = node[v] or grow(node, v)
-  v = mg.X or NIL; node = node[v] or grow(node, v)
-  v = user.side or NIL; node = node[v] or grow(node, v)
   -- (the Area Fire reasons as ipairs walks them)
   local n = 0
   while area[n + 1] ~= nil do n = n + 1 end
