@@ -19,6 +19,8 @@ local function generator(seed)
 end
 
 local rules = umpire.rules
+-- (what a field no value is fixed for reads as in `fixed`: a list, so that a variant may change it)
+local NONE = {}
 local atk = rules.mg_attack
 
 local SIDES = {"german", "russian", "japanese", "japanese", "american", false}
@@ -62,12 +64,14 @@ local FIELDS = {
   {"options", "ammo_shortage_penalty_base", {"printed", "twelve"}},
 }
 
--- A random case: a value (or nil) for each field, or the value `fixed` gives it (by "where.name").
+-- A random case: a value (or nil) for each field, or the value `fixed` gives it (by "where.name"),
+-- or one of the values it lists.
 local function random_case(pick, fixed)
   local case = {}
   for i, f in ipairs(FIELDS) do
     case[i] = f[3][pick(#f[3] + (f[4] and 0 or 1))]
     local v = fixed[f[1] .. "." .. f[2]]
+    if type(v) == "table" then v = v[pick(#v)] end
     if v ~= nil then case[i] = v end
   end
   return case
@@ -89,7 +93,7 @@ local function variant(pick, case, fixed)
   local out = {}
   for i = 1, #FIELDS do out[i] = case[i] end
   local i
-  repeat i = pick(#FIELDS) until fixed[FIELDS[i][1] .. "." .. FIELDS[i][2]] == nil
+  repeat i = pick(#FIELDS) until type(fixed[FIELDS[i][1] .. "." .. FIELDS[i][2]] or NONE) == "table"
   local values = DISTINCT[i]
   repeat out[i] = values[pick(#values + (FIELDS[i][4] and 0 or 1))] until out[i] ~= case[i] or #values < 2
   return out
@@ -274,6 +278,22 @@ test("mg_attack.fire_memoized: 3,000 attacks the memo keeps, each after one diff
   local kept, malfunctions = compare_cases(1234567, 3000, KEPT_ONLY)
   ok(kept >= 2500, kept .. " cases were kept by the memo")
   ok(malfunctions >= 1000, malfunctions .. " cases malfunctioned")
+end)
+
+-- The same with the values that decide Sustained Fire and the fire counters' errors (A9.2, A9.3,
+-- A8.4, FPF's exception A8.31) drawn often, each changed by one value.
+local COUNTERS = {}
+for k, v in pairs(KEPT_ONLY) do COUNTERS[k] = v end
+COUNTERS["mg.fire_counter"] = {"Final Fire", "First Fire", false}
+COUNTERS["spec.phase"] = {"MPh", "DFPh", "PFPh"}
+COUNTERS["spec.fpf"] = {true, false}
+COUNTERS["spec.subsequent_first_fire"] = {true, false}
+COUNTERS["spec.range"] = {1, 3}
+
+test("mg_attack.fire_memoized: 2,000 attacks with fire counters, phases, FPF and Subsequent First Fire, each after one differing in one value", function()
+  local kept, malfunctions, errors = compare_cases(424242, 2000, COUNTERS)
+  ok(kept >= 500, kept .. " cases were kept by the memo")
+  ok(errors >= 300, errors .. " cases raised an error")
 end)
 
 -- A house rule for each function whose work an attack from the memo skips: each changes what the
