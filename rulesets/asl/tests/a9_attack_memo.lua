@@ -51,7 +51,7 @@ local FIELDS = {
   {"mg", "sustained", FLAG}, {"mg", "captured", FLAG}, {"mg", "gun", FLAG}, {"mg", "low_ammo", FLAG},
   {"mg", "ammunition_shortage", FLAG}, {"mg", "circled", FLAG}, {"mg", "removed", RARE}, {"mg", "malfunctioned", RARE},
   {"mg", "dismantled", RARE}, {"mg", "vehicular", RARE}, {"mg", "fire_lane", RARE}, {"mg", "fire_lane_declared", RARE},
-  {"mg", "rof", {1, 2, 3}},
+  {"mg", "rof", {1, 2, 3}}, {"mg", "location_terrain", {"woods", false}}, {"mg", "hex", {"A1"}},
   {"user", "kind", {"squad", "squad", "squad", "squad", "squad", "squad", "squad", "squad", "hs", "leader"}}, {"user", "side", SIDES},
   {"user", "class", {"conscript", "green", "elite"}}, {"user", "elite", FLAG}, {"user", "non_qualified", FLAG},
   {"user", "inexperienced", FLAG}, {"user", "fp", {4, 6}, "never nil"}, {"user", "range", {2, 4, 6}, "never nil"},
@@ -281,16 +281,20 @@ test("mg_attack.fire_memoized: 3,000 attacks the memo keeps, each after one diff
 end)
 
 -- The same with the values that decide Sustained Fire and the fire counters' errors (A9.2, A9.3,
--- A8.4, FPF's exception A8.31) drawn often, each changed by one value.
+-- A8.4, FPF's exception A8.31), and fire beyond 16 hexes (A9.4), drawn often, each changed by one
+-- value.
 local COUNTERS = {}
 for k, v in pairs(KEPT_ONLY) do COUNTERS[k] = v end
 COUNTERS["mg.fire_counter"] = {"Final Fire", "First Fire", false}
 COUNTERS["spec.phase"] = {"MPh", "DFPh", "PFPh"}
 COUNTERS["spec.fpf"] = {true, false}
 COUNTERS["spec.subsequent_first_fire"] = {true, false}
-COUNTERS["spec.range"] = {1, 3}
+COUNTERS["spec.range"] = {1, 3, 17}
+COUNTERS["spec.leader_directing"] = {true, false}
+COUNTERS["mg.range"] = {8, 12}
+COUNTERS["user.in_units"] = {true, false}
 
-test("mg_attack.fire_memoized: 2,000 attacks with fire counters, phases, FPF and Subsequent First Fire, each after one differing in one value", function()
+test("mg_attack.fire_memoized: 2,000 attacks with fire counters, phases, FPF, Subsequent First Fire and directing leaders, each after one differing in one value", function()
   local kept, malfunctions, errors = compare_cases(424242, 2000, COUNTERS)
   ok(kept >= 500, kept .. " cases were kept by the memo")
   ok(errors >= 300, errors .. " cases raised an error")
@@ -301,7 +305,13 @@ end)
 -- was in force would be stale.
 local HOUSE = {
   {"mg_usage", "check", function(w) return function(...) local r = w(...); r.area_fire = true; return r end end},
-  {"sustained_fire", "applies", function(w) return function(mg, ctx) return not w(mg, ctx) end end},
+  -- (Sustained Fire turned round for the squad of the script's attack only, read from the
+  -- attack's context)
+  {"sustained_fire", "applies", function(w) return function(mg, ctx)
+    local f = ctx.firers
+    if f and f[1] and f[1].name == "German 4-6-7" then return not w(mg, ctx) end
+    return w(mg, ctx)
+  end end},
   {"sustained_fire", "check", function() return function() error("house rule: no Sustained Fire here") end end},
   {"ift", "resolve", function(w) return function(s) local a = w(s); a.house = true; return a end end},
   {"sw_malfunction", "check", function(w) return function(...) local r = w(...); r.malfunctioned = "house"; return r end end},
@@ -315,9 +325,12 @@ test("mg_attack.fire_memoized: a house rule replacing a function whose work the 
   for _, h in ipairs(HOUSE) do
     local module, name = rules[h[1]], h[2]
     local as_written = module[name]
-    local function run(fire)
+    -- (the script's attack, or with `other` the same fired by another squad of the same values)
+    local function run(fire, other)
+      local spec = script_attack()
+      if other then spec.crew[1].name = "another German 4-6-7" end
       umpire.dice.fix({1, 6})  -- (an Original DR of 7: B4, B9-2 and X6 are all met by it)
-      local fine, a = pcall(fire, script_attack())
+      local fine, a = pcall(fire, spec)
       umpire.dice.unfix()
       return fine and a or {error = tostring(a)}
     end
@@ -327,7 +340,10 @@ test("mg_attack.fire_memoized: a house rule replacing a function whose work the 
     local fine, err = pcall(function()
       local house = run(atk.fire)
       ok(not pcall(eq, house, written), h[1] .. "." .. name .. ": the house rule changes the attack")
-      for _ = 1, 2 do eq(run(atk.fire_memoized), house, h[1] .. "." .. name .. " replaced") end
+      for _ = 1, 2 do
+        eq(run(atk.fire_memoized), house, h[1] .. "." .. name .. " replaced")
+        eq(run(atk.fire_memoized, true), run(atk.fire, true), h[1] .. "." .. name .. " replaced, another squad")
+      end
     end)
     module[name] = as_written
     ok(fine, tostring(err))
