@@ -93,7 +93,8 @@ local function variant(pick, case, fixed)
   local out = {}
   for i = 1, #FIELDS do out[i] = case[i] end
   local i
-  repeat i = pick(#FIELDS) until type(fixed[FIELDS[i][1] .. "." .. FIELDS[i][2]] or NONE) == "table"
+  -- (`fixed.vary_only`: only the fields it gives a list of values)
+  repeat i = pick(#FIELDS) until type(fixed[FIELDS[i][1] .. "." .. FIELDS[i][2]] or (not fixed.vary_only and NONE)) == "table"
   local values = DISTINCT[i]
   repeat out[i] = values[pick(#values + (FIELDS[i][4] and 0 or 1))] until out[i] ~= case[i] or #values < 2
   return out
@@ -281,21 +282,27 @@ test("mg_attack.fire_memoized: 3,000 attacks the memo keeps, each after one diff
 end)
 
 -- The same with the values that decide Sustained Fire and the fire counters' errors (A9.2, A9.3,
--- A8.4, FPF's exception A8.31), and fire beyond 16 hexes (A9.4), drawn often, each changed by one
--- value.
+-- A8.4, FPF's exception A8.31), fire beyond 16 hexes (A9.4) and a target hex (A9.21) drawn often,
+-- each case changed in one of them.
 local COUNTERS = {}
 for k, v in pairs(KEPT_ONLY) do COUNTERS[k] = v end
 COUNTERS["mg.fire_counter"] = {"Final Fire", "First Fire", false}
-COUNTERS["spec.phase"] = {"MPh", "DFPh", "PFPh"}
+COUNTERS["spec.phase"] = {"MPh", "DFPh"}
 COUNTERS["spec.fpf"] = {true, false}
 COUNTERS["spec.subsequent_first_fire"] = {true, false}
 COUNTERS["spec.range"] = {1, 3, 17}
 COUNTERS["spec.leader_directing"] = {true, false}
 COUNTERS["mg.range"] = {8, 12}
 COUNTERS["user.in_units"] = {true, false}
+-- (an MMG or HMG in woods keeping its ROF against a target hex must declare its CA, A9.21)
+COUNTERS["spec.hex"] = {false}
+COUNTERS["mg.type"] = {"MMG", "HMG"}
+COUNTERS["mg.location_terrain"] = "woods"
+COUNTERS["mg.hex"] = "A1"
+COUNTERS.vary_only = true
 
-test("mg_attack.fire_memoized: 2,000 attacks with fire counters, phases, FPF, Subsequent First Fire and directing leaders, each after one differing in one value", function()
-  local kept, malfunctions, errors = compare_cases(424242, 2000, COUNTERS)
+test("mg_attack.fire_memoized: 3,000 attacks with fire counters, phases, FPF, Subsequent First Fire, directing leaders and target hexes, each after one differing in one of these", function()
+  local kept, malfunctions, errors = compare_cases(424242, 3000, COUNTERS)
   ok(kept >= 500, kept .. " cases were kept by the memo")
   ok(errors >= 300, errors .. " cases raised an error")
 end)
