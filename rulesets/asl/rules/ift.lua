@@ -209,19 +209,25 @@ local function drm_name(label)
   return name
 end
 
---- Resolve one IFT attack.
--- spec = {label, firers = {firer...}, range, area = {reasons}, drm = {entries}, dr = DR table (optional),
---         fp = number (optional, skips firer FP: e.g. Residual FP), residual_of = {firers leaving Residual FP}}
--- returns {fp, column, drm, dr, original, colored, final_dr, result, effect, residual}
-function ift.resolve(spec)
+-- An attack in two halves: its FP and column (A7.2, A7.31), which no die decides, then its DRM,
+-- DR and result. A rule that knows the first half already (mg_attack keeps it for an MG attack
+-- while the journal is off) calls ift.resolve_column alone; ift.resolve calls both.
+
+-- The FP of an attack's firers (A7.2, with its citations) and its IFT column (A7.31).
+local function firepower(spec)
   local fp = spec.fp
-  local label = spec.label or "attack"
   if not fp then
     fp = 0
     local range, area = spec.range, spec.area
     for _, f in ipairs(spec.firers) do fp = fp + firer_fp(f, f.at_range or range, area) end
   end
-  local col = column(fp)
+  return fp, column(fp)
+end
+
+--- The second half of ift.resolve, for an attack of `fp` FP on column `col` (as ift.column gives
+-- it): the column cited (A7.31), the DRM list `drm_list` summed, the DR (`dr`, or rolled) and the
+-- printed result. Returns ift.resolve's table without `residual`.
+function ift.resolve_column(label, drm_list, dr, fp, col)
   -- (`%s` formats a number as tostring does; the FP is passed as it is, so that no string is made
   -- unless the journal is on)
   if col == 0 then
@@ -232,8 +238,8 @@ function ift.resolve(spec)
   if journaling then cite("A7.31", "%s: %s FP uses the %d column", label, fp, col) end
   -- ift.drm and ift.roll written out (a call each an attack); the pipeline's name is read only by
   -- the journal, so it is made only for it
-  local drm, pipeline = total_of(journaling and drm_name(label) or "IFT DRM", spec.drm or NONE)
-  local dr = spec.dr or dice.dr()
+  local drm, pipeline = total_of(journaling and drm_name(label) or "IFT DRM", drm_list or NONE)
+  dr = dr or dice.dr()
   local final = dr.total + drm
   local res = lookup(col, final)
   if journaling then
@@ -241,11 +247,24 @@ function ift.resolve(spec)
       label, dr.total, dr.colored, dr.white, pipeline, final, col, res == "-" and "No Effect" or res)
   end
   local parsed_res = parsed[res] or parsed_once(res)  -- (ift.parse written out)
-  local out = {fp = fp, column = col, drm = drm, drm_list = spec.drm, dr = dr, original = dr.total, colored = dr.colored,
+  return {fp = fp, column = col, drm = drm, drm_list = drm_list, dr = dr, original = dr.total, colored = dr.colored,
     final_dr = final, result = res, effect = {kind = parsed_res.kind, n = parsed_res.n}}
-  if spec.residual_of then out.residual = ift.residual(spec.residual_of, spec, out) end
+end
+
+--- Resolve one IFT attack.
+-- spec = {label, firers = {firer...}, range, area = {reasons}, drm = {entries}, dr = DR table (optional),
+--         fp = number (optional, skips firer FP: e.g. Residual FP), residual_of = {firers leaving Residual FP}}
+-- returns {fp, column, drm, dr, original, colored, final_dr, result, effect, residual}
+function ift.resolve(spec)
+  local fp, col = firepower(spec)
+  -- (through umpire.rules, as mg_attack calls it: a house rule replacing the second half is seen
+  -- by both)
+  local out = rules.ift.resolve_column(spec.label or "attack", spec.drm, spec.dr, fp, col)
+  if col ~= 0 and spec.residual_of then out.residual = ift.residual(spec.residual_of, spec, out) end
   return out
 end
+-- (what mg_attack checks before it skips the first half: see ift.resolve_column)
+ift.resolve_as_written = ift.resolve
 
 -- The DRM kinds that shift Residual FP (options.residual_shift_kinds, A8.26) as a set, made once per
 -- options table (read-only once loaded; a reload brings a new one) instead of at every attack.

@@ -7,7 +7,10 @@ local atk = {}
 local cite, rules = umpire.cite, umpire.rules
 -- The globals an attack calls, held in locals: a global is looked up through the sandbox's
 -- environment on each use (≈ 180 instructions against ≈ 10 for a local, bench/per_call.sh).
-local ipairs, error = ipairs, error
+local ipairs, error, type, pcall = ipairs, error, type, pcall
+local data = umpire.data
+-- Whether the journal is on (an odds run turns it off): see the memo below.
+local journal_on = umpire.journal.on
 -- What a missing list reads as: one shared empty table, never written (a fresh `{}` per loop cost an
 -- allocation each time an attack ran).
 local NONE = {}
@@ -80,6 +83,25 @@ local function breakdown_ctx(spec, use, mg, sus, ctx)
   return c
 end
 
+-- One MG's result after the attack's DR: its malfunction check `r` (A9.7), then whether it keeps
+-- its ROF (A9.2; a Sustained Fire MG never does, A9.3) from the coloured dr.
+local function mg_result(mg, r, colored, phase, sus)
+  local keep = false
+  if not (mg.malfunctioned or mg.removed) then
+    keep = rules.mg_rof.after_attack(mg, colored, after_ctx(phase, sus))
+  end
+  return {malfunctioned = r.malfunctioned, removed = r.removed, keeps_rof = keep, counter = mg.fire_counter}
+end
+
+-- The results of an attack of one MG, by its name: made with its one key, in place of an empty
+-- table grown by one (≈ 190 instructions less, bench/per_call.sh), here for both ways of making
+-- an attack, so that a bad name raises the same error.
+local function results_of_one(mg, result)
+  return {[mg.name] = result}
+end
+
+-- One IFT attack, every part worked out (mg_attack.fire; `leaf`: a leaf of the memo below, which
+-- then gets what no die decided).
 --- spec = {label, phase, side, crew = {units firing the MG(s)}, units = {units adding Inherent FP},
 --   mgs = {MG tables: name, fp, range, rof, B/X, ...}, range, target = {units, location, hex, mf},
 --   drm = {entries}, area = {reasons}, dr (optional), subsequent_first_fire, fpf, leader_directing, apply = bool,
@@ -87,7 +109,7 @@ end
 --   breakdown = {rows of the 001 table the attack carries: intensive, extreme_winter (true: by the firer's
 --   nationality, or "axis"/"russian"), x_heavy_dust, non_qualified, inexperienced, ammunition_shortage,
 --   leader_present}}. Several MMC in `crew` each fire their own MG (mg.fired_by = unit name; A9.2/A9.11).
-function atk.fire(spec)
+local function fire_worked_out(spec, leaf)
   local phase = spec.phase
   local mgs = spec.mgs or NONE
   local tgt = spec.target or NONE
@@ -185,6 +207,7 @@ function atk.fire(spec)
   end
   local a = rules.ift.resolve({label = spec.label, firers = firers, range = spec.range, area = spec.area,
     drm = spec.drm, dr = spec.dr, residual_of = residual_of})
+  local eff  -- (the MG's effective numbers, kept when `leaf` is given: see the memo below)
   -- (the result of a single MG is made with its one key, in place of an empty table grown by one:
   -- ≈ 190 instructions less, bench/per_call.sh)
   local single = a.dr and not several and mgs[1] ~= nil
@@ -204,20 +227,174 @@ function atk.fire(spec)
       if several then sus = sustained[mg] end
       local r
       if several then r = res[mg.name] else r = rules.sw_malfunction.check(mg, a.dr, breakdown_ctx(spec, use, mg, sus, ctx)) end
-      local keep = false
-      if not (mg.malfunctioned or mg.removed) then
-        keep = rules.mg_rof.after_attack(mg, a.colored, after_ctx(phase, sus))
-      end
-      local result = {malfunctioned = r.malfunctioned, removed = r.removed, keeps_rof = keep, counter = mg.fire_counter}
-      if single then a.mg = {[mg.name] = result} else a.mg[mg.name] = result end
+      if leaf then eff = r.eff end
+      local result = mg_result(mg, r, a.colored, phase, sus)
+      if single then a.mg = results_of_one(mg, result) else a.mg[mg.name] = result end
       if target_units then
         for _, u in ipairs(target_units) do rules.mg_rof.record_shot(mg, u, tgt.location) end
       end
       if tgt.hex then rules.mg_field_of_fire.after_shot(mg, tgt.hex, spec.facing) end
     end
   end
+  -- (an attack the memo below keeps: what no die decided, for the next attack with its values)
+  if leaf then leaf[1] = {fp = a.fp, column = a.column, sustained = sustained_one, eff = eff} end
   if spec.apply and tgt.units and a.effect then a.outcomes = rules.ift.apply(a, tgt.units) end
   return a
+end
+
+-- The memo of an attack's dice-independent half (issues 15 and 18). Every attack works out its
+-- usage (A9.11), its firers and their FP (A7.2), its IFT column (A7.31), its MG's Sustained Fire
+-- (A9.3) and its MG's effective B#/X# (A9.7, the 001 table) afresh: about half of the machine
+-- instructions of scripts/asl/odds_mmg_fire_group.lua's attack, which `umpire odds` runs once per
+-- dice path, though no die decides any of it. So while the journal is off (odds runs: no citation
+-- is made, so none is lost), those answers are kept, keyed by the content of every value they
+-- read, never by a table's identity (scripts build their MG and units afresh for every path).
+--
+-- Only the plain attack is kept: one MG (`mgs`) fired by one squad (`crew`), neither removed,
+-- malfunctioned, vehicular, nor in a Fire Lane; no Residual FP, no 001 rows of the attack
+-- (`breakdown`), no target hex, no target units, range at most 16 (or none). Its first half then
+-- changes nothing (no Inherent FP forfeited, no Fire Lane or shot recorded) and reads only:
+--   the MG's effective numbers: what sw_malfunction's memo reads for them (the MG, the squad,
+--              Sustained Fire, two options, the 001 rows), as the table that memo keeps for
+--              those values (sw_malfunction.numbers_key; none for a dismantled MG);
+--   the spec:  fpf (true or false), phase, range, and the number of the attack's Area Fire
+--              reasons (`area`: each halves every firer's FP, A7.23);
+--   the MG:    fire_counter, fp, range;
+--   each unit of `units`, in order: whether it has forfeited its Inherent FP, else its fp and
+--              range (a unit fires as {name, fp, range}: its other fields change no number);
+--   data:      data.ift (when it changes, the memo starts again empty);
+--   the rules: the functions whose work is skipped must be the ones this ruleset writes (a house
+--              rule replacing one may read values the key lacks: its attacks are worked out).
+-- Names and labels are read only for citations and errors. The DRM list is not in the key: its
+-- total is made at every attack, with the dice (ift.resolve_column). What is kept is the FP, the
+-- column, Sustained Fire and the effective numbers; an attack from the memo then makes only its
+-- dice half: DRM, DR, result, the malfunction check (sw_malfunction.check_numbers) and ROF, as
+-- the attack worked out makes them, and returns a fresh table. An attack that raises an error is
+-- never kept (the next one raises it again, worked out), and reading a key that raises (a spec of
+-- the wrong shape) works the attack out, so that its error is the rules' own. The key is a path
+-- through nested tables, one level per value (nil stands as NIL, the end of the unit list as
+-- END): as in sw_malfunction's memo, reading the values is
+-- most of what an attack from the memo costs (each Lua bytecode ≈ 17 machine instructions in the
+-- sandbox). At most MEMO_LIMIT tables; past that it starts again empty; a reload runs this module
+-- again, with an empty memo. Spec rulesets/asl/tests/a9_attack_memo.lua compares the memo with
+-- the attack worked out over random attacks, each right after one differing in one value only.
+local NIL, END, FORFEITED = {}, {}, {}
+local MEMO_LIMIT = 4096
+local memo, memo_size = {}, 0
+local memo_ift
+
+-- The child of a memo node for a value met for the first time (a NaN, which is no table key,
+-- gets a child of its own that the memo does not keep).
+local function grow(node, v)
+  local child = {}
+  if v == v then
+    node[v] = child
+    memo_size = memo_size + 1
+  end
+  return child
+end
+
+-- Whether the rules whose work an attack from the memo skips are the ones written here (those of
+-- the effective numbers, sw_malfunction.conditions and breakdown.effective, are checked by
+-- sw_malfunction.numbers_key).
+local function rules_as_written()
+  local usage, sf, ift, mal = rules.mg_usage, rules.sustained_fire, rules.ift, rules.sw_malfunction
+  return usage.check == usage.check_as_written and sf.applies == sf.applies_as_written
+    and sf.check == sf.check_as_written and ift.resolve == ift.resolve_as_written
+    and mal.check == mal.check_as_written and mal.check_numbers == mal.check_numbers_as_written
+    and mal.numbers == mal.numbers_as_written
+end
+
+-- The leaf of the memo for an attack (a table holding what was kept at [1]), or nil when the
+-- attack is not one the memo keeps (see above).
+local function memo_leaf(spec)
+  local mgs, crew = spec.mgs, spec.crew
+  if #mgs ~= 1 or #crew ~= 1 then return nil end
+  local mg, user = mgs[1], crew[1]
+  if user.kind ~= "squad" or mg.removed or mg.malfunctioned or mg.fire_lane or mg.fire_lane_declared
+    or mg.vehicular or spec.residual or spec.breakdown then return nil end
+  local tgt = spec.target or NONE
+  local target_units = tgt.units
+  if tgt.hex or (target_units and target_units[1] ~= nil) then return nil end
+  local range = spec.range
+  if range and range > 16 then return nil end
+  -- (a list that is no table raises an error in the rules, but would read here as an empty one)
+  local area, units = spec.area or NONE, spec.units or NONE
+  if type(area) ~= "table" or type(units) ~= "table" then return nil end
+  -- The MG's effective numbers depend on what sw_malfunction's memo reads (the MG, the squad,
+  -- Sustained Fire, options, the 001 rows): that memo's table for those values is the first
+  -- part of the key (nil: it keeps none, e.g. for a dismantled MG). Sustained Fire as the rules
+  -- decide it (A9.3: the spec holds the three values sustained_fire.applies reads from the
+  -- attack's context).
+  local numbers = rules.sw_malfunction.numbers_key(mg, rules.sustained_fire.applies(mg, spec), user)
+  if not numbers then return nil end
+  -- (the IFT's columns: when they change, the memo starts again empty)
+  local ift_tables = data.ift
+  if memo_size >= MEMO_LIMIT or ift_tables ~= memo_ift then
+    memo, memo_size, memo_ift = {}, 0, ift_tables
+  end
+  local node = memo[numbers] or grow(memo, numbers)
+  local v = spec.fpf and true or false; node = node[v] or grow(node, v)
+  v = spec.phase or NIL; node = node[v] or grow(node, v)
+  v = range or NIL; node = node[v] or grow(node, v)
+  v = mg.fire_counter or NIL; node = node[v] or grow(node, v)
+  v = mg.fp or NIL; node = node[v] or grow(node, v)
+  v = mg.range or NIL; node = node[v] or grow(node, v)
+  -- (the Area Fire reasons as ipairs walks them)
+  local n = 0
+  while area[n + 1] ~= nil do n = n + 1 end
+  node = node[n] or grow(node, n)
+  local i, u = 1, units[1]
+  while u ~= nil do
+    if u.inherent_forfeit then
+      node = node[FORFEITED] or grow(node, FORFEITED)
+    else
+      v = u.fp or NIL; node = node[v] or grow(node, v)
+      v = u.range or NIL; node = node[v] or grow(node, v)
+    end
+    i = i + 1
+    u = units[i]
+  end
+  return node[END] or grow(node, END)
+end
+
+-- An attack whose dice-independent half is `kept` (see above): its dice half only.
+local function fire_kept(spec, mg, kept)
+  local a = rules.ift.resolve_column(spec.label or "attack", spec.drm, spec.dr, kept.fp, kept.column)
+  if a.dr then
+    local r = rules.sw_malfunction.check_numbers(mg, a.dr, kept.eff)
+    a.mg = results_of_one(mg, mg_result(mg, r, a.colored, spec.phase, kept.sustained))
+  else
+    a.mg = {}
+  end
+  local tgt = spec.target or NONE
+  if spec.apply and tgt.units and a.effect then a.outcomes = rules.ift.apply(a, tgt.units) end
+  return a
+end
+
+--- mg_attack.fire as it runs while the journal is off: an attack the memo above keeps makes only
+-- its dice half when its values were met before. (mg_attack.fire calls it then; the spec tests
+-- call it directly, to compare it with the attack worked out.)
+function atk.fire_memoized(spec)
+  if not rules_as_written() then return fire_worked_out(spec) end
+  local fine, leaf = pcall(memo_leaf, spec)
+  if not (fine and leaf) then return fire_worked_out(spec) end
+  local kept = leaf[1]
+  if kept then return fire_kept(spec, spec.mgs[1], kept) end
+  return fire_worked_out(spec, leaf)
+end
+
+--- Whether the memo above holds the dice-independent half of this attack (the spec tests ask it,
+-- to count the attacks they compare that came from the memo).
+function atk.memo_holds(spec)
+  local fine, leaf = pcall(memo_leaf, spec)
+  return fine and leaf ~= nil and leaf[1] ~= nil
+end
+
+--- One IFT attack with SW MG: see the spec above fire_worked_out.
+function atk.fire(spec)
+  if journal_on() then return fire_worked_out(spec) end
+  return atk.fire_memoized(spec)
 end
 
 return atk

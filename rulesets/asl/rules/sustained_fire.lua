@@ -34,4 +34,9 @@ function sf.check(mg, ctx)
   return CHECKED
 end
 
+-- The functions as this module writes them: mg_attack skips their work (it keeps their answers
+-- while the journal is off) only while umpire.rules holds these; a house rule replacing one is
+-- asked every time.
+sf.applies_as_written, sf.check_as_written = sf.applies, sf.check
+
 return sf

@@ -184,17 +184,15 @@ local function memo_leaf(mg, c, u, ew)
   return node
 end
 
---- The effective numbers of one SW in one attack, as mal.numbers gives them while the journal is
--- off: from the memo described above when the same values were met before. (mal.numbers calls it
--- then; the spec tests call it directly, to compare it with the computation.)
-function mal.numbers_memoized(mg, ctx)
-  local c = ctx or NONE_CTX
+-- The leaf of the memo for an MG, its context `c` and its user, once the checks below allow the
+-- memo (nil when they do not: the answer is then worked out).
+local function numbers_leaf(mg, c, user)
   local ew = c.extreme_winter
-  if mg.dismantled or ew == true then return numbers_worked_out(mg, ctx) end
+  if mg.dismantled or ew == true then return nil end
   -- (a replaced rule may read what the key lacks: worked out every time)
   local breakdown = rules.breakdown
   if mal.conditions ~= conditions_as_written or breakdown.effective ~= breakdown.effective_as_written then
-    return numbers_worked_out(mg, ctx)
+    return nil
   end
   -- (what holds for every answer the memo keeps: when one of these changes, it starts again empty)
   local options, rows = data.options, data.breakdown_modifiers.rows
@@ -203,7 +201,16 @@ function mal.numbers_memoized(mg, ctx)
     memo, memo_size = {}, 0
     memo_japanese, memo_penalty_base, memo_rows = japanese, penalty_base, rows
   end
-  local leaf = memo_leaf(mg, c, c.user or NONE_CTX, ew)
+  return memo_leaf(mg, c, user, ew)
+end
+
+--- The effective numbers of one SW in one attack, as mal.numbers gives them while the journal is
+-- off: from the memo described above when the same values were met before. (mal.numbers calls it
+-- then; the spec tests call it directly, to compare it with the computation.)
+function mal.numbers_memoized(mg, ctx)
+  local c = ctx or NONE_CTX
+  local leaf = numbers_leaf(mg, c, c.user or NONE_CTX)
+  if not leaf then return numbers_worked_out(mg, ctx) end
   local e = leaf[1]
   if e then return {B = e.B, X = e.X, LA = e.LA} end
   -- not met before: worked out, then kept (the computation only reads the MG and its context:
@@ -211,6 +218,19 @@ function mal.numbers_memoized(mg, ctx)
   e = numbers_worked_out(mg, ctx)
   leaf[1] = {B = e.B, X = e.X, LA = e.LA}
   return e
+end
+
+-- The context of an MG in a plain attack of mg_attack (one MG, one squad, no 001 rows of the
+-- attack): Sustained Fire or not, and the squad firing it, which mal.numbers_key gets apart.
+local SUSTAINED = {sustained = true}
+
+--- A table standing for the values the memo above reads for an MG fired by `user`, with Sustained
+-- Fire or not, in an attack whose context holds nothing else (mg_attack's plain attack): the same
+-- table for the same values, a new one once the memo starts again empty (the 001 rows or an option
+-- changed); nil when the memo keeps no numbers for them (a dismantled MG, a replaced rule).
+-- mg_attack keys its own memo by it: the effective numbers it keeps are a function of this table.
+function mal.numbers_key(mg, sustained, user)
+  return numbers_leaf(mg, sustained and SUSTAINED or NONE_CTX, user)
 end
 
 --- Effective numbers of one SW in one attack (A9.7 + the 001 table).
@@ -233,8 +253,15 @@ end
 -- Returns {malfunctioned, removed, low_ammo, eff}.
 function mal.check(mg, dr, ctx)
   if mg.malfunctioned then error("A9.7: " .. (mg.name or "SW") .. " is malfunctioned: no fire until repaired") end
+  -- (through umpire.rules, as mg_attack calls it: see mal.check_numbers)
+  return rules.sw_malfunction.check_numbers(mg, dr, mal.numbers(mg, ctx))
+end
+
+--- The half of mal.check that the DR decides: what the Original DR `dr` does to a SW whose
+-- effective numbers `eff` (mal.numbers) are known already (mg_attack keeps them for an MG attack
+-- while the journal is off), `eff` only read. Returns mal.check's table.
+function mal.check_numbers(mg, dr, eff)
   local original = type(dr) == "table" and dr.total or dr
-  local eff = mal.numbers(mg, ctx)
   local r = rules.breakdown.check(eff, original, mg.name)
   mark(mg, r)
   -- (cited only with the journal on: see journal_on above)
@@ -247,6 +274,12 @@ function mal.check(mg, dr, ctx)
   end
   return {malfunctioned = r.malfunction, removed = r.eliminated, low_ammo = r.low_ammo, eff = eff}
 end
+
+-- The functions as this module writes them: mg_attack skips their work (it keeps their answers
+-- while the journal is off) only while umpire.rules holds these; a house rule replacing one is
+-- asked every time. (mal.conditions' own is `conditions_as_written` above.)
+mal.check_as_written, mal.check_numbers_as_written = mal.check, mal.check_numbers
+mal.numbers_as_written, mal.conditions_as_written = mal.numbers, conditions_as_written
 
 --- A9.71: a FG with two or more MG. entries: {{mg =, ctx =}...}. Only the MG whose B# (or X#) was rolled are
 -- candidates; one candidate is affected automatically, several are chosen by Random Selection (the
