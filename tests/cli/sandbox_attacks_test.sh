@@ -52,12 +52,15 @@ expect 1 "memory limit: d1000000 has 1000000 possible totals" odds d1000000
 # its report, or not the two workers' tallies merged: before, both ran on past the cap and printed.
 # In-process and in the worker.
 printf "return ('x'):rep(300) .. umpire.dice.d(20000)\n" > "$work/many.lua"
-printf "return ('x'):rep(300) .. umpire.dice.d(1000000)\n" > "$work/never.lua"
+# Numbers of nine digits: a short key, so the merge and its Result (a map node and an entry each)
+# weigh twice the tally, and even one worker's tally of all 150 000 samples fits its host's cap
+# (the workers share the chunks as they come, unevenly on a loaded machine).
+printf "return umpire.dice.d(1000000) * 1000 + umpire.dice.d(1000)\n" > "$work/never.lua"
 for mode in "" --no-isolate; do
   expect 1 "many.lua: memory limit: the report of 20000 distinct outcomes, with the results it is built from, would take ~" \
     odds $limit $mode "$work/many.lua"
   expect 1 "never.lua: memory limit: the Monte Carlo workers' counts merged into one total (" \
-    odds $limit $mode --monte-carlo --samples 45000 --threads 2 "$work/never.lua"
+    odds $limit $mode --monte-carlo --samples 150000 --threads 2 "$work/never.lua"
 done
 grep -qF "which would pass the memory cap of 32 MiB" "$work/err" || { echo "FAIL: the merge's error names no cap:"; cat "$work/err"; fail=1; }
 # Within the cap the same commands answer as before.
