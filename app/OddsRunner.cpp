@@ -209,7 +209,7 @@ void ScriptWorker::charge_tally(std::size_t bytes) {
                               std::to_string(tally_outcomes_) + " outcomes, ~" + std::to_string((bytes >> 20) + 1) +
                               " MiB of C++ memory) would pass the Lua memory cap of " +
                               std::to_string(host_.options().memory_limit >> 20) +
-                              " MiB (an outcome that never repeats, such as a counter or a growing string?)",
+                              " MiB (" + odds::kOutcomesNeverRepeat + ")",
                           label_);
     tally_charged_ = bytes;
 }
@@ -262,7 +262,7 @@ void charge_report(odds::MemoryHold& hold, const std::vector<const odds::Result*
         hold.grow(bytes, [&] {
             return "the report of " + std::to_string(outcomes) + " distinct outcomes" + (json ? " as JSON" : "") +
                    ", with the results it is built from,";
-        }, "an outcome that never repeats, such as a counter or a growing string?");
+        }, odds::kOutcomesNeverRepeat);
     } catch (const odds::MemoryLimitError& e) {
         throw ScriptError(place + ": " + e.what(), place);
     }

@@ -130,7 +130,7 @@ std::optional<Result> enumerate(const Script& script, std::uint64_t budget, cons
         for (const auto& entry : sums)
             copies += 32 + sizeof(entry) + entry.first.capacity() + 1 + result_entry_bytes(entry.first);
     hold.grow(copies, [&] { return "the exact result of " + std::to_string(sums.size()) + " distinct outcomes"; },
-              "an outcome that never repeats, such as a counter or a growing string?");
+              kOutcomesNeverRepeat);
     std::map<std::string, std::pair<Outcome, mpq_class>> exact;
     for (auto& [key, tally] : sums) {
         tally.flush();

@@ -24,6 +24,10 @@ struct MemoryLimitError : RuleError {
     using RuleError::RuleError;
 };
 
+// The hint of a refusal of copies made per distinct outcome.
+inline constexpr const char* kOutcomesNeverRepeat =
+    "an outcome that never repeats, such as a counter or a growing string?";
+
 class MemoryBudget {
 public:
     explicit MemoryBudget(std::size_t limit) : limit_(limit) {}
@@ -46,10 +50,10 @@ public:
 
     // "memory limit: <what> would take ~N MiB of C++ memory, which would pass the memory cap of
     // M MiB (<hint>)": the error of a refused charge of `bytes`.
-    MemoryLimitError refusal(const std::string& what, std::size_t bytes, const std::string& hint) const {
+    MemoryLimitError refusal(const std::string& what, std::size_t bytes, const char* hint) const {
         return MemoryLimitError("memory limit: " + what + " would take ~" + std::to_string((bytes >> 20) + 1) +
                                 " MiB of C++ memory, which would pass the memory cap of " +
-                                std::to_string(limit_ >> 20) + " MiB" + (hint.empty() ? "" : " (" + hint + ")"));
+                                std::to_string(limit_ >> 20) + " MiB" + (*hint ? " (" + std::string(hint) + ")" : ""));
     }
 
 private:
@@ -71,7 +75,7 @@ public:
     // Charges `bytes` more, or throws the budget's refusal (of the bytes held with these) naming
     // what(), called only then, so the common path builds no text.
     template <class What>
-    void grow(std::size_t bytes, What&& what, const std::string& hint) {
+    void grow(std::size_t bytes, What&& what, const char* hint) {
         if (!budget_) return;
         if (!budget_->try_charge(bytes)) throw budget_->refusal(what(), held_ + bytes, hint);
         held_ += bytes;

@@ -30,8 +30,6 @@ std::string merge_what(std::size_t outcomes) {
     return "the Monte Carlo workers' counts merged into one total (" + std::to_string(outcomes) + " distinct outcomes)";
 }
 
-const std::string kNeverRepeats = "an outcome that never repeats, such as a counter or a growing string?";
-
 // Draws samples round after round, keeping the totals. Chunk c of the whole run is rolled from
 // stream c; deriving stream c from scratch costs c jumps, so the sampler walks the streams once,
 // in order, on the calling thread and hands each chunk its starting state.
@@ -128,14 +126,14 @@ public:
             for (const auto& [key, entry] : worker_counts) {
                 auto it = sorted.find(key);
                 if (it == sorted.end()) {
-                    hold.grow(merged_entry_bytes(key), [&] { return merge_what(sorted.size() + 1); }, kNeverRepeats);
+                    hold.grow(merged_entry_bytes(key), [&] { return merge_what(sorted.size() + 1); }, kOutcomesNeverRepeat);
                     sorted.emplace(key, entry);
                     result_entries += result_entry_bytes(key);
                 } else
                     it->second.second += entry.second;
             }
         hold.grow(result_entries, [&] { return merge_what(sorted.size()) + " and the result made from them"; },
-                  kNeverRepeats);
+                  kOutcomesNeverRepeat);
         Result r = Result::from_counts(sorted, done_);
         r.seed = options_.seed;
         r.threads = threads_;
