@@ -424,6 +424,8 @@ int run(const Limits& limits, const std::function<int()>& body,
     // The parent: read messages, watch the armed deadlines, wait for the end.
     const int pidfd = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
     FrameReader frames;
+    if (limits.address_space) frames.max_frame = limits.address_space;
+    bool killed_for_frame = false;
     std::string failure;  // an output the parent could not write
     clockid_t worker_clock;
     const bool have_clock = clock_getcpuclockid(pid, &worker_clock) == 0;
@@ -471,6 +473,10 @@ int run(const Limits& limits, const std::function<int()>& body,
             const ssize_t n = ::read(fds[0], chunk, sizeof chunk);
             if (n > 0) frames.take(chunk, static_cast<std::size_t>(n), handle);
             else if (n == 0 || errno != EINTR) pipe_open = false;
+            if (frames.refused && !killed_for_frame && !exited) {
+                killed_for_frame = true;
+                kill(pid, SIGKILL);
+            }
         }
         if (exited) continue;
         if (pidfd < 0 || (watched[1].revents & POLLIN)) {
@@ -500,6 +506,13 @@ int run(const Limits& limits, const std::function<int()>& body,
     if (pidfd >= 0) close(pidfd);
     close(fds[0]);
     if (!failure.empty()) throw std::runtime_error(failure);
+    if (frames.refused) {
+        const std::string where(page->where, strnlen(page->where, sizeof page->where));
+        throw WorkerDied((where.empty() ? "" : where + " ") + "the rules' worker announced a message of " +
+                         std::to_string(frames.refused >> 20) + " MiB to umpire, more than its whole address space (" +
+                         std::to_string(limits.address_space >> 20) +
+                         " MiB, --memory) could hold: no real message is that large, so the worker was stopped");
+    }
     if (WIFEXITED(status) && deadline_slot < 0) return WEXITSTATUS(status);
     const double cpu = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
                        (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
