@@ -13,6 +13,7 @@
 #include "core/dice/DiceExpression.hpp"
 #include "core/dice/Distribution.hpp"
 #include "core/odds/Joint.hpp"
+#include "core/odds/Report.hpp"
 #include "host/DataGuard.hpp"
 #include "host/FileSnapshot.hpp"
 #include "host/Isolation.hpp"
@@ -56,7 +57,7 @@ ScriptWorker::ScriptWorker(const Request& request) : host_(request.host) {
     }
     key_names_ = luaL_ref(L, LUA_REGISTRYINDEX);
     const bool from_file = request.code.empty();
-    label_ = from_file ? LuaHost::display_path(request.script) : "(odds script)";
+    label_ = script_label(request);
     const auto script_text = [&] {
         const file_snapshot::Recording recording(&host_);  // the next worker's host reads it from memory
         return LuaHost::read_file(request.script, LuaHost::kMaxCodeBytes, "a script");
@@ -208,7 +209,7 @@ void ScriptWorker::charge_tally(std::size_t bytes) {
                               std::to_string(tally_outcomes_) + " outcomes, ~" + std::to_string((bytes >> 20) + 1) +
                               " MiB of C++ memory) would pass the Lua memory cap of " +
                               std::to_string(host_.options().memory_limit >> 20) +
-                              " MiB (an outcome that never repeats, such as a counter or a growing string?)",
+                              " MiB (" + odds::kOutcomesNeverRepeat + ")",
                           label_);
     tally_charged_ = bytes;
 }
@@ -235,9 +236,36 @@ odds::Result run_script(const Request& request) {
         script.on_memory = [worker](std::size_t bytes) { worker->charge_tally(bytes); };
         return script;
     };
-    odds::Result result = odds::odds(factory, request.odds);
+    odds::Result result;
+    try {
+        result = odds::odds(factory, request.odds);
+    } catch (const odds::MemoryLimitError& e) {
+        // The engine knows no file; the line that returned the outcomes is not known by then.
+        throw ScriptError(script_label(request) + ": " + e.what(), script_label(request));
+    }
     if (!changed->message.empty()) throw ScriptError(changed->message);
     return result;
+}
+
+std::string script_label(const Request& request) {
+    return request.code.empty() ? LuaHost::display_path(request.script) : "(odds script)";
+}
+
+void charge_report(odds::MemoryHold& hold, const std::vector<const odds::Result*>& sides, bool json,
+                   double fold_below, const std::string& place) {
+    std::size_t bytes = odds::report_bytes(sides, json, fold_below), outcomes = 0;
+    for (const odds::Result* side : sides) {
+        bytes += odds::result_bytes(*side);
+        outcomes += side->outcomes.size();
+    }
+    try {
+        hold.grow(bytes, [&] {
+            return "the report of " + std::to_string(outcomes) + " distinct outcomes" + (json ? " as JSON" : "") +
+                   ", with the results it is built from,";
+        }, odds::kOutcomesNeverRepeat);
+    } catch (const odds::MemoryLimitError& e) {
+        throw ScriptError(place + ": " + e.what(), place);
+    }
 }
 
 odds::Result of_expression(const std::string& expression, std::size_t bytes_per_total, std::size_t memory_limit) {

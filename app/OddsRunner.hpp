@@ -78,8 +78,20 @@ private:
 };
 
 // Runs the script under the odds engine. ScriptError (with file and line) if the script fails on
-// some path; RuleError if it is not deterministic given its dice.
+// some path, or (with the script's file) if what the engine holds outside the hosts would pass
+// request.odds.monte_carlo.bounds.memory; RuleError if it is not deterministic given its dice.
 odds::Result run_script(const Request& request);
+
+// "path/to/script.lua", or "(odds script)" for code given as text: where an odds run's errors are.
+std::string script_label(const Request& request);
+
+// Charges the results a command keeps and the report it will build of them (odds::report_bytes,
+// with `json` if it writes the JSON document, else text folding rows below `fold_below`) to
+// `hold`, before the report is built: what holds them has no host left to charge once the run's
+// hosts have ended. ScriptError starting with `place` (the script) and naming the cap if they
+// would pass it (docs/sandbox.md, "Memory").
+void charge_report(odds::MemoryHold& hold, const std::vector<const odds::Result*>& sides, bool json,
+                   double fold_below, const std::string& place);
 
 // The distribution given every condition ("ift=1KIA", "malfunction=true", "final_dr<=4"; see
 // odds::parse_field_predicate), with `condition` naming them and their probability. ParseError

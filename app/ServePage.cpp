@@ -32,6 +32,9 @@ nlohmann::json odds_of(const PageRequest& request) {
     odds.rulesets = request.rulesets;
     odds.script = request.script;
     odds.odds = request.odds;
+    // What the run holds outside its hosts, and the report, as `umpire odds` charges them.
+    odds::MemoryBudget memory(request.host.memory_limit);
+    odds.odds.monte_carlo.bounds.memory = &memory;
     std::string title = LuaHost::display_path(request.script), plain_label;
     for (const auto& r : request.rulesets) plain_label += (plain_label.empty() ? "" : ", ") + r;
     std::vector<odds::ReportSide> sides;
@@ -43,6 +46,10 @@ nlohmann::json odds_of(const PageRequest& request) {
                          odds_runner::run_script(odds)});
         title += " vs " + request.compare;
     }
+    odds::MemoryHold report_memory(&memory);
+    std::vector<const odds::Result*> kept;
+    for (const auto& side : sides) kept.push_back(&side.result);
+    odds_runner::charge_report(report_memory, kept, true, 0, odds_runner::script_label(odds));
     return odds::to_json(odds::build_report(title, std::move(sides)));
 }
 

@@ -144,11 +144,16 @@ std::vector<nlohmann::json> run(const Request& request) {
         axes.push_back(a.name);
     }
     std::vector<nlohmann::json> lines;
+    // The cells' runs hold their results outside the hosts, and their reports are kept until the
+    // sweep ends: all charged against one cap of a host's size (core/odds/MemoryBudget.hpp).
+    odds::MemoryBudget memory(request.odds.host.memory_limit);
+    odds::MemoryHold reports(&memory);
     std::size_t done = 0, mine = 0;
     for (std::size_t cell = 0; cell < total; ++cell) mine += request.shard.has(cell);
     for (std::size_t cell = 0; cell < total; ++cell) {
         if (!request.shard.has(cell)) continue;
         odds_runner::Request r = request.odds;
+        r.odds.monte_carlo.bounds.memory = &memory;
         const auto at = grid.coordinates(cell);
         nlohmann::json args = nlohmann::json::object();
         std::string where;
@@ -175,6 +180,11 @@ std::vector<nlohmann::json> run(const Request& request) {
         line["grid"] = grid_json;
         line["axes"] = axes;
         line["args"] = std::move(args);
+        try {
+            odds_runner::charge_report(reports, {&result}, true, 0, odds_runner::script_label(r));
+        } catch (const ScriptError& e) {
+            throw ScriptError("cell " + std::to_string(cell) + " (" + where + "): " + e.what());
+        }
         line["report"] = odds::to_json(odds::build_report(where, {{label, std::move(result)}}));
         lines.push_back(std::move(line));
         if (request.progress) request.progress(++done, mine);

@@ -73,6 +73,9 @@ void BM_MgAttackMonteCarlo(benchmark::State& state) {
     options.samples = std::uint64_t{1} << state.range(1);
     options.threads = static_cast<unsigned>(state.range(0));
     options.seed = 7;
+    // The merge and the Result charged against a run's memory cap, as `umpire odds` charges them.
+    umpire::odds::MemoryBudget memory(std::size_t{256} << 20);
+    options.bounds.memory = &memory;
     // Workers (each a host with the rules loaded) are made once, outside the timing.
     std::vector<std::shared_ptr<umpire::odds_runner::ScriptWorker>> workers;
     for (unsigned i = 0; i < options.threads; ++i)

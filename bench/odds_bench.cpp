@@ -36,9 +36,13 @@ ScriptFactory ift_factory() { return [] { return Script(ift_attack); }; }
 
 }  // namespace
 
-// Exact odds of the attack: 36 paths, each a script run plus exact path probability.
+// Exact odds of the attack: 36 paths, each a script run plus exact path probability. Its Result is
+// charged against a run's memory cap, as `umpire odds` charges it (core/odds/MemoryBudget.hpp).
 static void bm_exact_2d6_attack(benchmark::State& state) {
-    for (auto _ : state) benchmark::DoNotOptimize(enumerate(ift_attack));
+    MemoryBudget memory(std::size_t{256} << 20);
+    RunBounds bounds;
+    bounds.memory = &memory;
+    for (auto _ : state) benchmark::DoNotOptimize(enumerate(ift_attack, default_budget, bounds));
     state.counters["paths"] = 36;
     state.SetItemsProcessed(state.iterations() * 36);  // items = paths
 }
@@ -64,9 +68,12 @@ static void bm_exact_pool_10d6(benchmark::State& state) {
 }
 BENCHMARK(bm_exact_pool_10d6)->Unit(benchmark::kMillisecond);
 
-// Monte Carlo throughput on 1 and 2 worker threads: items = samples.
+// Monte Carlo throughput on 1 and 2 worker threads: items = samples. The merge and the Result are
+// charged against a run's memory cap, as `umpire odds` charges them.
 static void bm_monte_carlo_attack(benchmark::State& state) {
+    MemoryBudget memory(std::size_t{256} << 20);
     MonteCarloOptions options;
+    options.bounds.memory = &memory;
     options.samples = 1 << 20;
     options.threads = static_cast<unsigned>(state.range(0));
     for (auto _ : state) benchmark::DoNotOptimize(monte_carlo(ift_factory(), options));
@@ -77,7 +84,9 @@ BENCHMARK(bm_monte_carlo_attack)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)-
 // Monte Carlo until every outcome's 95% half-width is below 0.1 percentage points, 2 threads:
 // compare with bm_exact_2d6_attack for the exact-vs-Monte-Carlo ratio on the same script.
 static void bm_monte_carlo_to_0_1pp(benchmark::State& state) {
+    MemoryBudget memory(std::size_t{256} << 20);
     MonteCarloOptions options;
+    options.bounds.memory = &memory;
     options.target_half_width = 0.001;
     options.threads = 2;
     std::uint64_t samples = 0;

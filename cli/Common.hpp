@@ -61,8 +61,9 @@ HostOptions host_options(const Common& common);
 // so 256 MiB at the default 2048 (and with --memory 0, no address-space limit). The other seven
 // eighths are headroom the cap does not count: the binary and its libraries, thread stacks and
 // malloc arenas, the Monte Carlo sampler's further hosts (one per thread: past four threads they
-// share half of --memory instead, monte_carlo_cap below), and short-lived C++ copies of charged
-// structures. So a script that grows memory under a small
+// share half of --memory instead, monte_carlo_cap below), and what an odds run holds outside its
+// hosts (merged counts, results, the report: charged against a cap of this size of their own,
+// core/odds/MemoryBudget.hpp). So a script that grows memory under a small
 // --memory meets the cap first, whose error names the limit and its file:line, and not the
 // address space, whose death in the worker can name neither (docs/sandbox.md, "Memory").
 constexpr std::size_t kAddressSpacePerCap = 8;

@@ -78,6 +78,9 @@ int cmd_odds(const Common& common, const OddsInputs& in) {
     std::vector<std::filesystem::path> outputs;
     if (!in.svg.empty()) outputs.emplace_back(in.svg);
     return isolated(common, [&] {
+        // What the run holds outside its hosts (the engine's merged counts and results, the
+        // report) is charged against a cap of a host's size that outlives them (MemoryBudget.hpp).
+        odds::MemoryBudget memory(memory_cap(common));
         odds::Result result;
         std::optional<odds::Result> other;
         if (!is_script) {
@@ -105,6 +108,7 @@ int cmd_odds(const Common& common, const OddsInputs& in) {
             const auto bar = progress_bar();
             if (bar) request.odds.monte_carlo.progress = [bar](double f) { bar("sampling", f); };
             request.odds.monte_carlo.bounds.progress = bar;
+            request.odds.monte_carlo.bounds.memory = &memory;
             if (common.timeout_given && common.timeout > 0) {
                 request.odds.monte_carlo.bounds.seconds = common.timeout;
                 request.odds.monte_carlo.bounds.deadline =
@@ -127,6 +131,15 @@ int cmd_odds(const Common& common, const OddsInputs& in) {
         std::string title = (in.code.empty() ? in.target : "-e " + in.code) + (other ? " vs " + in.compare : "");
         for (const auto& s : common.set) title += " --set " + s;
         for (std::size_t i = 0; i < in.given.size(); ++i) title += (i ? " and " : " given ") + in.given[i];
+        // Charged before the report is built, for as long as it and its text are held. (An
+        // expression's report was bounded before its distribution was computed, of_expression.)
+        odds::MemoryHold report_memory(&memory);
+        if (is_script) {
+            std::vector<const odds::Result*> kept{&result};
+            if (other) kept.push_back(&*other);
+            odds_runner::charge_report(report_memory, kept, common.json, in.svg.empty() ? in.fold_below / 100.0 : 0,
+                                       in.code.empty() ? LuaHost::display_path(in.target) : "(odds script)");
+        }
         std::vector<odds::ReportSide> sides;
         sides.push_back({other ? "original" : plain_label(common), std::move(result)});
         if (other) sides.push_back({ruleset_label(in.compare), std::move(*other)});

@@ -63,8 +63,16 @@ int watch_loop(const Common& common, const std::string& script, const std::strin
                 std::cerr << "umpire: " << e.what() << "\n";
             }
             std::cout << std::flush;
-            // Charged while it goes to the parent (host/LuaHost.hpp, KeptState).
-            isolation::send("state", LuaHost::KeptState(host, "kept to hand it to the next run").text());
+            // Charged while it goes to the parent (host/LuaHost.hpp, KeptState). A state that cannot
+            // be written (past the memory cap as JSON, or not plain data) is this run's error, like
+            // any other: the watch goes on with the state as it stands in this host, and the parent
+            // keeps the last one handed on, for a worker that takes over.
+            try {
+                isolation::send("state", LuaHost::KeptState(host, "kept to hand it to the next run").text());
+            } catch (const Error& e) {
+                std::cerr << "umpire: " << e.what()
+                          << "\n  (the game state was not handed on; the watch goes on with it as it stands)\n";
+            }
             std::cerr << "-- watching " << script << " (Ctrl-C to stop)\n";
             std::vector<std::filesystem::path> changed;
             while ((changed = watcher.wait(std::chrono::hours(1))).empty()) {

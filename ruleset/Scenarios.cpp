@@ -23,11 +23,6 @@ namespace {
 
 constexpr const char* kBookMeta = "umpire.scenario_book";
 
-bool valid_scenario_name(const std::string& name) {
-    return !name.empty() &&
-           name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") == std::string::npos;
-}
-
 // What one load found: each scenario by name (the leaf's when layers share a name), and where it
 // looked, for the "no scenario" message. The userdata behind umpire.data.scenario owns it; its
 // __gc gives the charge back when the load generation is dropped.
@@ -96,6 +91,11 @@ int l_scenario(lua_State* L) {
 }
 
 }  // namespace
+
+bool valid_scenario_name(const std::string& name) {
+    return !name.empty() &&
+           name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") == std::string::npos;
+}
 
 // Nothing is resolved again here: the ruleset folder was resolved when its manifest was read
 // (real_layer), the scenarios folder is lstat'ed once and each file once. A folder or file that is

@@ -32,6 +32,10 @@ struct ScenarioFile {
     std::optional<FileStamp> stamp;
 };
 
+// Whether `name` (a file's name without ".yaml") is one umpire.data.scenario accepts: letters,
+// digits, '_' and '-'. A scenario file of another name is never loaded (`umpire check` says so).
+bool valid_scenario_name(const std::string& name);
+
 // The scenarios folder of one ruleset folder: its name as messages show it (LuaHost::display_path)
 // and its files, scenarios/<name>.yaml with a valid name, regular files (symlinks followed), in
 // name order, listed through the file snapshot.

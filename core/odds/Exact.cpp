@@ -121,6 +121,16 @@ std::optional<Result> enumerate(const Script& script, std::uint64_t budget, cons
     } while (source.advance());
     if (bounds.progress && std::chrono::steady_clock::now() >= start + std::chrono::seconds(1))
         bounds.progress("exact", 1.0);
+    // The sums as from_exact takes them, and the Result: two copies of every distinct outcome's key
+    // beside the tally (charged to the script's host), charged against the run's memory cap while
+    // they are built (the caller that keeps the Result charges it again, app/OddsRunner.cpp).
+    MemoryHold hold(bounds.memory);
+    std::size_t copies = 0;
+    if (bounds.memory)
+        for (const auto& entry : sums)
+            copies += 32 + sizeof(entry) + entry.first.capacity() + 1 + result_entry_bytes(entry.first);
+    hold.grow(copies, [&] { return "the exact result of " + std::to_string(sums.size()) + " distinct outcomes"; },
+              kOutcomesNeverRepeat);
     std::map<std::string, std::pair<Outcome, mpq_class>> exact;
     for (auto& [key, tally] : sums) {
         tally.flush();

@@ -8,6 +8,7 @@
 
 #include <string>
 
+#include "core/odds/MemoryBudget.hpp"
 #include "core/odds/Result.hpp"
 #include "core/odds/Script.hpp"
 
@@ -25,6 +26,10 @@ struct RunBounds {
     std::function<void(const char* what, double fraction)> progress;
     // Throws RuleError naming the limit if the deadline has passed; `done` says how far it got.
     void check(const std::string& done) const;
+    // The run's memory cap for what the engine holds outside the scripts' hosts: the Result it
+    // builds from a tally and the Monte Carlo workers' merged counts (MemoryBudget.hpp). A refused
+    // charge throws MemoryLimitError. Null: not charged.
+    MemoryBudget* memory = nullptr;
 };
 
 // The exact distribution of the script's outcomes, or nullopt if it would take more than `budget`

@@ -21,6 +21,15 @@ namespace {
 
 using Counts = std::unordered_map<std::string, std::pair<Outcome, std::uint64_t>>;
 
+// One entry of the merged counts: the map node with its key text (the outcome is shared).
+std::size_t merged_entry_bytes(const std::string& key) {
+    return 32 + sizeof(std::string) + sizeof(std::pair<Outcome, std::uint64_t>) + key.capacity() + 1;
+}
+
+std::string merge_what(std::size_t outcomes) {
+    return "the Monte Carlo workers' counts merged into one total (" + std::to_string(outcomes) + " distinct outcomes)";
+}
+
 // Draws samples round after round, keeping the totals. Chunk c of the whole run is rolled from
 // stream c; deriving stream c from scratch costs c jumps, so the sampler walks the streams once,
 // in order, on the calling thread and hands each chunk its starting state.
@@ -103,14 +112,28 @@ public:
         done_ += samples;
     }
 
+    // The workers' counts summed into one sorted map, and the Result made from it. Both are
+    // copies of every distinct outcome (the workers' tallies, charged to their hosts, stay alive
+    // meanwhile), so each is charged against the run's memory cap before it grows: a merged
+    // entry as it is added (outcomes that never repeat differ between workers too, so the merge
+    // can hold the sum of the tallies), then the Result's entries before it is built. The charge
+    // ends with this call; the caller that keeps the Result charges it (app/OddsRunner.cpp).
     Result result() const {
+        MemoryHold hold(options_.bounds.memory);
         std::map<std::string, std::pair<Outcome, std::uint64_t>> sorted;
+        std::size_t result_entries = 0;
         for (const auto& worker_counts : counts_)
             for (const auto& [key, entry] : worker_counts) {
                 auto it = sorted.find(key);
-                if (it == sorted.end()) sorted.emplace(key, entry);
-                else it->second.second += entry.second;
+                if (it == sorted.end()) {
+                    hold.grow(merged_entry_bytes(key), [&] { return merge_what(sorted.size() + 1); }, kOutcomesNeverRepeat);
+                    sorted.emplace(key, entry);
+                    result_entries += result_entry_bytes(key);
+                } else
+                    it->second.second += entry.second;
             }
+        hold.grow(result_entries, [&] { return merge_what(sorted.size()) + " and the result made from them"; },
+                  kOutcomesNeverRepeat);
         Result r = Result::from_counts(sorted, done_);
         r.seed = options_.seed;
         r.threads = threads_;

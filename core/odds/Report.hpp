@@ -60,6 +60,15 @@ struct Report {
 // Builds the report of one or two results. Fields are the union of the sides' table fields.
 Report build_report(std::string title, std::vector<ReportSide> sides);
 
+// The C++ memory that reporting these results takes, as a MemoryBudget counts it (an estimate,
+// never under what is held: tests/core/odds/test_memory_budget.cpp measures it with mallinfo2):
+// build_report's tables, the joint outcomes' and each field's marginal (their Results, rows and
+// look-ups), and what the writer makes of them: with `json`, to_json's document and its dumped
+// text; otherwise format_text's or to_svg's, of the rows not folded (TextOptions::fold_below).
+// The results themselves are not counted (result_bytes). Known before anything is built, so a
+// report that would pass the cap is refused before it takes the memory.
+std::size_t report_bytes(const std::vector<const Result*>& sides, bool json, double fold_below = 0);
+
 // Text options: `digits` < 0 prints a fraction as a fraction when it is short (at most
 // kShortFraction characters) and as a decimal otherwise; digits >= 0 prints every probability as
 // a decimal with that many digits after the point. Rows whose probability is below `fold_below`

@@ -83,4 +83,15 @@ Result Result::from_counts(const std::map<std::string, std::pair<Outcome, std::u
     return r;
 }
 
+// The outcome's own value: its shared block (the variant, its key text), and per field of a table
+// its map node with the name, and the strings, at most the key's length again.
+std::size_t result_bytes(const Result& result) {
+    std::size_t bytes = sizeof(Result);
+    for (const auto& o : result.outcomes) {
+        const std::size_t fields = o.outcome.is_table() ? o.outcome.fields().size() : 0;
+        bytes += result_entry_bytes(o.key) + 160 + 2 * o.outcome.key().capacity() + 96 * fields;
+    }
+    return bytes;
+}
+
 }  // namespace umpire::odds

@@ -58,4 +58,16 @@ struct Result {
                               std::uint64_t samples);
 };
 
+// C++ memory as a MemoryBudget counts it (an estimate, never under what is held: checked with
+// mallinfo2 in tests/core/odds/test_memory_budget.cpp). One OutcomeStats with its key text and the
+// fraction's limbs (the outcome itself is shared with the tally's copy, Outcome.hpp), plus the
+// pointer the builders sort by.
+inline std::size_t result_entry_bytes(std::size_t key_capacity) {
+    return sizeof(OutcomeStats) + key_capacity + 1 + 64 + sizeof(void*);
+}
+inline std::size_t result_entry_bytes(const std::string& key) { return result_entry_bytes(key.capacity()); }
+// A whole Result: its entries, and its outcomes' own values (for a Result that no longer shares
+// them with a tally: the one a report is built from).
+std::size_t result_bytes(const Result& result);
+
 }  // namespace umpire::odds

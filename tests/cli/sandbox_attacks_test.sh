@@ -46,9 +46,29 @@ expect 1 "memory limit: the odds engine's tally of this script's distinct outcom
 expect 1 "memory limit: umpire.state written as JSON would take more than" run $limit \
   -e 'local big = {} for i = 1, 1e6 do big[i] = 1 / 3 end umpire.state.big = big' --save-state "$work/state.json"
 expect 1 "memory limit: d1000000 has 1000000 possible totals" odds d1000000
+# What the run holds outside its hosts is charged against a cap of the host's size that outlives
+# them (core/odds/MemoryBudget.hpp): the report, built after the hosts have ended, and the Monte
+# Carlo workers' counts merged into one. Each script's tally fits under the host's cap, but not
+# its report, or not the two workers' tallies merged: before, both ran on past the cap and printed.
+# In-process and in the worker.
+printf "return ('x'):rep(300) .. umpire.dice.d(20000)\n" > "$work/many.lua"
+# Numbers of nine digits: a short key, so the merge and its Result (a map node and an entry each)
+# weigh twice the tally, and even one worker's tally of all 150 000 samples fits its host's cap
+# (the workers share the chunks as they come, unevenly on a loaded machine).
+printf "return umpire.dice.d(1000000) * 1000 + umpire.dice.d(1000)\n" > "$work/never.lua"
+for mode in "" --no-isolate; do
+  expect 1 "many.lua: memory limit: the report of 20000 distinct outcomes, with the results it is built from, would take ~" \
+    odds $limit $mode "$work/many.lua"
+  expect 1 "never.lua: memory limit: the Monte Carlo workers' counts merged into one total (" \
+    odds $limit $mode --monte-carlo --samples 150000 --threads 2 "$work/never.lua"
+done
+grep -qF "which would pass the memory cap of 32 MiB" "$work/err" || { echo "FAIL: the merge's error names no cap:"; cat "$work/err"; fail=1; }
 # Within the cap the same commands answer as before.
 "$umpire" odds -e "return {a = umpire.dice.d(6), pad = ('x'):rep(1000)}" > "$work/out" 2>&1 &&
   [ "$(grep -c "a=[1-6] pad=x* *1/6" "$work/out")" = 6 ] || { echo "FAIL: a six-outcome odds script under the cap:"; cat "$work/out"; fail=1; }
+printf "return ('x'):rep(300) .. umpire.dice.d(3000)\n" > "$work/fewer.lua"
+"$umpire" odds $limit "$work/fewer.lua" > "$work/out" 2>&1 &&
+  grep -q "exact: 3000 paths evaluated" "$work/out" || { echo "FAIL: 3000 outcomes under the cap:"; cat "$work/out"; fail=1; }
 
 # A journal whose rulesets name a folder: replay looks the name up on the search path only.
 "$umpire" run --ruleset "$src/rulesets/asl" -e 'print(umpire.dice.dr())' --journal "$work/game.json" > /dev/null 2>&1 || { echo "FAIL: recording"; fail=1; }

@@ -38,4 +38,21 @@ wait_for "$work/out" "^mmg B 10$" 1 "the run after the fix"
 
 printf 'print("script changed, B " .. umpire.data.weapons.mmg.B)\n' > "$work/try.lua"
 wait_for "$work/out" "^script changed, B 10$" 1 "the re-run after a script change"
-echo "ok: watch re-runs on data, module and script changes and keeps the last good rules"
+
+# A game state that cannot be handed on at the end of a run (past the memory cap as JSON: --memory
+# 256 gives a cap of 32 MiB) is that run's error, naming the limit, and the watch goes on with the
+# state as it stands: the next run counts on from it. Before, the error came after the run's own
+# error handling and ended the worker, and with it the watch; so too with --no-isolate.
+printf 'umpire.state.n = (umpire.state.n or 0) + 1\nprint("run " .. umpire.state.n)\nif umpire.state.n == 1 then local big = {} for i = 1, 1e6 do big[i] = 1 / 3 end umpire.state.big = big else umpire.state.big = nil end\n' > "$work/grow.lua"
+for mode in "" --no-isolate; do
+  kill "$watcher"; wait "$watcher" 2>/dev/null || true
+  : > "$work/out"; : > "$work/err"
+  "$umpire" watch $mode --memory 256 "$work/grow.lua" > "$work/out" 2> "$work/err" &
+  watcher=$!
+  wait_for "$work/err" "memory limit: umpire.state written as JSON would take more than" 1 "the state too big to hand on ($mode)"
+  wait_for "$work/err" "the watch goes on with it as it stands" 1 "the watch going on ($mode)"
+  wait_for "$work/err" "^-- watching" 1 "the watch prompt after it ($mode)"
+  printf -- '-- changed\n' >> "$work/grow.lua"
+  wait_for "$work/out" "^run 2$" 1 "the next run, counting on from the state ($mode)"
+done
+echo "ok: watch re-runs on data, module and script changes and keeps the last good rules; a state too big to hand on is a run's error"

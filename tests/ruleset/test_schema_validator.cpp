@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "app/Checker.hpp"
+#include "tests/support/helpers.hpp"
 #include "ruleset/SchemaValidator.hpp"
 #include "core/Error.hpp"
 
@@ -199,4 +200,23 @@ TEST_CASE("schema: each shipped overlay is its schema without required keys (ove
         CHECK(shipped.dump().find("\"required\":[") == std::string::npos);
     }
     CHECK(overlays >= 20);
+}
+
+TEST_CASE("check: a scenario file whose name umpire.data.scenario cannot take is a problem") {
+    // A load skips scenarios/<name>.yaml whose name is not letters, digits, _ and -, so
+    // umpire.data.scenario("my scenario") is refused and the file is never read: `check` says so
+    // (before, it checked the file against its schema and said nothing more).
+    namespace fs = std::filesystem;
+    const fs::path dir = test_helpers::scratch_copy("bad-scenario-name") / "base";
+    fs::create_directories(dir / "scenarios");
+    test_helpers::write(dir / "scenarios" / "my scenario.yaml", "name: x\n");
+    test_helpers::write(dir / "scenarios" / "good_one-2.yaml", "name: y\n");
+    std::ostringstream specs;
+    const auto r = umpire::check_ruleset(dir.string(), umpire::HostOptions{}, specs);
+    std::vector<std::string> about_names;
+    for (const auto& p : r.problems)
+        if (p.find("not a scenario name") != std::string::npos) about_names.push_back(p);
+    REQUIRE(about_names.size() == 1);
+    CHECK(about_names[0].find("scenarios/my scenario.yaml:1:1: not a scenario name (letters, digits, _ and - only)") !=
+          std::string::npos);
 }
