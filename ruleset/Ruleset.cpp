@@ -237,7 +237,7 @@ private:
 // path or a ".." is refused as written, and the file found is checked again after following
 // symlinks (a link in rules/ to ~/.config/... resolves outside and is refused).
 // Returns the file, and appends what the check found to `resolved`.
-fs::path resolve_file(const fs::path& dir, const std::string& real_dir, Resolver& resolver, const std::string& entry,
+std::string resolve_file(const fs::path& dir, const std::string& real_dir, Resolver& resolver, const std::string& entry,
                       const char* subdir, const char* ext, const std::string& display, const YAML::Mark& mark,
                       std::vector<Manifest::Resolved>* resolved = nullptr) {
     if (entry.empty() || entry[0] == '/' || entry_climbs(entry))
@@ -255,7 +255,7 @@ fs::path resolve_file(const fs::path& dir, const std::string& real_dir, Resolver
             fail(display, mark, "'" + entry + "' resolves outside the ruleset folder (to " +
                                     LuaHost::display_path(fs::canonical(candidate)) + ", through a symlink)");
         if (resolved) resolved->push_back({*real, stamp});
-        return candidate;
+        return std::string(candidate);
     }
     fail(display, mark, "file not found: " + entry + " (looked in " +
                             LuaHost::display_path(dir) + " and " +
@@ -333,7 +333,7 @@ Manifest read_manifest(const fs::path& dir, LoadCache* cache) {
                 if (!inside_real(real_dir, real ? *real : fs::canonical(test, not_found).native()))
                     throw ScriptError(LuaHost::display_path(test) + ": resolves outside the ruleset folder "
                                       "(a symlink?); spec files must be inside it", LuaHost::display_path(test));
-                m.tests.push_back(test);
+                m.tests.push_back(test.native());
             }
         }
         std::sort(m.tests.begin(), m.tests.end());
@@ -399,10 +399,20 @@ std::vector<Manifest> chain(const fs::path& dir, const std::vector<fs::path>& se
 
 namespace {
 
+// path(file).stem() worked out on the text: path::stem splits the whole path into parts, which for
+// every data file and module of every reload cost more than the comparisons.
+std::string name_of(const std::string& file) {
+    const std::size_t slash = file.rfind('/');
+    const std::string_view name = slash == std::string::npos ? std::string_view(file) : std::string_view(file).substr(slash + 1);
+    const std::size_t dot = name.rfind('.');
+    if (name == ".." || dot == std::string_view::npos || dot == 0) return std::string(name);
+    return std::string(name.substr(0, dot));
+}
+
 // One data file of a load: its path, display name and checked YAML (the load cache's; the same
 // document object as long as the file's bytes and display name are unchanged).
 struct DataSource {
-    fs::path file;
+    std::string file;  // as the manifest's read spelled it (Manifest::data)
     std::string display;
     std::shared_ptr<const yaml::Document> document;
     bool operator==(const DataSource&) const = default;
@@ -417,7 +427,7 @@ void load_data(LuaHost& host, int data, const DataSource& source) {
         lua_pop(L, 1);
         throw ScriptError(source.display + ":1:1: a data file must hold a map or a list", source.display, 1);
     }
-    const std::string name = source.file.stem().string();
+    const std::string name = name_of(source.file);
     lua_getfield(L, data, name.c_str());
     if (lua_istable(L, -1) && !marks::is_sequence(L, -1) && !marks::is_sequence(L, -2)) {
         marks::deep_merge(L, -1, -2);  // a child's file of the same name layers over the parent's
@@ -466,17 +476,6 @@ struct ReusableData {
     static constexpr const char* kScenario = "umpire.reusable_data_scenario";
 };
 
-// source.file.stem() worked out on the text: path::stem splits the whole path into parts, which
-// for the two lists of data files fill_data names on every reload cost more than the comparisons.
-std::string name_of(const DataSource& source) {
-    const std::string& file = source.file.native();
-    const std::size_t slash = file.rfind('/');
-    const std::string_view name = slash == std::string::npos ? std::string_view(file) : std::string_view(file).substr(slash + 1);
-    const std::size_t dot = name.rfind('.');
-    if (name == ".." || dot == std::string_view::npos || dot == 0) return std::string(name);
-    return std::string(name.substr(0, dot));
-}
-
 // Pushes the committed generation's umpire.data if it is the table remembered with the committed
 // sources and still sealed; pushes nothing and returns false otherwise.
 bool push_committed_data(LuaHost& host) {
@@ -506,10 +505,10 @@ std::size_t fill_data(LuaHost& host, int data, int committed, const std::vector<
     lua_State* L = host.state();
     std::vector<std::string> names;
     names.reserve(sources.size());
-    for (const auto& source : sources) names.push_back(name_of(source));
+    for (const auto& source : sources) names.push_back(name_of(source.file));
     std::vector<std::string> names_before;
     names_before.reserve(before.size());
-    for (const auto& source : before) names_before.push_back(name_of(source));
+    for (const auto& source : before) names_before.push_back(name_of(source.file));
     const auto group = [](const std::vector<DataSource>& all, const std::vector<std::string>& all_names,
                           const std::string& name) {
         std::vector<const DataSource*> out;
@@ -553,11 +552,11 @@ void remember_data(LuaHost& host, int data, std::vector<DataSource> sources) {
 
 // Runs one module: its chunk gets (name, parent module or nil) as `...` and must return a table.
 // Leaves nothing on the stack; appends the module table to `layers` (for validate()).
-void load_module(LuaHost& host, int env, int rules, int bases, int layers, const fs::path& file,
+void load_module(LuaHost& host, int env, int rules, int bases, int layers, const std::string& file,
                  const std::string& display, const std::optional<FileStamp>& stamp) {
     lua_State* L = host.state();
     lua::StackCheck check(L, 0);
-    const std::string name = file.stem().string();
+    const std::string name = name_of(file);
     host.extension<LoadCache>().push_chunk(host, file, display, env, stamp);
     lua_pushstring(L, name.c_str());
     lua_getfield(L, rules, name.c_str());

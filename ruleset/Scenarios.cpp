@@ -54,17 +54,18 @@ void read_layer(LuaHost& host, Book& book, const Manifest& layer, const std::str
     // symlink is shown by its own name, not its target's).
     auto [folder, files] = scenario_folder(layer.dir, layer.real_dir, cwd);
     book.looked.append(" ").append(folder);
-    for (const auto& [file, inside_ruleset, stamp] : files) {
-        const std::string name = file.stem().string();
+    for (const auto& file : files) {
+        const std::string_view file_name = file.name();
+        const std::string name(file_name.substr(0, file_name.size() - 5));  // less ".yaml" (scenario_folder)
         if (book.by_name.count(name)) continue;  // a child's scenario hides its parent's
         Book::Scenario& scenario = book.by_name[name];
-        if (!inside_ruleset) {
-            scenario.refused = "umpire.data.scenario: " + LuaHost::display_path(file) +
+        if (!file.inside) {
+            scenario.refused = "umpire.data.scenario: " + LuaHost::display_path(file.path) +
                                " resolves outside its ruleset folder (a symlink?)";
             continue;
         }
-        const std::string display = folder + "/" + file.filename().string();
-        scenario.document = host.extension<LoadCache>().data(file, display, host.state(), stamp);
+        const std::string display = folder + "/" + std::string(file_name);
+        scenario.document = host.extension<LoadCache>().data(file.path, display, host.state(), file.stamp);
         const std::size_t bytes = scenario.document->heap_bytes;
         if (!host.charge_memory(bytes))
             throw ScriptError(display + ":1:1: memory limit: keeping this scenario takes ~" + std::to_string(bytes >> 20) +
@@ -133,7 +134,7 @@ ScenarioFolder scenario_folder(const fs::path& layer, const std::string& real_la
         if (file_name.size() <= kYaml.size() || !file_name.ends_with(kYaml) ||
             !valid_scenario_name(file_name.substr(0, file_name.size() - kYaml.size())))
             continue;
-        fs::path file = folder.native() + "/" + file_name;
+        std::string file = folder.native() + "/" + file_name;
         if (::lstat(file.c_str(), &st) != 0) continue;
         ScenarioFile scenario{std::move(file), false, std::nullopt};
         std::error_code ec;
