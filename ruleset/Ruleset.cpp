@@ -1,7 +1,9 @@
 #include "ruleset/Ruleset.hpp"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -123,12 +125,24 @@ std::vector<std::string> list(const YAML::Node& node, const std::string& display
 // folders are resolved on every read of the manifest, so a folder or a file swapped for a symlink
 // after a load is seen by the next load; a swap during one load could already slip between the
 // check and the read before this memo, and still can.
+//
+// A folder that is no symlink is checked by opening it (O_PATH, O_NOFOLLOW: the open fails on a
+// symlink or anything but a folder, as the lstat it replaces told), and the files in it are
+// lstat'ed relative to that descriptor (fstatat): the kernel walks one name instead of the whole
+// path for each of the manifest's files, about 1 µs less a file (most of a reload's system time),
+// and the file checked is the one in the very folder that was checked.
 class Resolver {
 public:
     // dir resolves to real_dir (resolved by the caller in this load).
     Resolver(const std::string& dir, const std::string& real_dir) {
-        if (!real_dir.empty()) folders_.emplace(dir, real_dir);
+        if (!real_dir.empty()) folders_.emplace(dir, Folder{real_dir, -1});
     }
+    ~Resolver() {
+        for (const auto& [spelled, folder] : folders_)
+            if (folder.fd >= 0) ::close(folder.fd);
+    }
+    Resolver(const Resolver&) = delete;
+    Resolver& operator=(const Resolver&) = delete;
 
     // None when file is not a regular file (symlinks followed); else canonical(file), empty when
     // that does not resolve. Strings, not fs::path: a path splits itself into parts at every
@@ -153,20 +167,25 @@ public:
                 const auto entry = names->find(name);
                 if (entry == names->end()) return std::nullopt;
                 if (entry->second == DT_REG && !stamp) {
-                    const std::string& real = real_folder(folder);
+                    const std::string& real = real_folder(folder).real;
                     return real.empty() ? real : join(real, name);
                 }
             }
         }
+        // In a folder opened already (real_folder), the name is looked up in that folder.
+        const Folder* opened = in_folder ? &real_folder(folder) : nullptr;
         struct stat st {};
-        if (::lstat(file.c_str(), &st) != 0) {
+        const bool found = opened && opened->fd >= 0
+                               ? ::fstatat(opened->fd, std::string(name).c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0
+                               : ::lstat(file.c_str(), &st) == 0;
+        if (!found) {
             if (in_folder) listing(folder);
             return std::nullopt;
         }
         if (S_ISREG(st.st_mode)) {
             if (stamp) *stamp = stamp_from(st);
             if (slash == std::string::npos) return canonical(file);
-            const std::string& real = real_folder(slash == 0 ? whole.substr(0, 1) : folder);
+            const std::string& real = opened ? opened->real : real_folder(whole.substr(0, 1)).real;
             return real.empty() ? real : join(real, name);
         }
         std::error_code ec;
@@ -185,27 +204,33 @@ public:
 
 private:
     using Listing = std::map<std::string, unsigned char, std::less<>>;
+    // A folder's resolved path ("" if it did not resolve) and, when it was checked by opening it,
+    // the descriptor (else -1).
+    struct Folder {
+        std::string real;
+        int fd = -1;
+    };
     static std::string canonical(const std::string& file) {
         std::error_code ec;
         fs::path resolved = fs::canonical(file, ec);
         return ec ? std::string() : resolved.native();
     }
     // A folder that is no symlink, inside a folder resolved already, is its parent's resolved
-    // path and its own name (one lstat instead of a walk of the whole path).
-    const std::string& real_folder(std::string_view folder) {
+    // path and its own name (one open instead of a walk of the whole path), and stays open for
+    // the look-ups of its files.
+    const Folder& real_folder(std::string_view folder) {
         if (const auto found = folders_.find(folder); found != folders_.end()) return found->second;
         const std::string spelled(folder);
         const std::size_t slash = folder.rfind('/');
         const std::string_view name = slash == std::string_view::npos ? std::string_view() : folder.substr(slash + 1);
         const auto parent = slash == std::string_view::npos || slash == 0 ? folders_.end() : folders_.find(folder.substr(0, slash));
-        struct stat st {};
-        std::string real;
-        if (parent != folders_.end() && !parent->second.empty() && !name.empty() && name != "." && name != ".." &&
-            ::lstat(spelled.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-            real = join(parent->second, name);
+        Folder resolved;
+        if (parent != folders_.end() && !parent->second.real.empty() && !name.empty() && name != "." && name != ".." &&
+            (resolved.fd = ::open(spelled.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) >= 0)
+            resolved.real = join(parent->second.real, name);
         else
-            real = canonical(spelled);
-        return folders_.emplace(spelled, std::move(real)).first->second;
+            resolved.real = canonical(spelled);
+        return folders_.emplace(spelled, std::move(resolved)).first->second;
     }
     // The listing of folder if it was made already in this read of the manifest, else null.
     const Listing* listed(std::string_view folder) const {
@@ -228,7 +253,7 @@ private:
         }
         return it->second ? &*it->second : nullptr;
     }
-    std::map<std::string, std::string, std::less<>> folders_;
+    std::map<std::string, Folder, std::less<>> folders_;
     std::map<std::string, std::optional<Listing>, std::less<>> listings_;
 };
 

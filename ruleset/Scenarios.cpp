@@ -1,6 +1,8 @@
 #include "ruleset/Scenarios.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 
@@ -104,19 +106,27 @@ int l_scenario(lua_State* L) {
 // when its parent is (the argument of ruleset/Ruleset.cpp's Resolver); a symlink is resolved
 // whole. fs::canonical of every scenario walked its whole path, a system call per component, and
 // the folder's display path and inside check resolved the ruleset folder three times more: about
-// twenty system calls a load of asl.
+// twenty system calls a load of asl. The folder is checked by opening it (O_PATH, O_NOFOLLOW: the
+// open fails on a symlink or anything but a folder, as an lstat would tell) and its files are
+// lstat'ed relative to it, as ruleset/Ruleset.cpp's Resolver does (one name walked, not the path).
 ScenarioFolder scenario_folder(const fs::path& layer, const std::string& real_layer, const std::string& cwd) {
     const fs::path folder = layer / "scenarios";
     ScenarioFolder out;
     struct stat st {};
-    const bool found = ::lstat(folder.c_str(), &st) == 0;
+    struct Descriptor {
+        int fd;
+        ~Descriptor() {
+            if (fd >= 0) ::close(fd);
+        }
+    } opened{::open(folder.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)};
+    const bool missing = opened.fd < 0 && errno == ENOENT;
     bool folder_inside = false;
-    if (!real_layer.empty() && (found ? S_ISDIR(st.st_mode) : errno == ENOENT)) {
+    if (!real_layer.empty() && (opened.fd >= 0 || missing)) {
         // A folder that is no symlink, or a missing one (display_path shows it under its resolved
         // parent, as fs::weakly_canonical does).
         const std::string real_folder = (real_layer == "/" ? "" : real_layer) + "/scenarios";
         out.display = display_of(real_folder, cwd);
-        if (!found) return out;
+        if (missing) return out;
         folder_inside = true;
     } else {
         out.display = LuaHost::display_path(folder);
@@ -135,7 +145,8 @@ ScenarioFolder scenario_folder(const fs::path& layer, const std::string& real_la
             !valid_scenario_name(file_name.substr(0, file_name.size() - kYaml.size())))
             continue;
         std::string file = folder.native() + "/" + file_name;
-        if (::lstat(file.c_str(), &st) != 0) continue;
+        if ((opened.fd >= 0 ? ::fstatat(opened.fd, file_name.c_str(), &st, AT_SYMLINK_NOFOLLOW) : ::lstat(file.c_str(), &st)) != 0)
+            continue;
         ScenarioFile scenario{std::move(file), false, std::nullopt};
         std::error_code ec;
         if (S_ISREG(st.st_mode)) {
