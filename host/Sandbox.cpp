@@ -684,6 +684,13 @@ void init(lua_State* L, bool trusted) {
     lua_pushnil(L);
     lua_setfield(L, -2, "dump");
     lua_pop(L, 1);
+    // LuaJIT's table.new joins the real table library when first required (the host's
+    // data_copy.lua does, while the API modules open), and every env's `table` is a copy made once
+    // per state (push_library_views): required here, before any env, so that every env has it,
+    // as every env made after the first API modules opened always had.
+    lua_getglobal(L, "require");
+    lua_pushliteral(L, "table.new");
+    lua_call(L, 1, 0);
     // getmetatable("") returns false instead of the shared string metatable.
     lua_pushliteral(L, "");
     lua_getmetatable(L, -1);
