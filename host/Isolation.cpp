@@ -33,6 +33,7 @@
 
 #include "host/FileSnapshot.hpp"
 #include "host/Sanitizers.hpp"
+#include "host/WorkerFrames.hpp"
 
 namespace umpire::isolation {
 namespace {
@@ -321,67 +322,6 @@ void set_limit(int resource, rlim_t soft, rlim_t hard) {
     _exit(rc);
 }
 
-// Writes `parts` in order, as one stream. False if the other end is gone. On a socket (the fork
-// server's) with MSG_NOSIGNAL, so a fork server that died is an error for the caller rather than
-// a SIGPIPE that ends the whole server. Gathered (sendmsg, writev) so that no caller copies a
-// large payload into one buffer first: the worker's state text for --save-state or watch was
-// copied twice more that way, outside the memory cap.
-bool write_all(int fd, std::vector<iovec> parts) {
-    bool socket = true;
-    std::size_t first = 0;
-    const auto skip_written = [&](std::size_t written) {
-        while (first < parts.size() && written >= parts[first].iov_len) written -= parts[first++].iov_len;
-        if (first < parts.size()) {
-            parts[first].iov_base = static_cast<char*>(parts[first].iov_base) + written;
-            parts[first].iov_len -= written;
-        }
-    };
-    skip_written(0);  // empty parts
-    while (first < parts.size()) {
-        const auto count = static_cast<int>(std::min<std::size_t>(parts.size() - first, IOV_MAX));
-        ssize_t n;
-        if (socket) {
-            msghdr message{};
-            message.msg_iov = parts.data() + first;
-            message.msg_iovlen = static_cast<std::size_t>(count);
-            n = ::sendmsg(fd, &message, MSG_NOSIGNAL);
-        } else {
-            n = ::writev(fd, parts.data() + first, count);
-        }
-        if (n < 0 && socket && errno == ENOTSOCK) {
-            socket = false;
-            continue;
-        }
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            return false;
-        }
-        skip_written(static_cast<std::size_t>(n));
-    }
-    return true;
-}
-
-iovec part(std::string_view text) { return {const_cast<char*>(text.data()), text.size()}; }
-
-// One frame: [topic length][payload length][topic][payload], lengths as 4-byte host-order
-// integers; the payload is the concatenation of `payload`.
-bool write_frame(int fd, std::string_view topic, std::initializer_list<std::string_view> payload) {
-    char lengths[8];
-    const auto topic_size = static_cast<std::uint32_t>(topic.size());
-    std::size_t total = 0;
-    for (const auto p : payload) total += p.size();
-    const auto payload_size = static_cast<std::uint32_t>(total);
-    std::memcpy(lengths, &topic_size, 4);
-    std::memcpy(lengths + 4, &payload_size, 4);
-    std::vector<iovec> parts{part({lengths, sizeof lengths}), part(topic)};
-    for (const auto p : payload) parts.push_back(part(p));
-    return write_all(fd, std::move(parts));
-}
-
-bool write_frame(int fd, const std::string& topic, const std::string& payload) {
-    return write_frame(fd, std::string_view(topic), {std::string_view(payload)});
-}
-
 std::string signal_name(int sig) {
     switch (sig) {
         case SIGSEGV: return "SIGSEGV, a segmentation fault";
@@ -429,27 +369,6 @@ std::string death_message(const Limits& limits, const Page& page, int status, in
     return "the rules' worker process crashed (" + signal_name(sig) +
            "); the command's other work is unaffected" + last;
 }
-
-// Reads the frames the worker wrote: [topic length][payload length][topic][payload], lengths as
-// 4-byte host-order integers.
-struct FrameReader {
-    std::string buffer;
-    template <class Handle>
-    void take(const char* data, std::size_t size, Handle&& handle) {
-        buffer.append(data, size);
-        std::size_t at = 0;
-        while (buffer.size() - at >= 8) {
-            std::uint32_t topic_size, payload_size;
-            std::memcpy(&topic_size, buffer.data() + at, 4);
-            std::memcpy(&payload_size, buffer.data() + at + 4, 4);
-            const std::size_t whole = 8 + std::size_t{topic_size} + payload_size;
-            if (buffer.size() - at < whole) break;
-            handle(buffer.substr(at + 8, topic_size), buffer.substr(at + 8 + topic_size, payload_size));
-            at += whole;
-        }
-        buffer.erase(0, at);
-    }
-};
 
 void write_output(const std::filesystem::path& path, std::string_view content, std::string_view tail = {}) {
     std::ofstream out(path, std::ios::binary);
@@ -505,6 +424,8 @@ int run(const Limits& limits, const std::function<int()>& body,
     // The parent: read messages, watch the armed deadlines, wait for the end.
     const int pidfd = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
     FrameReader frames;
+    if (limits.address_space) frames.max_frame = limits.address_space;
+    bool killed_for_frame = false;
     std::string failure;  // an output the parent could not write
     clockid_t worker_clock;
     const bool have_clock = clock_getcpuclockid(pid, &worker_clock) == 0;
@@ -552,6 +473,10 @@ int run(const Limits& limits, const std::function<int()>& body,
             const ssize_t n = ::read(fds[0], chunk, sizeof chunk);
             if (n > 0) frames.take(chunk, static_cast<std::size_t>(n), handle);
             else if (n == 0 || errno != EINTR) pipe_open = false;
+            if (frames.refused && !killed_for_frame && !exited) {
+                killed_for_frame = true;
+                kill(pid, SIGKILL);
+            }
         }
         if (exited) continue;
         if (pidfd < 0 || (watched[1].revents & POLLIN)) {
@@ -581,6 +506,13 @@ int run(const Limits& limits, const std::function<int()>& body,
     if (pidfd >= 0) close(pidfd);
     close(fds[0]);
     if (!failure.empty()) throw std::runtime_error(failure);
+    if (frames.refused) {
+        const std::string where(page->where, strnlen(page->where, sizeof page->where));
+        throw WorkerDied((where.empty() ? "" : where + " ") + "the rules' worker announced a message of " +
+                         std::to_string(frames.refused >> 20) + " MiB to umpire, more than its whole address space (" +
+                         std::to_string(limits.address_space >> 20) +
+                         " MiB, --memory) could hold: no real message is that large, so the worker was stopped");
+    }
     if (WIFEXITED(status) && deadline_slot < 0) return WEXITSTATUS(status);
     const double cpu = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
                        (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;

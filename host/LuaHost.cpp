@@ -22,6 +22,7 @@ extern "C" std::size_t __sanitizer_get_allocated_size(const volatile void* block
 #include "host/FileSnapshot.hpp"
 #include "host/Isolation.hpp"
 #include "host/Sandbox.hpp"
+#include "host/TailCallWhere.hpp"
 #include "host/DeadlineSignal.hpp"
 #include "host/Watchdog.hpp"
 #include "bindings/GameLog.hpp"
@@ -29,129 +30,6 @@ extern "C" std::size_t __sanitizer_get_allocated_size(const volatile void* block
 
 namespace umpire {
 namespace fs = std::filesystem;
-
-namespace {
-
-// Where a pattern function called by a tail call was called from. LuaJIT replaces the frame of a
-// tail call (`return s:find(p)` in `probe`) with the callee's and keeps no mark of it, so the
-// caller the debug API shows is the one that called `probe`, and a pattern bomb was reported at
-// that line. What is left: the callee's name as its caller's call instruction gives it
-// (getinfo "n": `probe`), which names a local, an upvalue or a global of that caller. If that
-// variable holds a Lua function other than the one running (a direct call through an alias holds
-// the wrapper itself), it is the function that made the tail call; if all its tail calls (the
-// CALLT and CALLMT instructions, read with jit.util) are on one line, that line is the place.
-// Anything else (a method or field call, several tail-call lines) gives nothing, and the caller's
-// position is used as before. The variable is looked up in C (push_named_callee), so the usual
-// calls cost no Lua call; the bytecode is read in Lua (kTailCallLine), whose opcodes are read off
-// two small functions rather than written down, so another LuaJIT numbering does not break it.
-constexpr const char* kTailCallLine = R"lua(
-local util = require("jit.util")
-local funcbc, funcinfo, getinfo = util.funcbc, util.funcinfo, debug.getinfo
-local function last_op(fn)
-  local pc, op = 0, nil
-  while true do
-    local ins = funcbc(fn, pc)
-    if not ins then return op end
-    op, pc = ins % 256, pc + 1
-  end
-end
-local CALLT, CALLMT = last_op(function(f) return f() end), last_op(function(f, ...) return f(...) end)
--- "file:line: " of the one line of fn's tail calls, or nil.
-return function(fn)
-  local line, pc = nil, 0
-  while true do
-    local ins = funcbc(fn, pc)
-    if not ins then break end
-    local op = ins % 256
-    if op == CALLT or op == CALLMT then
-      local at = funcinfo(fn, pc).currentline
-      if line and at ~= line then return nil end
-      line = at
-    end
-    pc = pc + 1
-  end
-  return line and (getinfo(fn, "S").short_src .. ":" .. line .. ": ") or nil
-end
-)lua";
-constexpr const char* kTailCallLineKey = "umpire.tail_call_line";
-
-void make_tail_caller_where(lua_State* L) {
-    if (luaL_loadbuffer(L, kTailCallLine, std::strlen(kTailCallLine), "=(tail call line)") != 0 ||
-        lua_pcall(L, 0, 1, 0) != 0)
-        throw Error(std::string("cannot make the tail-call locator: ") + lua_tostring(L, -1));
-    lua_setfield(L, LUA_REGISTRYINDEX, kTailCallLineKey);
-}
-
-// Pushes the Lua function that the running C function's caller (level 1) called it by, if that
-// is a local, upvalue or global of the caller holding a Lua function other than the running one;
-// else pushes nothing and returns false.
-bool push_named_callee(lua_State* L) {
-    lua_Debug self, caller;
-    if (!lua_checkstack(L, 4) || !lua_getstack(L, 0, &self) || !lua_getinfo(L, "n", &self) || !self.name || !self.namewhat ||
-        !lua_getstack(L, 1, &caller))
-        return false;
-    const int top = lua_gettop(L);
-    if (std::strcmp(self.namewhat, "local") == 0) {
-        lua_pushnil(L);
-        for (int i = 1;; ++i) {
-            const char* name = lua_getlocal(L, &caller, i);
-            if (!name) break;
-            if (std::strcmp(name, self.name) == 0) lua_replace(L, top + 1);  // the last active is in scope
-            else lua_pop(L, 1);
-        }
-    } else if (std::strcmp(self.namewhat, "upvalue") == 0 || std::strcmp(self.namewhat, "global") == 0) {
-        lua_getinfo(L, "f", &caller);
-        if (std::strcmp(self.namewhat, "global") == 0) {
-            lua_getfenv(L, -1);
-            lua_pushstring(L, self.name);
-            lua_rawget(L, -2);
-        } else {
-            lua_pushnil(L);
-            for (int i = 1;; ++i) {
-                const char* name = lua_getupvalue(L, top + 1, i);
-                if (!name) break;
-                if (std::strcmp(name, self.name) == 0) {
-                    lua_replace(L, top + 2);
-                    break;
-                }
-                lua_pop(L, 1);
-            }
-        }
-    } else {
-        return false;  // a method or a field: no variable to look at
-    }
-    lua_Debug running;
-    bool found = lua_type(L, -1) == LUA_TFUNCTION && !lua_iscfunction(L, -1) && lua_getstack(L, 0, &running);
-    if (found) {
-        lua_getinfo(L, "f", &running);
-        found = !lua_rawequal(L, -1, -2);
-        lua_pop(L, 1);
-    }
-    if (!found) {
-        lua_settop(L, top);
-        return false;
-    }
-    if (lua_gettop(L) > top + 1) lua_replace(L, top + 1);  // the value, over the caller's function
-    lua_settop(L, top + 1);
-    return true;
-}
-
-// Pushes "file:line: " (as luaL_where) of the function that tail-called the running pattern
-// function, and returns true; false (nothing pushed) when there was no such call or it cannot be
-// told. A stop (time, memory) raised meanwhile goes on.
-bool push_tail_caller_where(lua_State* L) {
-    if (!push_named_callee(L)) return false;
-    lua_getfield(L, LUA_REGISTRYINDEX, kTailCallLineKey);
-    lua_insert(L, -2);
-    const int status = lua_pcall(L, 1, 1, 0);
-    if (status != 0) LuaHost::raise_if_stopped(L, status);
-    if (status == 0 && lua_type(L, -1) == LUA_TSTRING) return true;
-    lua_pop(L, 1);
-    return false;
-}
-
-}  // namespace
-
 
 // The memory cap lives in the allocator: LuaJIT's lua_newstate accepts a custom allocator on
 // Debian's x86_64 GC64 build (checked: it returns a working state, and a NULL from the
@@ -341,8 +219,10 @@ struct LuaHost::Allocator {
             return nullptr;
         }
         const std::size_t old_counted = ptr ? old_size : 0;
-        if (new_size > old_counted && self->used + (new_size - old_counted) > self->limit)
+        if (new_size > old_counted && self->used + (new_size - old_counted) > self->limit) {
+            static_cast<LuaHost*>(static_cast<Game*>(ud))->note_refused_allocation();
             return nullptr;  // LuaJIT raises "not enough memory" (LUA_ERRMEM)
+        }
         void* block = self->resize(ptr, old_size, new_size);
         if (!block) isolation::note_out_of_memory();  // under the cap: the address space ran out
         if (block) {
@@ -458,7 +338,7 @@ LuaHost::LuaHost(HostOptions options)
     default_pause_ = lua_gc(L_, LUA_GCSETPAUSE, kRoomyPause);
     pace_collector(true);
     luaL_openlibs(L_);
-    make_tail_caller_where(L_);  // before the sandbox: it reads the real debug and jit.util
+    tail_call::make_locator(L_);  // before the sandbox: it reads the real debug, jit.util and string
     sandbox::init(L_, options_.trusted);
 
     lua_newtable(L_);
@@ -610,6 +490,25 @@ void LuaHost::watch_memory_position() {
     if (!lua_gethook(L_)) lua_sethook(L_, count_hook, LUA_MASKCOUNT, Limits::kHookEvery);
 }
 
+// Called by the allocator (on the Lua thread) when it refuses an allocation past the cap: notes
+// the file:line of the innermost Lua function running, for the memory error. The count hook notes
+// one only every kHookEvery instructions once the heap is past half the cap, so a single
+// allocation that jumps past the cap from below half (`("x"):rep(3e8)`, a concatenation) had none,
+// and its error named no place. Read from the main thread's stack: while a coroutine runs, that is
+// the line of its resume. Only while rule code runs in the interpreter: a compiled trace does not
+// keep its frames written back, so the debug API is not read there (--jit, --trusted).
+void LuaHost::note_refused_allocation() {
+    if (call_depth_ == 0 || options_.trusted || options_.sandbox_jit) return;
+    lua_Debug ar;
+    for (int level = 0; lua_getstack(L_, level, &ar); ++level) {
+        if (lua_getinfo(L_, "Sl", &ar) && ar.currentline > 0) {
+            std::snprintf(limits_->memory_file, sizeof limits_->memory_file, "%s", ar.short_src);
+            limits_->memory_line = ar.currentline;
+            return;
+        }
+    }
+}
+
 // The collector's pace. LuaJIT starts a collection cycle once the heap reaches `pause` percent of
 // what the last cycle left alive, and every cycle marks all of that: the loaded rules, ~0.5 MB for
 // asl. At LuaJIT's default of 200% an odds worker, whose rules stay alive while each sample makes
@@ -652,7 +551,8 @@ int LuaHost::raise_if_stopped(lua_State* L, int status) {
 void LuaHost::note_c_entry(lua_State* L, const char* what) {
     LuaHost& host = from(L);
     if (!host.limits_->watchdog) return;
-    if (!push_tail_caller_where(L)) luaL_where(L, 1);
+    const char* dot = std::strrchr(what, '.');  // "string.find": called "find" in the string table
+    if (!tail_call::push_caller_where(L, dot ? dot + 1 : what)) luaL_where(L, 1);
     lua_pushfstring(L, "in %s:", what);
     lua_concat(L, 2);
     host.limits_->watchdog->set_where(lua_tostring(L, -1));

@@ -206,6 +206,7 @@ private:
     void start_limits();
     void stop_limits();
     void watch_memory_position();
+    void note_refused_allocation();
     // The collector's pause: kRoomyPause while the heap is small, LuaJIT's default otherwise.
     void pace_collector(bool roomy);
     std::size_t roomy_heap_bytes() const;

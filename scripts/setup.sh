@@ -78,7 +78,7 @@ build/cli/umpire check
 echo "== ASan + UBSan build"
 build build-asan -DUMPIRE_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j "$jobs")
-echo "== libFuzzer harnesses (clang + ASan): dice, hex, YAML, Lua API, each 15 s on its corpus"
+echo "== libFuzzer harnesses (clang + ASan): dice, hex, YAML, Lua API, tail-call locator, worker frames, each 15 s on its corpus"
 CC=clang CXX=clang++ configure build-fuzz -DUMPIRE_LIBFUZZER=ON -DUMPIRE_FUZZ_SECONDS=15
-cmake --build build-fuzz -j "$jobs" --target dice_fuzzer hex_fuzzer yaml_fuzzer lua_api_fuzzer
+cmake --build build-fuzz -j "$jobs" --target dice_fuzzer hex_fuzzer yaml_fuzzer lua_api_fuzzer tail_call_fuzzer frames_fuzzer
 (cd build-fuzz && ctest --output-on-failure -R libfuzzer)

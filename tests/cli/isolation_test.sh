@@ -32,6 +32,27 @@ expect 1 "up.lua:2: in string.gsub: script stopped: killed at the wall-clock lim
 printf 'local s = ("a"):rep(3000)\nprobe = function(t) return t:match(".-.-.-.-.-b") end\nlocal found = probe(s)\nreturn found\n' > "$work/g.lua"
 expect 1 "g.lua:2: in string.match: script stopped: killed at the wall-clock limit of 1 s" run --timeout 1 "$work/g.lua"
 expect 1 "up.lua:2: in string.gsub: script stopped: ran longer than 1s inside a C function" run --no-isolate --timeout 1 "$work/up.lua"
+# The cases session 29 left at the calling line (host/TailCallWhere.cpp; each said the calling
+# line before, given in brackets): a tail-calling function reached as a method through a class's
+# __index [method.lua:7] and as a field [field.lua:5]; one with tail calls on several lines, the
+# bomb's callee told apart by the bytecode [lines.lua:7]; the inner step of a chain of tail calls
+# [chain.lua:5]. Where the frame left nothing to tell the line by, the calling line names the
+# function that made the tail call: two tail calls of string.find [both.lua:7], and a method of a
+# temporary object, whose table the frame no longer holds [temp.lua:6].
+printf 'local Class = {}\nClass.__index = Class\nfunction Class:probe(s)\n  return s:find(".-.-.-.-.-b")\nend\nlocal obj = setmetatable({}, Class)\nlocal found = obj:probe(("a"):rep(3000))\nreturn found\n' > "$work/method.lua"
+expect 1 "method.lua:4: in string.find: script stopped: killed at the wall-clock limit of 1 s" run --timeout 1 "$work/method.lua"
+printf 'local M = {}\nM.probe = function(s)\n  return s:match(".-.-.-.-.-b")\nend\nlocal found = M.probe(("a"):rep(3000))\nreturn found\n' > "$work/field.lua"
+expect 1 "field.lua:3: in string.match: script stopped: killed at the wall-clock limit of 1 s" run --timeout 1 "$work/field.lua"
+printf 'local function probe(s, n)\n  if n > 1 then\n    return tostring(n)\n  end\n  return s:gsub(".-.-.-.-.-b", "")\nend\nlocal r = probe(("a"):rep(3000), 0)\nreturn r\n' > "$work/lines.lua"
+expect 1 "lines.lua:5: in string.gsub: script stopped: killed at the wall-clock limit of 1 s" run --timeout 1 "$work/lines.lua"
+printf 'local function inner(s)\n  return s:find(".-.-.-.-.-b")\nend\nlocal function outer(s)\n  return inner(s)\nend\nlocal found = outer(("a"):rep(3000))\nreturn found\n' > "$work/chain.lua"
+expect 1 "chain.lua:2: in string.find: script stopped: killed at the wall-clock limit of 1 s" run --timeout 1 "$work/chain.lua"
+printf 'local function probe(s, plain)\n  if plain then\n    return s:find("b", 1, true)\n  end\n  return s:find(".-.-.-.-.-b")\nend\nlocal found = probe(("a"):rep(3000), false)\nreturn found\n' > "$work/both.lua"
+expect 1 "both.lua:7: in a tail call from probe (defined at line 1) on line 3 or 5, in string.find: script stopped: killed at the wall-clock limit of 1 s" \
+  run --timeout 1 "$work/both.lua"
+printf 'local obj = {}\nfunction obj:probe(s)\n  return s:find(".-.-.-.-.-b")\nend\nlocal function get() return obj end\nlocal found = get():probe(("a"):rep(3000))\nreturn found\n' > "$work/temp.lua"
+expect 1 "temp.lua:6: in a call of probe, in string.find: script stopped: killed at the wall-clock limit of 1 s" run --timeout 1 "$work/temp.lua"
+expect 1 "chain.lua:2: in string.find: script stopped: ran longer than 1s inside a C function" run --no-isolate --timeout 1 "$work/chain.lua"
 # A direct call through a local alias is no tail call: its own line, as before.
 printf 'local find = string.find\nlocal s = ("a"):rep(3000)\nlocal found = find(s, ".-.-.-.-.-b")\nreturn found\n' > "$work/alias.lua"
 expect 1 "alias.lua:3: in string.find: script stopped: killed at the wall-clock limit of 1 s" run --timeout 1 "$work/alias.lua"
@@ -53,6 +74,18 @@ printf 'local t = {}\nfor i = 1, 1e9 do\n  t[i] = ("x"):rep(100) .. i\nend\n' > 
 expect 1 "strings.lua:3: memory limit: the rules used more than 25 MiB of Lua memory" run --memory 200 "$work/strings.lua"
 expect 1 "(odds script):1: memory limit: the rules used more than 8 MiB of Lua memory" \
   odds --memory 64 -e 'local t = {} for i = 1, 1e8 do t[i] = i end return 1'
+# A single allocation that jumps past the cap from below half gets the line that made it
+# (host/LuaHost.cpp, note_refused_allocation): in run, in the worker and in-process, and in a spec
+# test. Before, all three said "memory limit: ..." with no place.
+printf 'local x = 1\nlocal s = ("x"):rep(1e8)\nreturn #s\n' > "$work/big.lua"
+expect 1 "big.lua:2: memory limit: the rules used more than 25 MiB of Lua memory" run --memory 200 "$work/big.lua"
+expect 1 "big.lua:2: memory limit: the rules used more than 25 MiB of Lua memory" run --no-isolate --memory 200 "$work/big.lua"
+mkdir -p "$work/memrs/mem/tests"
+printf 'name: mem\nversion: 0.1.0\ntests:\n  - tests/grow.lua\n' > "$work/memrs/mem/ruleset.yaml"
+printf 'test("grows", function()\n  local s = ("x"):rep(1e8)\n  return s .. s\nend)\n' > "$work/memrs/mem/tests/grow.lua"
+out=$("$umpire" test --memory 200 --ruleset "$work/memrs/mem" 2>&1)
+grep -qF "tests/grow.lua:2: memory limit: the rules used more than 25 MiB" <<<"$out" \
+  || { echo "FAIL: a memory error in a spec test names its line: $out"; fail=1; }
 # A Monte Carlo run keeps a host per thread, each under its own cap: past four threads they share
 # half of --memory (cli/Common.hpp, monte_carlo_cap). Before, eight threads under --memory 256 had
 # 32 MiB each, the whole address space together; now 16 MiB each. A --threads whose share would

@@ -12,6 +12,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <cstdint>
 #include <chrono>
 #include <csignal>
 #include <filesystem>
@@ -353,6 +354,34 @@ TEST_CASE("isolation: an output goes to the parent uncopied, its tail included",
     for (std::size_t i = 0; i < kSize; i += 4096) same = same && written[i] == static_cast<char>('a' + (i >> 12) % 26);
     CHECK(same);
     fs::remove(out);
+}
+
+// A worker no longer running our code (native code that escaped the Lua VM) writes a frame header
+// to its pipe by hand, announcing 4 GiB: the parent refuses it at the header, before it holds
+// any of it, stops the worker and names the limit, where it used to grow its buffer towards the
+// announced length as long as the worker kept writing.
+TEST_CASE("isolation attacks: a frame longer than the worker's address space is refused at its header",
+          "[isolation][attacks][memory]") {
+    isolation::Limits limits = test_limits();
+    limits.address_space = std::size_t{256} << 20;
+    const auto started = std::chrono::steady_clock::now();
+    const std::string message = died([] {
+        // the write end of the pipe to the parent: the one descriptor open for writing that is a FIFO
+        for (int fd = 3; fd < 256; ++fd) {
+            struct stat st {};
+            if (fstat(fd, &st) != 0 || !S_ISFIFO(st.st_mode) || (fcntl(fd, F_GETFL) & O_ACCMODE) != O_WRONLY) continue;
+            const std::uint32_t header[2] = {4, 0xFFFFFFF0u};
+            if (write(fd, header, sizeof header) != static_cast<ssize_t>(sizeof header)) return 3;
+            const std::string chunk(1 << 16, 'x');
+            for (int i = 0; i < 100000; ++i)  // ~6 GiB, were it all read
+                if (write(fd, chunk.data(), chunk.size()) < 0) return 4;
+            return 5;
+        }
+        return 2;
+    }, nullptr, limits);
+    CHECK_THAT(message, Catch::Contains("announced a message of 4095 MiB") && Catch::Contains("256 MiB, --memory"));
+    CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(20));
+    check_parent_alive();
 }
 
 TEST_CASE("isolation: Monte Carlo threads work in a worker", "[isolation]") {

@@ -3,13 +3,14 @@
 -- breakdown context (sw_malfunction.conditions must see only the MG's crew and Sustained Fire in it),
 -- and mg_multiple_rof reads whether the MGs fire again through the attack's MG list, not `pairs`.
 
--- A small generator of our own (a linear congruential one), so the cases are the same every run. It
--- answers from the state's high bits: the low bits of such a generator repeat with a short period.
+-- A small generator of our own, so that the cases are the same every run: Park and Miller's
+-- minimal standard (multiplier 48271, modulus 2^31 - 1), whose products stay below 2^53, so a
+-- double holds them exactly (an LCG multiplying by 1103515245 passes 2^53: its doubles round).
 local function generator(seed)
-  local state = seed
+  local state = seed % 2147483647
   return function(n)
-    state = (state * 1103515245 + 12345) % 2147483648
-    return math.floor(state / 65536) % n + 1
+    state = state * 48271 % 2147483647
+    return state % n + 1
   end
 end
 

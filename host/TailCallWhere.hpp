@@ -1,0 +1,24 @@
+#pragma once
+
+// Where a pattern function reached through a tail call was called from (docs/sandbox.md, "A
+// pattern bomb in a tail call"). Used by LuaHost::note_c_entry, whose position is the one the
+// watchdog's message gives when a pattern bomb is stopped.
+
+struct lua_State;
+
+namespace umpire::tail_call {
+
+/// Loads the locator into the registry. Call once per state, before the sandbox replaces the
+/// standard libraries: the locator keeps the real debug library, jit.util and the string table.
+void make_locator(lua_State* L);
+
+/// Pushes "file:line: " (as luaL_where) for the running C function (level 0) when it was reached
+/// through a tail call: the line of the tail call when it can be told, else the calling line
+/// followed by the function that made the tail call ("in a tail call from probe (defined at line 1)
+/// on line 3 or 5, ").
+/// Returns false, pushing nothing, for a direct call. own_name is the running function's name in
+/// the string table ("find"): a field or method call by that name is taken for a direct one
+/// (`s:find(p)`), unread. A stop (time, memory) raised meanwhile goes on.
+bool push_caller_where(lua_State* L, const char* own_name);
+
+}  // namespace umpire::tail_call
