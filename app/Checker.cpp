@@ -98,9 +98,9 @@ CheckResult check_ruleset(const std::string& name_or_dir, const HostOptions& opt
     // 2. Data files and scenarios against their schemas.
     std::set<std::string> parent_data;
     for (std::size_t i = 0; i + 1 < chain.size(); ++i)
-        for (const auto& f : chain[i].data) parent_data.insert(f.stem().string());
+        for (const auto& f : chain[i].data) parent_data.insert(fs::path(f).stem().string());
     std::vector<std::pair<fs::path, std::string>> files;
-    for (const auto& f : self.data) files.emplace_back(f, f.stem().string());
+    for (const auto& f : self.data) files.emplace_back(f, fs::path(f).stem().string());
     if (fs::is_directory(self.dir / "scenarios")) {
         std::vector<fs::path> scenarios;
         for (const auto& e : fs::directory_iterator(self.dir / "scenarios"))

@@ -155,6 +155,9 @@ struct DataGuard::Snapshot {
     int anchor_size = 0;
     std::vector<Table> tables;  // tables[0] is umpire.data itself
     std::vector<Entry> entries;
+    // For each table, its keys in the order next() gave them at the seal: next_order[first + j] is
+    // the position (0..count-1) among its entries of the j-th key next() gave (verify's fast walk).
+    std::vector<std::uint32_t> next_order;
     std::size_t charged = 0;
 
     // "umpire.data.ift.columns[3]": the path of table i.
@@ -183,6 +186,41 @@ struct DataGuard::Snapshot {
             case LUA_TTABLE: lua_rawgeti(L, LUA_REGISTRYINDEX, anchor); lua_rawgeti(L, -1, v.slot + 1); lua_remove(L, -2); break;
             default: lua_rawgeti(L, LUA_REGISTRYINDEX, anchor); lua_rawgeti(L, -1, v.slot); lua_remove(L, -2); break;
         }
+    }
+
+    // Does the table at `table` (table i of this copy: t) hold exactly its records, met in the
+    // order next() gave its keys at the seal? false also when it does but in another order.
+    bool same_in_next_order(int table, const Table& t) {
+        std::size_t j = 0;
+        lua_pushnil(L);
+        while (lua_next(L, table) != 0) {
+            if (j == t.count) {
+                lua_pop(L, 2);
+                return false;
+            }
+            const Entry& e = entries[t.first + next_order[t.first + j]];
+            if (!equals(-2, e.key) || !equals(-1, e.value)) {
+                lua_pop(L, 2);
+                return false;
+            }
+            lua_pop(L, 1);
+            ++j;
+        }
+        return j == t.count;
+    }
+
+    // Has the table at `table` (t) the metatable it had at the seal? (`anchor_at`: the stack
+    // index of this copy's anchor table)
+    bool same_metatable(int table, const Table& t, int anchor_at) {
+        const bool has = lua_getmetatable(L, table) != 0;
+        bool same = !has && t.metatable_slot == 0;
+        if (has && t.metatable_slot != 0) {
+            lua_rawgeti(L, anchor_at, t.metatable_slot);
+            same = lua_rawequal(L, -1, -2) != 0;
+            lua_pop(L, 1);
+        }
+        if (has) lua_pop(L, 1);
+        return same;
     }
 
     // Does the value at `index` equal v (tables by identity)?
@@ -259,6 +297,7 @@ void DataGuard::seal(lua_State* L, int index, int reuse) {
         // are not moved again at each growth of the vectors (each Entry holds two strings).
         s.tables.reserve(from->tables.size());
         s.entries.reserve(from->entries.size());
+        s.next_order.reserve(from->next_order.size());
         table_of.reserve(from->tables.size());
     }
     auto add_table = [&](int at, std::size_t parent, std::size_t key_entry) {
@@ -329,6 +368,8 @@ void DataGuard::seal(lua_State* L, int index, int reuse) {
             s.tables[i].first = s.entries.size();
             s.tables[i].count = old.count;
             s.tables[i].metatable_slot = old.metatable_slot ? -rescratch(old.metatable_slot) : 0;
+            s.next_order.insert(s.next_order.end(), from->next_order.begin() + static_cast<std::ptrdiff_t>(old.first),
+                                from->next_order.begin() + static_cast<std::ptrdiff_t>(old.first + old.count));
             for (std::size_t k = old.first; k < old.first + old.count; ++k) {
                 // Copied in place (a copy then a move was twice the string work).
                 const std::size_t at = s.entries.size();
@@ -385,6 +426,8 @@ void DataGuard::seal(lua_State* L, int index, int reuse) {
         }
         lua_rawseti(L, scratch, ++scratch_size);
         t.metatable_slot = -scratch_size;
+        s.next_order.resize(t.first + t.count);
+        for (std::size_t r = 0; r < order.size(); ++r) s.next_order[t.first + order[r]] = static_cast<std::uint32_t>(r);
         for (const std::uint32_t k : order) {
             Entry& e = entries[k];
             if (e.value.type == LUA_TTABLE) {
@@ -415,7 +458,8 @@ void DataGuard::seal(lua_State* L, int index, int reuse) {
             t.metatable_slot = slot;
         }
     lua_pop(L, 1);  // scratch
-    std::size_t bytes = sizeof(Snapshot) + s.tables.size() * sizeof(Snapshot::Table) + s.entries.size() * sizeof(Entry);
+    std::size_t bytes = sizeof(Snapshot) + s.tables.size() * sizeof(Snapshot::Table) + s.entries.size() * sizeof(Entry) +
+                        s.next_order.size() * sizeof(std::uint32_t);
     for (const auto& e : s.entries) bytes += e.key.string.capacity() + e.value.string.capacity();
     if (!game_.charge_memory(bytes)) {
         luaL_unref(L, LUA_REGISTRYINDEX, s.anchor);
@@ -448,6 +492,15 @@ std::string DataGuard::verify(lua_State* L, int index) {
         const Snapshot::Table& t = s->tables[i];
         lua_rawgeti(L, anchor, static_cast<int>(i + 1));
         const int table = lua_gettop(L);
+        // The fast walk: a table nothing wrote to gives its keys in the order next() gave them at
+        // the seal, so one next() walk compares every pair with its record, with no look-up. Any
+        // difference (a write, or only keys in another order) leaves it to the full check below,
+        // which finds the same first change as ever; so what verify answers never depends on it.
+        if (s->same_in_next_order(table, t)) {
+            if (!s->same_metatable(table, t, anchor)) changed = s->path(i) + " (its metatable)";
+            lua_pop(L, 1);
+            continue;
+        }
         for (std::size_t k = t.first; k < t.first + t.count; ++k) {
             const Entry& e = s->entries[k];
             s->push_value(e.key);
@@ -500,17 +553,7 @@ std::string DataGuard::verify(lua_State* L, int index) {
                 changed = s->path(i) + (added.empty() ? "" : key_suffix(added.front()));
             }
         }
-        if (changed.empty()) {
-            const bool has = lua_getmetatable(L, table) != 0;
-            bool same = !has && t.metatable_slot == 0;
-            if (has && t.metatable_slot != 0) {
-                lua_rawgeti(L, anchor, t.metatable_slot);
-                same = lua_rawequal(L, -1, -2) != 0;
-                lua_pop(L, 1);
-            }
-            if (has) lua_pop(L, 1);
-            if (!same) changed = s->path(i) + " (its metatable)";
-        }
+        if (changed.empty() && !s->same_metatable(table, t, anchor)) changed = s->path(i) + " (its metatable)";
         lua_pop(L, 1);
     }
     lua_pop(L, 1);

@@ -1,5 +1,10 @@
 #include "host/FileSnapshot.hpp"
 
+#include <dirent.h>
+
+#include <cerrno>
+#include <cstring>
+
 #include <algorithm>
 #include <atomic>
 #include <map>
@@ -140,8 +145,25 @@ std::vector<std::string> list(const std::filesystem::path& dir) {
         std::lock_guard lock(k.mutex);
         if (const auto it = k.folders.find(dir.native()); it != k.folders.end()) return it->second;
     }
+    // readdir's names as they are: directory_iterator made a path of each entry and split it for
+    // its file name (most of a reload's listing of the scenarios folder). A folder that cannot be
+    // opened is left to directory_iterator, which raises its usual error.
+    // (A read that fails half-way goes to directory_iterator too.)
     std::vector<std::string> names;
-    for (const auto& entry : std::filesystem::directory_iterator(dir)) names.push_back(entry.path().filename().native());
+    bool listed = false;
+    if (DIR* d = ::opendir(dir.c_str())) {
+        errno = 0;
+        while (const dirent* e = ::readdir(d)) {
+            if (std::strcmp(e->d_name, ".") != 0 && std::strcmp(e->d_name, "..") != 0) names.emplace_back(e->d_name);
+            errno = 0;
+        }
+        listed = errno == 0;
+        ::closedir(d);
+    }
+    if (!listed) {
+        names.clear();
+        for (const auto& entry : std::filesystem::directory_iterator(dir)) names.push_back(entry.path().filename().native());
+    }
     std::sort(names.begin(), names.end());
     if (recording()) {
         Kept& k = kept();

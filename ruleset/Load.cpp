@@ -47,7 +47,7 @@ void read_ahead(const std::vector<std::string>& names_or_dirs, const std::vector
                 for (const auto& file : m.modules) LuaHost::read_file(file, LuaHost::kMaxCodeBytes, "a rules module");
                 const auto [folder, files] = scenario_folder(m.dir, m.real_dir, cwd);
                 for (const auto& file : files)
-                    if (file.inside) yaml::read_data_file(file.path, folder + "/" + file.path.filename().string());
+                    if (file.inside) yaml::read_data_file(file.path, folder + "/" + std::string(file.name()));
             }
             if (specs)  // the named ruleset's own specs: the last layer of its chain
                 for (const auto& file : layers.back().tests)

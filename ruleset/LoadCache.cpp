@@ -5,10 +5,9 @@
 
 namespace umpire::ruleset {
 
-bool LoadCache::unchanged(const Source& source, const std::filesystem::path& file,
-                          const std::optional<FileStamp>& stamp) {
+bool LoadCache::unchanged(const Source& source, const std::string& file, const std::optional<FileStamp>& stamp) {
     if (!source.trusted) return false;
-    const auto now = stamp ? stamp : stamp_of(file);
+    const auto now = stamp ? stamp : stamp_of(std::filesystem::path(file));
     return now && *now == *source.stamp;
 }
 
@@ -21,7 +20,7 @@ void LoadCache::read(const std::filesystem::path& file, Source& fresh,
     ++counts_.reads;
 }
 
-std::shared_ptr<const yaml::Document> LoadCache::data(const std::filesystem::path& file,
+std::shared_ptr<const yaml::Document> LoadCache::data(const std::string& file,
                                                       const std::string& display, lua_State* charge_to,
                                                       const std::optional<FileStamp>& stamp) {
     DataEntry& entry = data_[file];
@@ -46,7 +45,7 @@ YAML::Node LoadCache::manifest(const std::filesystem::path& file, const std::str
                                const std::function<YAML::Node(const std::string&)>& parse,
                                const std::optional<FileStamp>& stamp) {
     ManifestEntry& entry = manifests_[file];
-    if (entry.parsed && entry.display == display && unchanged(entry.source, file, stamp)) {
+    if (entry.parsed && entry.display == display && unchanged(entry.source, file.native(), stamp)) {
         entry.used = true;
         return entry.root;
     }
@@ -83,7 +82,7 @@ std::shared_ptr<const yaml::Document> LoadCache::text(const std::string& text, c
     return entry.document;
 }
 
-void LoadCache::push_chunk(LuaHost& host, const std::filesystem::path& file, const std::string& display,
+void LoadCache::push_chunk(LuaHost& host, const std::string& file, const std::string& display,
                            int env_index, const std::optional<FileStamp>& stamp) {
     lua_State* L = host.state();
     if (env_index < 0) env_index = lua_gettop(L) + env_index + 1;

@@ -61,7 +61,7 @@ public:
     // charge_to: the state whose memory cap the yaml-cpp tree counts against while it is parsed.
     // stamp: the file's stamp if the caller just took it (the manifest check's lstat of a file
     // that is no symlink), so that it is not taken again.
-    std::shared_ptr<const yaml::Document> data(const std::filesystem::path& file, const std::string& display,
+    std::shared_ptr<const yaml::Document> data(const std::string& file, const std::string& display,
                                                lua_State* charge_to = nullptr,
                                                const std::optional<FileStamp>& stamp = std::nullopt);
 
@@ -81,7 +81,7 @@ public:
 
     // Pushes the compiled chunk of a rules module with its env set to the table at env_index,
     // compiled again (LuaHost::load_chunk) only when its bytes or its chunk name changed.
-    void push_chunk(LuaHost& host, const std::filesystem::path& file, const std::string& display, int env_index,
+    void push_chunk(LuaHost& host, const std::string& file, const std::string& display, int env_index,
                     const std::optional<FileStamp>& stamp = std::nullopt);
 
     // Around one load: entries not used by it are dropped at the end, so a file removed from a
@@ -108,7 +108,7 @@ private:
         bool trusted = false;  // the stamp was settled when the bytes were read
     };
     // Is source still the file's content, by its stamp alone? (false: read and compare)
-    static bool unchanged(const Source& source, const std::filesystem::path& file,
+    static bool unchanged(const Source& source, const std::string& file,
                           const std::optional<FileStamp>& stamp = std::nullopt);
     // Reads file with read(file) and fills `fresh` (stamp taken before the bytes: a write in
     // between leaves a stamp that no longer matches, so the file is read again next time).
@@ -136,14 +136,16 @@ private:
         bool used = false;
     };
     // Files by their path as spelled (the loader spells each the same way every load): comparing
-    // the text is a memcmp, where path's operator< compares part by part, about 3% of a reload.
+    // the text is a memcmp, where path's operator< compares part by part, about 3% of a reload;
+    // and data files and modules are looked up by the strings the manifest's read made, with no
+    // path made for them (Manifest::data).
     struct BySpelling {
         bool operator()(const std::filesystem::path& a, const std::filesystem::path& b) const {
             return a.native() < b.native();
         }
     };
-    std::map<std::filesystem::path, DataEntry, BySpelling> data_;
-    std::map<std::filesystem::path, ChunkEntry, BySpelling> chunks_;
+    std::map<std::string, DataEntry, std::less<>> data_;
+    std::map<std::string, ChunkEntry, std::less<>> chunks_;
     std::map<std::filesystem::path, ManifestEntry, BySpelling> manifests_;
     struct TextEntry {
         std::string text;

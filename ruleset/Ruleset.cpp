@@ -1,7 +1,9 @@
 #include "ruleset/Ruleset.hpp"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -123,12 +125,24 @@ std::vector<std::string> list(const YAML::Node& node, const std::string& display
 // folders are resolved on every read of the manifest, so a folder or a file swapped for a symlink
 // after a load is seen by the next load; a swap during one load could already slip between the
 // check and the read before this memo, and still can.
+//
+// A folder that is no symlink is checked by opening it (O_PATH, O_NOFOLLOW: the open fails on a
+// symlink or anything but a folder, as the lstat it replaces told), and the files in it are
+// lstat'ed relative to that descriptor (fstatat): the kernel walks one name instead of the whole
+// path for each of the manifest's files, about 1 µs less a file (most of a reload's system time),
+// and the file checked is the one in the very folder that was checked.
 class Resolver {
 public:
     // dir resolves to real_dir (resolved by the caller in this load).
     Resolver(const std::string& dir, const std::string& real_dir) {
-        if (!real_dir.empty()) folders_.emplace(dir, real_dir);
+        if (!real_dir.empty()) folders_.emplace(dir, Folder{real_dir, -1});
     }
+    ~Resolver() {
+        for (const auto& [spelled, folder] : folders_)
+            if (folder.fd >= 0) ::close(folder.fd);
+    }
+    Resolver(const Resolver&) = delete;
+    Resolver& operator=(const Resolver&) = delete;
 
     // None when file is not a regular file (symlinks followed); else canonical(file), empty when
     // that does not resolve. Strings, not fs::path: a path splits itself into parts at every
@@ -153,20 +167,25 @@ public:
                 const auto entry = names->find(name);
                 if (entry == names->end()) return std::nullopt;
                 if (entry->second == DT_REG && !stamp) {
-                    const std::string& real = real_folder(folder);
+                    const std::string& real = real_folder(folder).real;
                     return real.empty() ? real : join(real, name);
                 }
             }
         }
+        // In a folder opened already (real_folder), the name is looked up in that folder.
+        const Folder* opened = in_folder ? &real_folder(folder) : nullptr;
         struct stat st {};
-        if (::lstat(file.c_str(), &st) != 0) {
+        const bool found = opened && opened->fd >= 0
+                               ? ::fstatat(opened->fd, std::string(name).c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0
+                               : ::lstat(file.c_str(), &st) == 0;
+        if (!found) {
             if (in_folder) listing(folder);
             return std::nullopt;
         }
         if (S_ISREG(st.st_mode)) {
             if (stamp) *stamp = stamp_from(st);
             if (slash == std::string::npos) return canonical(file);
-            const std::string& real = real_folder(slash == 0 ? whole.substr(0, 1) : folder);
+            const std::string& real = opened ? opened->real : real_folder(whole.substr(0, 1)).real;
             return real.empty() ? real : join(real, name);
         }
         std::error_code ec;
@@ -185,27 +204,33 @@ public:
 
 private:
     using Listing = std::map<std::string, unsigned char, std::less<>>;
+    // A folder's resolved path ("" if it did not resolve) and, when it was checked by opening it,
+    // the descriptor (else -1).
+    struct Folder {
+        std::string real;
+        int fd = -1;
+    };
     static std::string canonical(const std::string& file) {
         std::error_code ec;
         fs::path resolved = fs::canonical(file, ec);
         return ec ? std::string() : resolved.native();
     }
     // A folder that is no symlink, inside a folder resolved already, is its parent's resolved
-    // path and its own name (one lstat instead of a walk of the whole path).
-    const std::string& real_folder(std::string_view folder) {
+    // path and its own name (one open instead of a walk of the whole path), and stays open for
+    // the look-ups of its files.
+    const Folder& real_folder(std::string_view folder) {
         if (const auto found = folders_.find(folder); found != folders_.end()) return found->second;
         const std::string spelled(folder);
         const std::size_t slash = folder.rfind('/');
         const std::string_view name = slash == std::string_view::npos ? std::string_view() : folder.substr(slash + 1);
         const auto parent = slash == std::string_view::npos || slash == 0 ? folders_.end() : folders_.find(folder.substr(0, slash));
-        struct stat st {};
-        std::string real;
-        if (parent != folders_.end() && !parent->second.empty() && !name.empty() && name != "." && name != ".." &&
-            ::lstat(spelled.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-            real = join(parent->second, name);
+        Folder resolved;
+        if (parent != folders_.end() && !parent->second.real.empty() && !name.empty() && name != "." && name != ".." &&
+            (resolved.fd = ::open(spelled.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) >= 0)
+            resolved.real = join(parent->second.real, name);
         else
-            real = canonical(spelled);
-        return folders_.emplace(spelled, std::move(real)).first->second;
+            resolved.real = canonical(spelled);
+        return folders_.emplace(spelled, std::move(resolved)).first->second;
     }
     // The listing of folder if it was made already in this read of the manifest, else null.
     const Listing* listed(std::string_view folder) const {
@@ -228,7 +253,7 @@ private:
         }
         return it->second ? &*it->second : nullptr;
     }
-    std::map<std::string, std::string, std::less<>> folders_;
+    std::map<std::string, Folder, std::less<>> folders_;
     std::map<std::string, std::optional<Listing>, std::less<>> listings_;
 };
 
@@ -237,7 +262,7 @@ private:
 // path or a ".." is refused as written, and the file found is checked again after following
 // symlinks (a link in rules/ to ~/.config/... resolves outside and is refused).
 // Returns the file, and appends what the check found to `resolved`.
-fs::path resolve_file(const fs::path& dir, const std::string& real_dir, Resolver& resolver, const std::string& entry,
+std::string resolve_file(const fs::path& dir, const std::string& real_dir, Resolver& resolver, const std::string& entry,
                       const char* subdir, const char* ext, const std::string& display, const YAML::Mark& mark,
                       std::vector<Manifest::Resolved>* resolved = nullptr) {
     if (entry.empty() || entry[0] == '/' || entry_climbs(entry))
@@ -255,7 +280,7 @@ fs::path resolve_file(const fs::path& dir, const std::string& real_dir, Resolver
             fail(display, mark, "'" + entry + "' resolves outside the ruleset folder (to " +
                                     LuaHost::display_path(fs::canonical(candidate)) + ", through a symlink)");
         if (resolved) resolved->push_back({*real, stamp});
-        return candidate;
+        return std::string(candidate);
     }
     fail(display, mark, "file not found: " + entry + " (looked in " +
                             LuaHost::display_path(dir) + " and " +
@@ -333,7 +358,7 @@ Manifest read_manifest(const fs::path& dir, LoadCache* cache) {
                 if (!inside_real(real_dir, real ? *real : fs::canonical(test, not_found).native()))
                     throw ScriptError(LuaHost::display_path(test) + ": resolves outside the ruleset folder "
                                       "(a symlink?); spec files must be inside it", LuaHost::display_path(test));
-                m.tests.push_back(test);
+                m.tests.push_back(test.native());
             }
         }
         std::sort(m.tests.begin(), m.tests.end());
@@ -399,10 +424,20 @@ std::vector<Manifest> chain(const fs::path& dir, const std::vector<fs::path>& se
 
 namespace {
 
+// path(file).stem() worked out on the text: path::stem splits the whole path into parts, which for
+// every data file and module of every reload cost more than the comparisons.
+std::string name_of(const std::string& file) {
+    const std::size_t slash = file.rfind('/');
+    const std::string_view name = slash == std::string::npos ? std::string_view(file) : std::string_view(file).substr(slash + 1);
+    const std::size_t dot = name.rfind('.');
+    if (name == ".." || dot == std::string_view::npos || dot == 0) return std::string(name);
+    return std::string(name.substr(0, dot));
+}
+
 // One data file of a load: its path, display name and checked YAML (the load cache's; the same
 // document object as long as the file's bytes and display name are unchanged).
 struct DataSource {
-    fs::path file;
+    std::string file;  // as the manifest's read spelled it (Manifest::data)
     std::string display;
     std::shared_ptr<const yaml::Document> document;
     bool operator==(const DataSource&) const = default;
@@ -417,7 +452,7 @@ void load_data(LuaHost& host, int data, const DataSource& source) {
         lua_pop(L, 1);
         throw ScriptError(source.display + ":1:1: a data file must hold a map or a list", source.display, 1);
     }
-    const std::string name = source.file.stem().string();
+    const std::string name = name_of(source.file);
     lua_getfield(L, data, name.c_str());
     if (lua_istable(L, -1) && !marks::is_sequence(L, -1) && !marks::is_sequence(L, -2)) {
         marks::deep_merge(L, -1, -2);  // a child's file of the same name layers over the parent's
@@ -466,17 +501,6 @@ struct ReusableData {
     static constexpr const char* kScenario = "umpire.reusable_data_scenario";
 };
 
-// source.file.stem() worked out on the text: path::stem splits the whole path into parts, which
-// for the two lists of data files fill_data names on every reload cost more than the comparisons.
-std::string name_of(const DataSource& source) {
-    const std::string& file = source.file.native();
-    const std::size_t slash = file.rfind('/');
-    const std::string_view name = slash == std::string::npos ? std::string_view(file) : std::string_view(file).substr(slash + 1);
-    const std::size_t dot = name.rfind('.');
-    if (name == ".." || dot == std::string_view::npos || dot == 0) return std::string(name);
-    return std::string(name.substr(0, dot));
-}
-
 // Pushes the committed generation's umpire.data if it is the table remembered with the committed
 // sources and still sealed; pushes nothing and returns false otherwise.
 bool push_committed_data(LuaHost& host) {
@@ -506,10 +530,10 @@ std::size_t fill_data(LuaHost& host, int data, int committed, const std::vector<
     lua_State* L = host.state();
     std::vector<std::string> names;
     names.reserve(sources.size());
-    for (const auto& source : sources) names.push_back(name_of(source));
+    for (const auto& source : sources) names.push_back(name_of(source.file));
     std::vector<std::string> names_before;
     names_before.reserve(before.size());
-    for (const auto& source : before) names_before.push_back(name_of(source));
+    for (const auto& source : before) names_before.push_back(name_of(source.file));
     const auto group = [](const std::vector<DataSource>& all, const std::vector<std::string>& all_names,
                           const std::string& name) {
         std::vector<const DataSource*> out;
@@ -553,11 +577,11 @@ void remember_data(LuaHost& host, int data, std::vector<DataSource> sources) {
 
 // Runs one module: its chunk gets (name, parent module or nil) as `...` and must return a table.
 // Leaves nothing on the stack; appends the module table to `layers` (for validate()).
-void load_module(LuaHost& host, int env, int rules, int bases, int layers, const fs::path& file,
+void load_module(LuaHost& host, int env, int rules, int bases, int layers, const std::string& file,
                  const std::string& display, const std::optional<FileStamp>& stamp) {
     lua_State* L = host.state();
     lua::StackCheck check(L, 0);
-    const std::string name = file.stem().string();
+    const std::string name = name_of(file);
     host.extension<LoadCache>().push_chunk(host, file, display, env, stamp);
     lua_pushstring(L, name.c_str());
     lua_getfield(L, rules, name.c_str());

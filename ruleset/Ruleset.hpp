@@ -26,7 +26,11 @@ struct Manifest {
     std::string display;  // of its ruleset.yaml, for messages
     std::string name, version, extends;
     std::string turn_sequence_yaml;  // any YAML shape (list of phases, map...), as written
-    std::vector<std::filesystem::path> data, modules, tests;  // absolute paths
+    // The files, spelled as this read found them (the folder as given, then the entry): strings,
+    // not std::filesystem::path, which splits itself into parts when made, copied or compared,
+    // for every file of every load (about 6% of a reload's instructions). Each converts to a path
+    // where one is wanted.
+    std::vector<std::string> data, modules, tests;
     // What the check of each data file and module (same order) found when the manifest was read:
     // its canonical path (display names are made from it without resolving the file again) and,
     // for a file that is no symlink, its stamp (the load cache's "changed?" needs no second stat).

@@ -1,6 +1,8 @@
 #include "ruleset/Scenarios.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 
@@ -49,17 +51,18 @@ void read_layer(LuaHost& host, Book& book, const Manifest& layer, const std::str
     // symlink is shown by its own name, not its target's).
     auto [folder, files] = scenario_folder(layer.dir, layer.real_dir, cwd);
     book.looked.append(" ").append(folder);
-    for (const auto& [file, inside_ruleset, stamp] : files) {
-        const std::string name = file.stem().string();
+    for (const auto& file : files) {
+        const std::string_view file_name = file.name();
+        const std::string name(file_name.substr(0, file_name.size() - 5));  // less ".yaml" (scenario_folder)
         if (book.by_name.count(name)) continue;  // a child's scenario hides its parent's
         Book::Scenario& scenario = book.by_name[name];
-        if (!inside_ruleset) {
-            scenario.refused = "umpire.data.scenario: " + LuaHost::display_path(file) +
+        if (!file.inside) {
+            scenario.refused = "umpire.data.scenario: " + LuaHost::display_path(file.path) +
                                " resolves outside its ruleset folder (a symlink?)";
             continue;
         }
-        const std::string display = folder + "/" + file.filename().string();
-        scenario.document = host.extension<LoadCache>().data(file, display, host.state(), stamp);
+        const std::string display = folder + "/" + std::string(file_name);
+        scenario.document = host.extension<LoadCache>().data(file.path, display, host.state(), file.stamp);
         const std::size_t bytes = scenario.document->heap_bytes;
         if (!host.charge_memory(bytes))
             throw ScriptError(display + ":1:1: memory limit: keeping this scenario takes ~" + std::to_string(bytes >> 20) +
@@ -103,19 +106,27 @@ bool valid_scenario_name(const std::string& name) {
 // when its parent is (the argument of ruleset/Ruleset.cpp's Resolver); a symlink is resolved
 // whole. fs::canonical of every scenario walked its whole path, a system call per component, and
 // the folder's display path and inside check resolved the ruleset folder three times more: about
-// twenty system calls a load of asl.
+// twenty system calls a load of asl. The folder is checked by opening it (O_PATH, O_NOFOLLOW: the
+// open fails on a symlink or anything but a folder, as an lstat would tell) and its files are
+// lstat'ed relative to it, as ruleset/Ruleset.cpp's Resolver does (one name walked, not the path).
 ScenarioFolder scenario_folder(const fs::path& layer, const std::string& real_layer, const std::string& cwd) {
     const fs::path folder = layer / "scenarios";
     ScenarioFolder out;
     struct stat st {};
-    const bool found = ::lstat(folder.c_str(), &st) == 0;
+    struct Descriptor {
+        int fd;
+        ~Descriptor() {
+            if (fd >= 0) ::close(fd);
+        }
+    } opened{::open(folder.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)};
+    const bool missing = opened.fd < 0 && errno == ENOENT;
     bool folder_inside = false;
-    if (!real_layer.empty() && (found ? S_ISDIR(st.st_mode) : errno == ENOENT)) {
+    if (!real_layer.empty() && (opened.fd >= 0 || missing)) {
         // A folder that is no symlink, or a missing one (display_path shows it under its resolved
         // parent, as fs::weakly_canonical does).
         const std::string real_folder = (real_layer == "/" ? "" : real_layer) + "/scenarios";
         out.display = display_of(real_folder, cwd);
-        if (!found) return out;
+        if (missing) return out;
         folder_inside = true;
     } else {
         out.display = LuaHost::display_path(folder);
@@ -133,8 +144,9 @@ ScenarioFolder scenario_folder(const fs::path& layer, const std::string& real_la
         if (file_name.size() <= kYaml.size() || !file_name.ends_with(kYaml) ||
             !valid_scenario_name(file_name.substr(0, file_name.size() - kYaml.size())))
             continue;
-        fs::path file = folder.native() + "/" + file_name;
-        if (::lstat(file.c_str(), &st) != 0) continue;
+        std::string file = folder.native() + "/" + file_name;
+        if ((opened.fd >= 0 ? ::fstatat(opened.fd, file_name.c_str(), &st, AT_SYMLINK_NOFOLLOW) : ::lstat(file.c_str(), &st)) != 0)
+            continue;
         ScenarioFile scenario{std::move(file), false, std::nullopt};
         std::error_code ec;
         if (S_ISREG(st.st_mode)) {

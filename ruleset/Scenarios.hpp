@@ -27,7 +27,10 @@ namespace umpire::ruleset {
 // followed); and its stamp when it is no symlink (taken by the same lstat, so that the load
 // cache does not stat it again).
 struct ScenarioFile {
-    std::filesystem::path path;
+    // The folder as given, '/', the file's name: a string, as Manifest::data (a path splits itself
+    // into parts when made); `name` is the part after the '/' (<name>.yaml).
+    std::string path;
+    std::string_view name() const { return std::string_view(path).substr(path.rfind('/') + 1); }
     bool inside = false;
     std::optional<FileStamp> stamp;
 };

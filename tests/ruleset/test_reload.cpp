@@ -74,7 +74,7 @@ std::string specs(umpire::LuaHost& host, const std::vector<fs::path>& dirs) {
         for (const auto& m : umpire::ruleset::chain(dir, umpire::ruleset::search_path(host)))
             for (const auto& file : m.tests) {
                 const auto result = umpire::run_spec_file(host, file, out);
-                out << file.filename().string() << ": " << result.passed << " passed, " << result.failed << " failed\n";
+                out << fs::path(file).filename().string() << ": " << result.passed << " passed, " << result.failed << " failed\n";
             }
     return out.str();
 }
@@ -356,6 +356,8 @@ TEST_CASE("a file or folder swapped for a symlink out of the ruleset after a loa
     const fs::path house = dir / "house";
     const fs::path weapons = house / "data/weapons.yaml";
     fs::copy_file(weapons, outside / "weapons.yaml");  // the same bytes: only the path differs
+    const fs::path rules = house / "rules/machine_guns.lua";
+    fs::copy_file(rules, outside / "machine_guns.lua");
     TestHost t;
     umpire::ruleset::load(t.host, {house.string()});
     // Every stamp trusted at once: the worst case for a swap.
@@ -373,6 +375,23 @@ TEST_CASE("a file or folder swapped for a symlink out of the ruleset after a loa
     SECTION("a folder above the file, with a relative link") {
         fs::rename(house / "data", house / "data.old");
         fs::create_directory_symlink("../outside", house / "data");
+    }
+    // The files of a folder are looked up relative to the folder as opened by this load (Resolver
+    // in ruleset/Ruleset.cpp): a module swapped for a link, and a folder swapped for another real
+    // folder whose file is a link, are seen as a path walk sees them.
+    SECTION("a rules module") {
+        fs::remove(rules);
+        fs::create_symlink(outside / "machine_guns.lua", rules);
+    }
+    SECTION("the rules folder, for a real folder holding a link out") {
+        fs::rename(house / "rules", house / "rules.old");
+        fs::create_directories(house / "rules");
+        fs::create_symlink(outside / "machine_guns.lua", rules);
+    }
+    SECTION("the data folder, for a real folder holding a link out") {
+        fs::rename(house / "data", house / "data.old");
+        fs::create_directories(house / "data");
+        fs::create_symlink(outside / "weapons.yaml", weapons);
     }
     CHECK_THROWS_WITH(umpire::ruleset::reload(t.host), Catch::Contains("resolves outside the ruleset folder"));
     CHECK(t.eval("umpire.data.weapons.mmg.B") == "10");  // the last good rules stay
@@ -394,6 +413,40 @@ TEST_CASE("a symlink that stays inside the ruleset folder still loads after a sw
     fs::create_symlink("../extra/weapons.yaml", weapons);
     umpire::ruleset::reload(t.host);
     CHECK(t.eval("umpire.data.weapons.mmg.B") == "12");
+}
+
+// The library views of an env (string, table, math, bit, coroutine) are made once per state and
+// shared by every generation (host/Sandbox.cpp, push_library_views): the same tables after a
+// reload, and still read-only to the rules of each generation.
+TEST_CASE("a reload's env takes the state's library views, which stay read-only", "[reload]") {
+    TestHost t;
+    umpire::ruleset::load(t.host, {(test_helpers::fixtures() / "house").string()});
+    lua_State* L = t.host.state();
+    const auto library_of_committed_env = [&](const char* name) {
+        t.host.push_env();
+        lua_getfield(L, -1, name);
+        lua_remove(L, -2);
+        return luaL_ref(L, LUA_REGISTRYINDEX);
+    };
+    const int string_before = library_of_committed_env("string");
+    const int math_before = library_of_committed_env("math");
+    umpire::ruleset::reload(t.host);
+    const int string_after = library_of_committed_env("string");
+    const int math_after = library_of_committed_env("math");
+    const auto same = [&](int a, int b) {
+        lua_rawgeti(L, LUA_REGISTRYINDEX, a);
+        lua_rawgeti(L, LUA_REGISTRYINDEX, b);
+        const bool equal = lua_rawequal(L, -1, -2) != 0;
+        lua_pop(L, 2);
+        return equal;
+    };
+    CHECK(same(string_before, string_after));
+    CHECK(same(math_before, math_after));
+    for (const int ref : {string_before, math_before, string_after, math_after}) luaL_unref(L, LUA_REGISTRYINDEX, ref);
+    CHECK_THROWS_WITH(t.host.run_string("string.upper = nil"), Catch::Contains("string is read-only"));
+    CHECK_THROWS_WITH(t.host.run_string("math.floor = nil"), Catch::Contains("math is read-only"));
+    CHECK(t.eval("string.upper('a') .. math.floor(2.5)") == "A2");
+    CHECK(t.eval("string.dump == nil and table.foreach == nil") == "true");  // kRemoved, in the shared views too
 }
 
 // The C types a reload adds to the state's FFI type table, which holds at most 65,536 for the
