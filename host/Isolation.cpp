@@ -341,11 +341,17 @@ std::string format_mib(std::size_t bytes) {
     return std::to_string(bytes >> 20) + " MiB";
 }
 
-// The message for a worker that did not exit on its own.
+// The message for a worker that did not exit on its own, or whose frame the parent refused
+// (`refused_frame`: that frame's announced length, FrameReader::refused).
 std::string death_message(const Limits& limits, const Page& page, int status, int deadline_slot,
-                          double cpu_used) {
+                          double cpu_used, std::size_t refused_frame) {
     const std::string where(page.where, strnlen(page.where, sizeof page.where));
     const std::string last = where.empty() ? "" : " (last known position: " + where + ")";
+    if (refused_frame)
+        return (where.empty() ? "" : where + " ") + "the rules' worker announced a message of " +
+               format_mib(refused_frame) + " to umpire, more than its whole address space (" +
+               format_mib(limits.address_space) +
+               ", --memory) could hold: no real message is that large, so the worker was stopped";
     const int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
     if (deadline_slot >= 0) {
         const Slot& slot = page.slots[deadline_slot];
@@ -506,17 +512,10 @@ int run(const Limits& limits, const std::function<int()>& body,
     if (pidfd >= 0) close(pidfd);
     close(fds[0]);
     if (!failure.empty()) throw std::runtime_error(failure);
-    if (frames.refused) {
-        const std::string where(page->where, strnlen(page->where, sizeof page->where));
-        throw WorkerDied((where.empty() ? "" : where + " ") + "the rules' worker announced a message of " +
-                         std::to_string(frames.refused >> 20) + " MiB to umpire, more than its whole address space (" +
-                         std::to_string(limits.address_space >> 20) +
-                         " MiB, --memory) could hold: no real message is that large, so the worker was stopped");
-    }
-    if (WIFEXITED(status) && deadline_slot < 0) return WEXITSTATUS(status);
+    if (WIFEXITED(status) && deadline_slot < 0 && !frames.refused) return WEXITSTATUS(status);
     const double cpu = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
                        (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
-    throw WorkerDied(death_message(limits, *page, status, deadline_slot, cpu));
+    throw WorkerDied(death_message(limits, *page, status, deadline_slot, cpu, frames.refused));
 }
 
 void send(const std::string& topic, const std::string& payload) {
