@@ -83,6 +83,7 @@ int cmd_odds(const Common& common, const OddsInputs& in) {
         odds::MemoryBudget memory(memory_cap(common));
         odds::Result result;
         std::optional<odds::Result> other;
+        std::string script_label;  // where the run's errors are, as the runner names the script
         if (!is_script) {
             if (!in.compare.empty())
                 throw Error("--compare needs a rule script: a dice expression has no ruleset to compare");
@@ -99,6 +100,7 @@ int cmd_odds(const Common& common, const OddsInputs& in) {
             request.rulesets = split_rulesets(common).load;
             request.script = in.target;
             request.code = in.code;
+            script_label = odds_runner::script_label(request);
             request.odds.budget = in.budget;
             request.odds.monte_carlo_only = in.monte_carlo;
             request.odds.monte_carlo.samples = in.samples;
@@ -138,7 +140,7 @@ int cmd_odds(const Common& common, const OddsInputs& in) {
             std::vector<const odds::Result*> kept{&result};
             if (other) kept.push_back(&*other);
             odds_runner::charge_report(report_memory, kept, common.json, in.svg.empty() ? in.fold_below / 100.0 : 0,
-                                       in.code.empty() ? LuaHost::display_path(in.target) : "(odds script)");
+                                       script_label);
         }
         std::vector<odds::ReportSide> sides;
         sides.push_back({other ? "original" : plain_label(common), std::move(result)});
