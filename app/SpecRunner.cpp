@@ -77,8 +77,23 @@ local function raises(fn, pattern)
     error("expected an error matching " .. show(pattern) .. ", got " .. show(tostring(err)), 2)
   end
 end
+-- Random cases that are the same on every run, for tests that check rule code against a brute
+-- force over many configurations: Park and Miller's minimal standard generator (multiplier 48271,
+-- modulus 2^31 - 1). Its products stay below 2^53, so a double holds them exactly and no platform
+-- rounds them differently (an LCG multiplying by 1103515245 passes 2^53). Seed 0 (mod 2^31 - 1)
+-- would stay 0 forever, so it is refused.
+local function seeded_random(seed)
+  if type(seed) ~= "number" or seed % 1 ~= 0 or seed % 2147483647 == 0 then
+    error("seeded_random(seed): seed must be a whole number that is not a multiple of 2^31 - 1", 2)
+  end
+  local state = seed % 2147483647
+  return function(n)
+    state = state * 48271 % 2147483647
+    return state % n + 1
+  end
+end
 test_api = { eq = eq, ok = ok, raises = raises, test = test, it = test, describe = describe, assert_eq = assert_eq,
-             assert_near = assert_near, assert_error = assert_error, expect = expect }
+             assert_near = assert_near, assert_error = assert_error, expect = expect, seeded_random = seeded_random }
 for name, fn in pairs(test_api) do _G[name] = fn end
 return tests
 )lua";

@@ -169,6 +169,14 @@ function assert_error(fn, plain_text) end
 ---@param message? string
 function assert_near(actual, expected, tolerance, message) end
 
+---seeded_random(seed): a generator of random cases that are the same on every run (Park and
+---Miller's minimal standard, exact in doubles): `local pick = seeded_random(7); pick(6)` gives a
+---whole number from 1 to 6. For tests that check rule code against a brute force over many
+---random configurations.
+---@param seed integer not a multiple of 2^31 - 1
+---@return fun(n: integer): integer
+function seeded_random(seed) end
+
 ---@class Expectation
 ---@field to_be fun(expected: any) fails unless the value equals expected (deep)
 ---@field to_equal fun(expected: any) same as to_be

@@ -8,16 +8,6 @@
 -- the units. Cases are drawn from small sets of values, each right after one that differs from it
 -- in one value only, so that a value missing from the memo's key gives a stale answer.
 
--- A small generator of our own, so that the cases are the same every run: Park and Miller's
--- minimal standard (as in a9_memo.lua: its products stay below 2^53).
-local function generator(seed)
-  local state = seed % 2147483647
-  return function(n)
-    state = state * 48271 % 2147483647
-    return state % n + 1
-  end
-end
-
 local rules = umpire.rules
 -- (what a field no value is fixed for reads as in `fixed`: a list, so that a variant may change it)
 local NONE = {}
@@ -175,7 +165,7 @@ end
 -- many of the cases changed by one value were kept by the memo, malfunctioned, raised an error,
 -- and had another FP or result than the case before them.
 local function compare_cases(seed, count, fixed)
-  local pick = generator(seed)
+  local pick = seeded_random(seed)
   local defaults = options_defaults()
   local kept, malfunctions, errors, differing = 0, 0, 0, 0
   for n = 1, count do

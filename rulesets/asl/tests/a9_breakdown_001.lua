@@ -124,17 +124,6 @@ end)
 -- walk) against the same call without it, and breakdown.check (one shared result for a DR that
 -- harms nothing) against the 001 notes' comparisons written out here.
 
--- A small generator of our own, so that the cases are the same every run: Park and Miller's
--- minimal standard (multiplier 48271, modulus 2^31 - 1), whose products stay below 2^53, so a
--- double holds them exactly (an LCG multiplying by 1103515245 passes 2^53: its doubles round).
-local function generator(seed)
-  local state = seed % 2147483647
-  return function(n)
-    state = state * 48271 % 2147483647
-    return state % n + 1
-  end
-end
-
 -- Every row sw_malfunction.conditions can set.
 local CONDITION_ROWS = {"ammunition_shortage", "captured", "extreme_winter_axis", "extreme_winter_russian",
   "inexperienced", "intensive_fire", "low_ammo", "non_qualified", "sustained_fire", "x_heavy_dust"}
@@ -158,7 +147,7 @@ local function random_conditions(pick)
 end
 
 test("breakdown.effective with rows_known: the same numbers and journal lines as without, 400 random cases", function()
-  local pick = generator(20261124)
+  local pick = seeded_random(20261124)
   local lines = 0
   for case = 1, 400 do
     local w, cond = random_weapon(pick), random_conditions(pick)
@@ -179,7 +168,7 @@ test("breakdown.effective: an unknown condition is still an error without rows_k
 end)
 
 test("breakdown.check: eliminated / malfunction / low ammo as the 001 notes compare them (>=), every DR 2..12", function()
-  local pick = generator(7)
+  local pick = seeded_random(7)
   for case = 1, 200 do
     local eff = {}
     if pick(2) == 1 then eff.B = 5 + pick(7) end

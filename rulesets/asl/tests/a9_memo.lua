@@ -6,18 +6,6 @@
 -- differ in one value only meet each other in the memo, so a value missing from its key gives a
 -- stale answer and fails the comparison.
 
--- A small generator of our own, so that the cases are the same every run: Park and Miller's
--- minimal standard (multiplier 48271, modulus 2^31 - 1), whose products stay below 2^53, so a
--- double holds them exactly. (The generator of a9_mg_attack_fast_paths.lua multiplies by
--- 1103515245, past 2^53: its doubles round, and it repeats after a few hundred draws.)
-local function generator(seed)
-  local state = seed % 2147483647
-  return function(n)
-    state = state * 48271 % 2147483647
-    return state % n + 1
-  end
-end
-
 local mal = umpire.rules.sw_malfunction
 
 -- One of the values of a list, or nil (drawn as often as each value).
@@ -92,7 +80,7 @@ local function outcome(f, mg, ctx)
 end
 
 test("sw_malfunction.numbers_memoized gives mal.numbers' numbers (and errors): 20,000 random cases, each after one differing in one value only", function()
-  local pick = generator(20261124)
+  local pick = seeded_random(20261124)
   local options = umpire.data.options
   local defaults = {japanese_non_crew_mg = options.japanese_non_crew_mg, ammo_shortage_penalty_base = options.ammo_shortage_penalty_base}
   local forms, differing = {}, 0

@@ -3,17 +3,6 @@
 -- breakdown context (sw_malfunction.conditions must see only the MG's crew and Sustained Fire in it),
 -- and mg_multiple_rof reads whether the MGs fire again through the attack's MG list, not `pairs`.
 
--- A small generator of our own, so that the cases are the same every run: Park and Miller's
--- minimal standard (multiplier 48271, modulus 2^31 - 1), whose products stay below 2^53, so a
--- double holds them exactly (an LCG multiplying by 1103515245 passes 2^53: its doubles round).
-local function generator(seed)
-  local state = seed % 2147483647
-  return function(n)
-    state = state * 48271 % 2147483647
-    return state % n + 1
-  end
-end
-
 local COUNTERS = {"ger_lmg", "ger_mmg", "ger_hmg", "rus_lmg", "rus_mmg", "us_lmg"}
 local KINDS = {"squad", "hs", "crew"}
 
@@ -32,7 +21,7 @@ local function expected(counter, sustained, captured, conscript, colored, white)
 end
 
 test("mg_attack.fire, one MG: malfunction, removal and ROF as A9.2/A9.3/A9.7 and the 001 table give them, 300 random attacks", function()
-  local pick = generator(20261124)
+  local pick = seeded_random(20261124)
   local seen = {malfunctioned = 0, removed = 0, keeps_rof = 0}
   for case = 1, 300 do
     local key = COUNTERS[pick(#COUNTERS)]
@@ -59,7 +48,7 @@ test("mg_attack.fire, one MG: malfunction, removal and ROF as A9.2/A9.3/A9.7 and
 end)
 
 test("mg_multiple_rof.fire: shots go on while the coloured dr <= ROF and the MG does not malfunction (A9.2, A9.7), 100 random dice sequences", function()
-  local pick = generator(7)
+  local pick = seeded_random(7)
   for case = 1, 100 do
     local max_shots = 1 + pick(5)
     local dice, shots, malfunctioned = {}, 0, false

@@ -4,10 +4,9 @@
 -- model (see as_kernel_model).
 local G = umpire.rules.geometry
 
--- Park and Miller's minimal standard generator (multiplier 48271, modulus 2^31 - 1): its products
--- stay below 2^53, so a double holds them exactly and the cases are the same on every run.
-local seed = 18
-local function rand(n) seed = seed * 48271 % 2147483647; return seed % n end
+-- The spec API's generator: the cases are the same on every run. rand(n) is 0 .. n - 1.
+local draw = seeded_random(18)
+local function rand(n) return draw(n) - 1 end
 
 local function models(n)
   local out = {}
