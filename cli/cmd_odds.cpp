@@ -126,8 +126,11 @@ int cmd_odds(const Common& common, const OddsInputs& in) {
                 other = odds_runner::run_script(request);
             }
         }
-        result = odds_runner::given(result, in.given);
-        if (other) other = odds_runner::given(*other, in.given);
+        const std::string place = in.code.empty() ? LuaHost::display_path(in.target) : "(odds script)";
+        if (!in.given.empty()) {  // (without conditions given() would copy the result whole)
+            result = odds_runner::given(result, in.given, &memory, place);
+            if (other) other = odds_runner::given(*other, in.given, &memory, place);
+        }
         std::string title = (in.code.empty() ? in.target : "-e " + in.code) + (other ? " vs " + in.compare : "");
         for (const auto& s : common.set) title += " --set " + s;
         for (std::size_t i = 0; i < in.given.size(); ++i) title += (i ? " and " : " given ") + in.given[i];
@@ -138,7 +141,7 @@ int cmd_odds(const Common& common, const OddsInputs& in) {
             std::vector<const odds::Result*> kept{&result};
             if (other) kept.push_back(&*other);
             odds_runner::charge_report(report_memory, kept, common.json, in.svg.empty() ? in.fold_below / 100.0 : 0,
-                                       in.code.empty() ? LuaHost::display_path(in.target) : "(odds script)");
+                                       place);
         }
         std::vector<odds::ReportSide> sides;
         sides.push_back({other ? "original" : plain_label(common), std::move(result)});
