@@ -56,8 +56,8 @@ TEST_CASE("scenarios: a bad scenario fails the load with its file:line:col, befo
     CHECK(error.find("duplicate") != std::string::npos);
 }
 
-TEST_CASE("scenarios: a scenario file umpire.data.scenario could not name fails the load, naming it; a hidden one is "
-          "no scenario", "[ruleset][scenario]") {
+TEST_CASE("scenarios: a scenario file umpire.data.scenario could not name fails the load, naming it (a hidden one "
+          "is no scenario)", "[ruleset][scenario]") {
     // In the parent: every layer's scenarios are read by the child's load.
     ruleset_with("scenario-names", "base", {{"ok.yaml", "a: 1\n"}, {"first battle.yaml", "a: 2\n"}});
     const fs::path child = ruleset_with("scenario-names", "child", {{"._ok.yaml", "\x00\x05"}}, "base");
