@@ -61,7 +61,7 @@ TEST_CASE("a merge needs every cell of one grid exactly once", "[sweep]") {
     CHECK_THROWS_WITH(merge({line(0), line(1), line(2, "a=1,2,4")}), Catch::Contains("different grids"));
 }
 
-TEST_CASE("sweep: the reports kept until the sweep ends are charged against one cap; the cell that passes it is named",
+TEST_CASE("sweep: the reports kept until the sweep ends are charged against one cap, and the cell that passes it is named",
           "[sweep][memory]") {
     // Every cell's report is kept until the sweep writes them (app/Sweep.cpp, run), charged
     // against one budget of the host's cap. Each cell here (five d6 after a pad: 7776 outcomes
