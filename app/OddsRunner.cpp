@@ -298,7 +298,8 @@ odds::Result of_expression(const std::string& expression, std::size_t bytes_per_
     return result;
 }
 
-odds::Result given(const odds::Result& result, const std::vector<std::string>& conditions) {
+odds::Result given(const odds::Result& result, const std::vector<std::string>& conditions, odds::MemoryBudget* memory,
+                   const std::string& place) {
     if (conditions.empty()) return result;
     if (!result.outcomes.empty() && !result.outcomes.front().outcome.is_table())
         throw RuleError("a condition names fields of the outcome, so the script must return a table "
@@ -317,7 +318,9 @@ odds::Result given(const odds::Result& result, const std::vector<std::string>& c
     const odds::Probability p = odds::probability(result, every);
     odds::Result r;
     try {
-        r = odds::given(result, every);
+        r = odds::given(result, every, memory);
+    } catch (const odds::MemoryLimitError& e) {
+        throw ScriptError(place + ": " + e.what(), place);
     } catch (const RuleError&) {
         throw RuleError("the condition " + text + " never happens" +
                         (result.is_exact() ? "" : " in " + std::to_string(result.samples) + " samples") +

@@ -95,8 +95,11 @@ void charge_report(odds::MemoryHold& hold, const std::vector<const odds::Result*
 
 // The distribution given every condition ("ift=1KIA", "malfunction=true", "final_dr<=4"; see
 // odds::parse_field_predicate), with `condition` naming them and their probability. ParseError
-// for a malformed condition, RuleError if they never hold together.
-odds::Result given(const odds::Result& result, const std::vector<std::string>& conditions);
+// for a malformed condition, RuleError if they never hold together. The copy is charged to
+// `memory` (the run's budget) while it is built, as the report is (charge_report): ScriptError
+// starting with `place` (the script) and naming the cap if it would pass it.
+odds::Result given(const odds::Result& result, const std::vector<std::string>& conditions,
+                   odds::MemoryBudget* memory = nullptr, const std::string& place = "");
 
 // The exact distribution of a dice expression ("2d6+1"), as an odds Result. An expression whose
 // distribution and report (a row per possible total, bytes_per_total bytes each in all) would take

@@ -42,7 +42,7 @@ int cmd_check(const Common& common, const std::vector<std::string>& names, bool 
         }
         std::cout << std::flush;
         return problems ? kScriptError : kOk;
-    });
+    }, {}, names);  // a ruleset named by its folder is read in the worker (as `--ruleset DIR` is)
 }
 
 }  // namespace umpire::cli

@@ -128,8 +128,10 @@ int cmd_odds(const Common& common, const OddsInputs& in) {
                 other = odds_runner::run_script(request);
             }
         }
-        result = odds_runner::given(result, in.given);
-        if (other) other = odds_runner::given(*other, in.given);
+        if (!in.given.empty()) {  // (without conditions given() would copy the result whole)
+            result = odds_runner::given(result, in.given, &memory, script_label);
+            if (other) other = odds_runner::given(*other, in.given, &memory, script_label);
+        }
         std::string title = (in.code.empty() ? in.target : "-e " + in.code) + (other ? " vs " + in.compare : "");
         for (const auto& s : common.set) title += " --set " + s;
         for (std::size_t i = 0; i < in.given.size(); ++i) title += (i ? " and " : " given ") + in.given[i];

@@ -518,8 +518,8 @@ int run(const Limits& limits, const std::function<int()>& body,
     throw WorkerDied(death_message(limits, *page, status, deadline_slot, cpu, frames.refused));
 }
 
-void send(const std::string& topic, const std::string& payload) {
-    if (g_pipe >= 0) write_frame(g_pipe, topic, payload);  // false: the parent is gone, nobody to tell
+void send(std::string_view topic, std::initializer_list<std::string_view> parts) {
+    if (g_pipe >= 0) write_frame(g_pipe, topic, parts);  // false: the parent is gone, nobody to tell
 }
 
 // ---- the fork server ---------------------------------------------------------------------------
@@ -613,7 +613,7 @@ int ForkServer::call(const std::string& request,
 
 void write_file(const std::filesystem::path& path, std::string_view content, std::string_view tail) {
     if (in_worker()) {
-        if (g_pipe >= 0) write_frame(g_pipe, "file", {path.string(), std::string_view("\0", 1), content, tail});
+        send("file", {path.string(), std::string_view("\0", 1), content, tail});
     } else {
         write_output(path, content, tail);
     }

@@ -15,9 +15,11 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <initializer_list>
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace umpire::isolation {
@@ -95,8 +97,12 @@ bool in_worker();
 // Does nothing elsewhere.
 void new_cpu_budget();
 
-// Hands a message to the parent's on_message (in a worker); does nothing outside one.
-void send(const std::string& topic, const std::string& payload);
+// Hands a message to the parent's on_message (in a worker); does nothing outside one. The payload
+// is `parts` one after another (so a large text and its tail are sent without joining them).
+void send(std::string_view topic, std::initializer_list<std::string_view> parts);
+inline void send(const std::string& topic, const std::string& payload) {
+    send(std::string_view(topic), std::initializer_list<std::string_view>{payload});
+}
 
 // Writes a command's output file: in a worker (which may not open files for writing) the parent
 // writes it, if it is one of run()'s `outputs`; outside a worker it is written here.

@@ -494,20 +494,29 @@ void LuaHost::watch_memory_position() {
 // the file:line of the innermost Lua function running, for the memory error. The count hook notes
 // one only every kHookEvery instructions once the heap is past half the cap, so a single
 // allocation that jumps past the cap from below half (`("x"):rep(3e8)`, a concatenation) had none,
-// and its error named no place. Read from the main thread's stack: while a coroutine runs, that is
-// the line of its resume. Only while rule code runs in the interpreter: a compiled trace does not
-// keep its frames written back, so the debug API is not read there (--jit, --trusted).
+// and its error named no place. The allocator is not told which thread allocates, and LuaJIT keeps
+// the running one in its global state, which its API does not show; so the sandbox's
+// coroutine.resume says which (Resuming), and its frames are read first: the main thread's
+// innermost Lua line is then that of the resume. (A coroutine whose own frames have no line, such
+// as coroutine.wrap(string.rep), is placed at the resume.) Only while rule code runs in the
+// interpreter: a compiled trace does not keep its frames written back, so the debug API is not
+// read there (--jit, --trusted, whose coroutine library is Lua's own).
 void LuaHost::note_refused_allocation() {
     if (call_depth_ == 0 || options_.trusted || options_.sandbox_jit) return;
     lua_Debug ar;
-    for (int level = 0; lua_getstack(L_, level, &ar); ++level) {
-        if (lua_getinfo(L_, "Sl", &ar) && ar.currentline > 0) {
-            std::snprintf(limits_->memory_file, sizeof limits_->memory_file, "%s", ar.short_src);
-            limits_->memory_line = ar.currentline;
-            return;
+    for (lua_State* thread : {running_, L_}) {
+        for (int level = 0; thread && lua_getstack(thread, level, &ar); ++level) {
+            if (lua_getinfo(thread, "Sl", &ar) && ar.currentline > 0) {
+                std::snprintf(limits_->memory_file, sizeof limits_->memory_file, "%s", ar.short_src);
+                limits_->memory_line = ar.currentline;
+                return;
+            }
         }
     }
 }
+
+LuaHost::Resuming::Resuming(lua_State* co) : host_(LuaHost::from(co)), previous_(host_.running_) { host_.running_ = co; }
+LuaHost::Resuming::~Resuming() { host_.running_ = previous_; }
 
 // The collector's pace. LuaJIT starts a collection cycle once the heap reaches `pause` percent of
 // what the last cycle left alive, and every cycle marks all of that: the loaded rules, ~0.5 MB for

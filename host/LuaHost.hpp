@@ -174,6 +174,20 @@ public:
     // For the sandbox's protected calls and resumes: after a failed one (status != 0), raises
     // the stop again if a limit has fired (or status is a memory error); returns 0 otherwise.
     static int raise_if_stopped(lua_State* L, int status);
+    // While it lives, `co` is the coroutine running on its host (the sandbox's coroutine.resume
+    // makes one around lua_resume), so that a memory error from an allocation in it names the
+    // coroutine's own line, not its resume's (note_refused_allocation).
+    class Resuming {
+    public:
+        explicit Resuming(lua_State* co);
+        ~Resuming();
+        Resuming(const Resuming&) = delete;
+        Resuming& operator=(const Resuming&) = delete;
+
+    private:
+        LuaHost& host_;
+        lua_State* previous_;
+    };
     // Notes "file:line: in what:" for the watchdog's message, before a C call that may run long
     // (a pattern match on a long subject).
     static void note_c_entry(lua_State* L, const char* what);
@@ -190,6 +204,7 @@ private:
     int state_ref_ = LUA_NOREF;
     int message_handler_ref_ = LUA_NOREF;
     int call_depth_ = 0;
+    lua_State* running_ = nullptr;  // the coroutine running (Resuming), null for the main thread
     std::string last_traceback_;
     bool unusable_ = false;
     std::string unusable_why_;  // make_unusable's reason

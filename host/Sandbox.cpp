@@ -474,6 +474,7 @@ int resume(lua_State* L, lua_State* co, int nargs) {
     int status;
     {
         CCallDepth depth(L);
+        const LuaHost::Resuming running(co);
         status = lua_resume(co, nargs);
     }
     if (status == 0 || status == LUA_YIELD) {

@@ -84,19 +84,27 @@ local UNKNOWN = {}  -- a value that cannot be told
 local function a_of(ins) return band(rshift(ins, 8), 0xff) end
 local function d_of(ins) return rshift(ins, 16) end
 
+-- Calls visit(pc, ins, mode) for each instruction of fn, in order: the one walk of a function's
+-- bytecode that the caches below are filled by.
+local function each_instruction(fn, visit)
+  local pc = 1
+  while true do
+    local ins, mode = funcbc(fn, pc)
+    if not ins then return end
+    visit(pc, ins, mode)
+    pc = pc + 1
+  end
+end
+
 local targets_of = setmetatable({}, {__mode = "k"})  -- a cache: rule code never sees it
 -- The set of pcs of fn that a jump lands on.
 local function jump_targets(fn)
   local targets = targets_of[fn]
   if targets then return targets end
   targets = {}
-  local pc = 1
-  while true do
-    local ins, mode = funcbc(fn, pc)
-    if not ins then break end
+  each_instruction(fn, function(pc, ins, mode)
     if band(rshift(mode, 7), 15) == MODE_JUMP then targets[pc + d_of(ins) - 0x7fff] = true end
-    pc = pc + 1
-  end
+  end)
   targets_of[fn] = targets
   return targets
 end
@@ -166,14 +174,10 @@ local function tail_calls(fn)
   local tails = tails_of[fn]
   if tails then return tails end
   tails = {}
-  local pc = 1
-  while true do
-    local ins = funcbc(fn, pc)
-    if not ins then break end
+  each_instruction(fn, function(pc, ins)
     local op = band(ins, 0xff)
     if op == CALLT or op == CALLMT then tails[#tails + 1] = {funcinfo(fn, pc).currentline, recipe(fn, pc, a_of(ins), nil, 0)} end
-    pc = pc + 1
-  end
+  end)
   tails_of[fn] = tails
   return tails
 end
@@ -190,18 +194,14 @@ local function field_calls(fn, line)
   local calls = by_line[line]
   if calls then return calls end
   calls = {}
-  local pc = 1
-  while true do
-    local ins = funcbc(fn, pc)
-    if not ins then break end
+  each_instruction(fn, function(pc, ins)
     local op = band(ins, 0xff)
     if (op == CALL or op == CALLM) and funcinfo(fn, pc).currentline == line then
       local a = a_of(ins)
       local r = recipe(fn, pc, a, a, 0)
       if r ~= UNKNOWN and r[1] == "field" then calls[#calls + 1] = r end
     end
-    pc = pc + 1
-  end
+  end)
   by_line[line] = calls
   return calls
 end

@@ -24,6 +24,7 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr const char* kBookMeta = "umpire.scenario_book";
+constexpr std::string_view kYaml = ".yaml";
 
 // What one load found: each scenario by name (the leaf's when layers share a name), and where it
 // looked, for the "no scenario" message. The userdata behind umpire.data.scenario owns it; its
@@ -53,7 +54,7 @@ void read_layer(LuaHost& host, Book& book, const Manifest& layer, const std::str
     book.looked.append(" ").append(folder);
     for (const auto& file : files) {
         const std::string_view file_name = file.name();
-        const std::string name(file_name.substr(0, file_name.size() - 5));  // less ".yaml" (scenario_folder)
+        const std::string name(file_name.substr(0, file_name.size() - kYaml.size()));
         if (book.by_name.count(name)) continue;  // a child's scenario hides its parent's
         Book::Scenario& scenario = book.by_name[name];
         if (!file.inside) {
@@ -100,6 +101,15 @@ bool valid_scenario_name(const std::string& name) {
            name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") == std::string::npos;
 }
 
+bool is_scenario_file(std::string_view file_name) {
+    return file_name.size() > kYaml.size() && file_name.ends_with(kYaml) && file_name.front() != '.';
+}
+
+std::string bad_scenario_name(const std::string& display_file) {
+    return display_file + ":1:1: not a scenario name (letters, digits, _ and - only), so umpire.data.scenario "
+                          "could not name this file: rename it";
+}
+
 // Nothing is resolved again here: the ruleset folder was resolved when its manifest was read
 // (real_layer), the scenarios folder is lstat'ed once and each file once. A folder or file that is
 // no symlink resolves to its resolved parent and its name, so it is inside the ruleset exactly
@@ -137,13 +147,20 @@ ScenarioFolder scenario_folder(const fs::path& layer, const std::string& real_la
     }
     // Listed through the file snapshot, so that a later load of the same ruleset in a worker whose
     // files are closed lists it from memory.
-    constexpr std::string_view kYaml = ".yaml";
     for (const auto& file_name : file_snapshot::list(folder)) {
-        // <name>.yaml with a valid name (which has no '.', so ".yaml" is the extension), read on
-        // the string: a path is split into parts at each construction
-        if (file_name.size() <= kYaml.size() || !file_name.ends_with(kYaml) ||
-            !valid_scenario_name(file_name.substr(0, file_name.size() - kYaml.size())))
-            continue;
+        // Read on the string: a path is split into parts at each construction.
+        if (!is_scenario_file(file_name)) continue;
+        // A scenario file whose name umpire.data.scenario cannot take ("first battle.yaml",
+        // "a9.2.yaml") fails the load, naming it, rather than being skipped or warned about. Its
+        // author put it there to be played: skipped, the first sign was a "no scenario" error at
+        // the call, or nothing at all if no rule asks for it yet; a warning on stderr scrolls past
+        // in `watch`, and an isolated worker's or `serve`'s stderr is not where anyone looks. A
+        // misspelt data: entry fails the load in the same way. Hidden files are not scenarios
+        // (is_scenario_file), so an editor's leftovers cannot stop a load.
+        if (!valid_scenario_name(file_name.substr(0, file_name.size() - kYaml.size()))) {
+            const std::string display = out.display + "/" + file_name;
+            throw ScriptError(bad_scenario_name(display), display, 1);
+        }
         std::string file = folder.native() + "/" + file_name;
         if ((opened.fd >= 0 ? ::fstatat(opened.fd, file_name.c_str(), &st, AT_SYMLINK_NOFOLLOW) : ::lstat(file.c_str(), &st)) != 0)
             continue;

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ruleset/FileStamp.hpp"
@@ -36,12 +37,23 @@ struct ScenarioFile {
 };
 
 // Whether `name` (a file's name without ".yaml") is one umpire.data.scenario accepts: letters,
-// digits, '_' and '-'. A scenario file of another name is never loaded (`umpire check` says so).
+// digits, '_' and '-'. A scenario file of another name fails the load (scenario_folder).
 bool valid_scenario_name(const std::string& name);
 
+// Whether a file in a scenarios folder is meant as a scenario: <something>.yaml, not hidden. A
+// name starting with '.' is left alone, as ls and file managers hide it: editors and copies to
+// other file systems leave such files beside the real ones (".#a.yaml", "._a.yaml").
+bool is_scenario_file(std::string_view file_name);
+
+// The error of a scenario file (shown as `display_file`) whose name umpire.data.scenario cannot
+// take: "<display_file>:1:1: not a scenario name (...): rename it". The one text for it, which
+// the load throws and so `umpire check` reports.
+std::string bad_scenario_name(const std::string& display_file);
+
 // The scenarios folder of one ruleset folder: its name as messages show it (LuaHost::display_path)
-// and its files, scenarios/<name>.yaml with a valid name, regular files (symlinks followed), in
-// name order, listed through the file snapshot.
+// and its files, scenarios/<name>.yaml, regular files (symlinks followed), in name order, listed
+// through the file snapshot. ScriptError (bad_scenario_name) for a scenario file of a name
+// umpire.data.scenario cannot take.
 struct ScenarioFolder {
     std::string display;
     std::vector<ScenarioFile> files;

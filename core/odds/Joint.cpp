@@ -9,10 +9,31 @@ namespace umpire::odds {
 
 namespace {
 
+// What given() copies of the outcomes that meet `keep`, charged to `hold` before any is made: per
+// outcome a map entry (its key again, the outcome shared, its probability or count) and the new
+// Result's entry, as core/odds/Exact.cpp charges the exact result. The values of the outcomes are
+// shared with `result`, not copied (Outcome). Refused with the budget's MemoryLimitError.
+void charge_copies(MemoryHold& hold, const Result& result, const Predicate& keep) {
+    using Entry = std::map<std::string, std::pair<Outcome, mpq_class>>::value_type;
+    std::size_t bytes = sizeof(Result), kept = 0;
+    for (const auto& o : result.outcomes) {
+        if (!keep(o.outcome)) continue;
+        bytes += 32 + sizeof(Entry) + o.key.capacity() + 1 + result_entry_bytes(o.key);
+        ++kept;
+    }
+    hold.grow(bytes, [&] {
+        return "the result given the condition, " + std::to_string(kept) + " distinct outcomes copied from " +
+               std::to_string(result.outcomes.size()) + ",";
+    }, kOutcomesNeverRepeat);
+}
+
 // Groups the outcomes of `result` that meet `keep` by project(outcome), adding probabilities
 // (exact) or counts, then renormalizes over the kept ones (a no-op when every outcome is kept).
+// With a `memory` budget, the copies are charged to it while they are built (charge_copies).
 Result project(const Result& result, const std::function<Outcome(const Outcome&)>& fn,
-               const Predicate& keep = [](const Outcome&) { return true; }) {
+               const Predicate& keep = [](const Outcome&) { return true; }, MemoryBudget* memory = nullptr) {
+    MemoryHold hold(memory);
+    if (memory) charge_copies(hold, result, keep);
     Result r;
     if (result.is_exact()) {
         std::map<std::string, std::pair<Outcome, mpq_class>> sums;
@@ -123,8 +144,8 @@ Result joint(const Result& result, const std::vector<std::string>& fields) {
     });
 }
 
-Result given(const Result& result, const Predicate& condition) {
-    return project(result, [](const Outcome& o) { return o; }, condition);
+Result given(const Result& result, const Predicate& condition, MemoryBudget* memory) {
+    return project(result, [](const Outcome& o) { return o; }, condition, memory);
 }
 
 Probability probability(const Result& result, const Predicate& event) {

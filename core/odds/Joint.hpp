@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/odds/MemoryBudget.hpp"
 #include "core/odds/Result.hpp"
 #include "core/odds/Wilson.hpp"
 
@@ -30,8 +31,9 @@ Result joint(const Result& result, const std::vector<std::string>& fields);
 // The distribution given `condition`: only the outcomes meeting it, renormalized (exact: each
 // probability divided by P(condition); Monte Carlo: the samples meeting it become the samples,
 // so the intervals widen honestly). Its marginals answer "malfunction given a KIA".
-// RuleError if the condition never happens.
-Result given(const Result& result, const Predicate& condition);
+// RuleError if the condition never happens. The copies it makes are charged to `memory` while they
+// are built, if given (MemoryBudget.hpp): MemoryLimitError if they would pass it.
+Result given(const Result& result, const Predicate& condition, MemoryBudget* memory = nullptr);
 
 struct Probability {
     bool is_exact = false;

@@ -151,3 +151,57 @@ TEST_CASE("serve: an error's file and line are read from its message when not gi
     CHECK(e["line"] == 4);
     CHECK(umpire::serve::error_json(std::runtime_error("no place")).at("file").is_null());
 }
+
+TEST_CASE("serve: odds past the memory cap are the page's error, naming the limit, and the session goes on",
+          "[serve][memory]") {
+    // The page's odds charge what they hold outside the hosts (the exact result's copies, the
+    // report) against a budget of the host's cap (app/ServePage.cpp, odds_of), as `umpire odds`
+    // does. Six d6 written out after a 100-byte pad: 46656 outcomes that never repeat, whose JSON
+    // report would take ~190 MiB, past a cap of 24 MiB (which their tally in the host fits).
+    constexpr std::size_t kCap = std::size_t{24} << 20;
+    const fs::path dir = test_helpers::scratch_root() / "serve-memory";
+    fs::create_directories(dir);
+    const fs::path file = dir / "rule.lua";
+    const std::string small = "return umpire.dice.roll('d6') + umpire.dice.roll('d6')\n";
+    const std::string many = "local s = ('p'):rep(100)\nfor i = 1, 6 do s = s .. umpire.dice.roll('d6') end\nreturn s\n";
+    test_helpers::write(file, many);
+    umpire::serve::PageRequest request;
+    request.script = file;
+    request.host.memory_limit = kCap;
+    try {
+        (void)umpire::serve::compute_page(request);
+        FAIL("odds past the cap made a page");
+    } catch (const umpire::ScriptError& e) {
+        const std::string what = e.what();
+        INFO(what);
+        CHECK(what.find("rule.lua: memory limit: the report of 46656 distinct outcomes as JSON") != std::string::npos);
+        CHECK(what.find("which would pass the memory cap of " + std::to_string(kCap >> 20) + " MiB") !=
+              std::string::npos);
+    }
+
+    // In the live session: the page made before stays, stale, with the error; the next good
+    // edit makes a page again.
+    test_helpers::write(file, small);
+    umpire::serve::Session session([request] { return umpire::serve::compute_page(request); }, {file}, {});
+    auto wait_for = [&](const std::string& status, std::size_t outcomes) {
+        for (int i = 0; i < 400; ++i) {
+            const auto doc = session.document();
+            if (doc["status"] == status && !doc["page"].is_null() &&
+                doc["page"]["odds"]["outcomes"].size() == outcomes)
+                return doc;
+            session.wait_for_version(doc["version"].get<std::uint64_t>(), std::chrono::milliseconds(50));
+        }
+        FAIL("no '" << status << "' document: " << session.document().dump().substr(0, 2000));
+        return nlohmann::json();
+    };
+    session.start();
+    wait_for("ok", 11);
+    test_helpers::write(file, many);
+    auto doc = wait_for("error", 11);
+    CHECK(doc["stale"].get<bool>());
+    CHECK_THAT(doc["error"]["message"].get<std::string>(), Catch::Contains("memory limit"));
+    test_helpers::write(file, small + "-- edited\n");
+    doc = wait_for("ok", 11);
+    CHECK(doc["error"].is_null());
+    session.stop();
+}

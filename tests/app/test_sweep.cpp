@@ -1,13 +1,18 @@
 // umpire sweep's grid: axis forms, cell numbering (last axis fastest), shards that partition the
-// cells, and a merge that refuses a missing or doubled cell.
+// cells, a merge that refuses a missing or doubled cell, and the memory cap over the reports a
+// sweep keeps.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <set>
 
 #include "app/Sweep.hpp"
+#include "bindings/LuaError.hpp"
 #include "core/Error.hpp"
+#include "tests/support/helpers.hpp"
 
 using namespace umpire::sweep;
+
 
 TEST_CASE("grid axes: ranges with steps, lists of numbers, booleans and strings", "[sweep]") {
     const Axis range = parse_axis("range=2..8:3");
@@ -54,4 +59,40 @@ TEST_CASE("a merge needs every cell of one grid exactly once", "[sweep]") {
     CHECK_THROWS_WITH(merge({line(0), line(1)}), Catch::Contains("missing: 2"));
     CHECK_THROWS_WITH(merge({line(0), line(1), line(1), line(2)}), Catch::Contains("more than one shard"));
     CHECK_THROWS_WITH(merge({line(0), line(1), line(2, "a=1,2,4")}), Catch::Contains("different grids"));
+}
+
+TEST_CASE("sweep: the reports kept until the sweep ends are charged against one cap, and the cell that passes it is named",
+          "[sweep][memory]") {
+    // Every cell's report is kept until the sweep writes them (app/Sweep.cpp, run), charged
+    // against one budget of the host's cap. Each cell here (five d6 after a pad: 7776 outcomes
+    // that never repeat, a report of ~32 MiB as JSON) fits under the cap of 80 MiB alone, and two
+    // together, but not three.
+    constexpr std::size_t kCap = std::size_t{80} << 20;
+    namespace fs = std::filesystem;
+    const fs::path dir = test_helpers::scratch_root() / "sweep-memory";
+    fs::create_directories(dir);
+    test_helpers::write(dir / "cell.lua", "local s = ('p'):rep(100 + umpire.args.n)\n"
+                                          "for i = 1, 5 do s = s .. umpire.dice.roll('d6') end\nreturn s\n");
+    Request request;
+    request.odds.script = dir / "cell.lua";
+    request.odds.host.memory_limit = kCap;
+    request.grid.axes = {parse_axis("n=1..3")};
+    try {
+        (void)run(request);
+        FAIL("the kept reports passed the cap");
+    } catch (const umpire::ScriptError& e) {
+        const std::string what = e.what();
+        INFO(what);
+        CHECK(what.find("cell 2 (n=3): ") == 0);
+        CHECK(what.find("cell.lua: memory limit: the report of 7776 distinct outcomes as JSON") != std::string::npos);
+        CHECK(what.find("which would pass the memory cap of " + std::to_string(kCap >> 20) + " MiB") !=
+              std::string::npos);
+    }
+    // Each shard of one cell keeps one report: the same cells answer, and so does the next sweep.
+    for (const char* shard : {"1/3", "2/3", "3/3"}) {
+        request.shard = parse_shard(shard);
+        const auto lines = run(request);
+        REQUIRE(lines.size() == 1);
+        CHECK(lines[0]["report"]["outcomes"].size() == 7776);
+    }
 }

@@ -165,6 +165,10 @@ grep -q '"outcome": 32' "$work/out" && grep -q '"outcome": 22' "$work/out" && gr
 "$umpire" run --ruleset "$work/rs/mine" -e 'return 1' --journal "$work/mine.json" > /dev/null 2> "$work/err" \
   || { echo "FAIL: run --journal"; cat "$work/err"; fail=1; }
 "$umpire" check --ruleset "$src/rulesets" asl > "$work/out" 2> "$work/err" || { echo "FAIL: check asl"; cat "$work/err"; fail=1; }
+# A ruleset named by its folder, off the search path: the worker may read it. Before, `check`
+# gave the worker no inputs, and said "cannot read .../ruleset.yaml".
+"$umpire" check "$work/rs/base" > "$work/out" 2> "$work/err" \
+  || { echo "FAIL: check of a folder off the search path"; cat "$work/out" "$work/err"; fail=1; }
 UMPIRE_VERBOSE=1 "$umpire" run -e 'return 1' > /dev/null 2> "$work/err"
 if grep -q "no Landlock" "$work/err"; then echo "note: this kernel has no Landlock; reads were not confined"; fi
 

@@ -270,6 +270,46 @@ TEST_CASE("a memory error names the line that was growing the heap", "[limits]")
                       !Catch::Contains("bomb.lua"));
 }
 
+TEST_CASE("a memory error inside a coroutine names the coroutine's line, not its resume's", "[limits]") {
+    // One allocation jumps past the cap from below half (no count hook noted a place): the
+    // allocator's note reads the running coroutine's frames (LuaHost::Resuming). Before, the
+    // error named line 8 (the resume) and line 6 (the call of the wrap's function).
+    umpire::HostOptions o;
+    o.memory_limit = 32 << 20;
+    TestHost t(o);
+    const std::string resumed =
+        "local function grow(n)\n"
+        "  local pad = 1\n"
+        "  local s = ('x'):rep(n)\n"
+        "  return s\n"
+        "end\n"
+        "local co = coroutine.create(function() coroutine.yield(1) return #grow(1e8) end)\n"
+        "coroutine.resume(co)\nlocal ok, e = coroutine.resume(co)\n";
+    CHECK_THROWS_WITH(t.host.run_string(resumed, "@co.lua"), Catch::StartsWith("co.lua:3: memory limit"));
+    const std::string wrapped = "local f = coroutine.wrap(function()\n"
+                                "  local s = ('y'):rep(1e8)\n"
+                                "  coroutine.yield(#s)\n"
+                                "end)\n"
+                                "local a = 1\n"
+                                "return f()\n";
+    try {
+        t.host.run_string(wrapped, "@wrap.lua");
+        FAIL("the allocation passed the cap");
+    } catch (const umpire::ScriptError& e) {
+        CHECK_THAT(e.what(), Catch::StartsWith("wrap.lua:2: memory limit"));
+        CHECK(e.line == 2);
+    }
+    // Nested: the innermost coroutine's line; and after them, the main thread's own.
+    const std::string nested = "local inner = coroutine.wrap(function()\n"
+                               "  return #('z'):rep(1e8)\n"
+                               "end)\n"
+                               "local outer = coroutine.wrap(function() return inner() end)\n"
+                               "return outer()\n";
+    CHECK_THROWS_WITH(t.host.run_string(nested, "@nested.lua"), Catch::StartsWith("nested.lua:2: memory limit"));
+    const std::string after = "coroutine.wrap(function() return 1 end)()\nlocal x = 1\nreturn #('w'):rep(1e8)\n";
+    CHECK_THROWS_WITH(t.host.run_string(after, "@after.lua"), Catch::StartsWith("after.lua:3: memory limit"));
+}
+
 TEST_CASE("trusted mode: the watchdog ends a runaway process with exit code 1", "[limits][jit]") {
     const pid_t pid = fork();
     REQUIRE(pid >= 0);

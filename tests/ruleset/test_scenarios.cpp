@@ -56,11 +56,31 @@ TEST_CASE("scenarios: a bad scenario fails the load with its file:line:col, befo
     CHECK(error.find("duplicate") != std::string::npos);
 }
 
+TEST_CASE("scenarios: a scenario file umpire.data.scenario could not name fails the load, naming it (a hidden one "
+          "is no scenario)", "[ruleset][scenario]") {
+    // In the parent: every layer's scenarios are read by the child's load.
+    ruleset_with("scenario-names", "base", {{"ok.yaml", "a: 1\n"}, {"first battle.yaml", "a: 2\n"}});
+    const fs::path child = ruleset_with("scenario-names", "child", {{"._ok.yaml", "\x00\x05"}}, "base");
+    TestHost t;
+    const std::string error = load_error(t, child);
+    INFO(error);
+    CHECK(error.find("base/scenarios/first battle.yaml:1:1: not a scenario name (letters, digits, _ and - only)") !=
+          std::string::npos);
+    CHECK(error.find("rename it") != std::string::npos);
+    // Renamed, it loads; the hidden file (a copy's leftovers, not YAML) is not read.
+    fs::rename(test_helpers::scratch_root() / "scenario-names" / "base" / "scenarios" / "first battle.yaml",
+               test_helpers::scratch_root() / "scenario-names" / "base" / "scenarios" / "first_battle.yaml");
+    TestHost fresh;
+    REQUIRE(load_error(fresh, child).empty());
+    CHECK(fresh.eval("umpire.data.scenario('first_battle').a") == "2");
+    CHECK(fresh.eval("select(2, pcall(umpire.data.scenario, '._ok'))").find("bad scenario name") != std::string::npos);
+}
+
 TEST_CASE("scenarios: lookup, fresh tables, a child's scenario over its parent's, the missing and the refused",
           "[ruleset][scenario]") {
     ruleset_with("scenario-layers", "base", {{"shared.yaml", "who: base\nlist: [1, 2]\n"}, {"only_base.yaml", "n: 1\n"}});
     const fs::path child = ruleset_with("scenario-layers", "child", {{"shared.yaml", "who: child\n"},
-                                                                     {"Not a name.yaml", "x: 1\n"}}, "base");
+                                                                     {".#shared.yaml", "who: [editor\n"}}, "base");
     // A scenario that is a symlink out of its ruleset: the load goes on, the call is refused (the
     // message names where the link leads).
     test_helpers::write(test_helpers::scratch_root() / "scenario-layers" / "outside.yaml", "secret: 1\n");

@@ -203,14 +203,15 @@ TEST_CASE("schema: each shipped overlay is its schema without required keys (ove
 }
 
 TEST_CASE("check: a scenario file whose name umpire.data.scenario cannot take is a problem") {
-    // A load skips scenarios/<name>.yaml whose name is not letters, digits, _ and -, so
-    // umpire.data.scenario("my scenario") is refused and the file is never read: `check` says so
-    // (before, it checked the file against its schema and said nothing more).
+    // umpire.data.scenario("my scenario") is refused (its name is not letters, digits, _ and -), so
+    // a load fails on scenarios/my scenario.yaml, and `check` says so once, in the load's words
+    // (ruleset::bad_scenario_name). A hidden file is no scenario, and no problem.
     namespace fs = std::filesystem;
     const fs::path dir = test_helpers::scratch_copy("bad-scenario-name") / "base";
     fs::create_directories(dir / "scenarios");
     test_helpers::write(dir / "scenarios" / "my scenario.yaml", "name: x\n");
     test_helpers::write(dir / "scenarios" / "good_one-2.yaml", "name: y\n");
+    test_helpers::write(dir / "scenarios" / "._good_one-2.yaml", "\x00\x05\x16\x07");
     std::ostringstream specs;
     const auto r = umpire::check_ruleset(dir.string(), umpire::HostOptions{}, specs);
     std::vector<std::string> about_names;
@@ -219,4 +220,5 @@ TEST_CASE("check: a scenario file whose name umpire.data.scenario cannot take is
     REQUIRE(about_names.size() == 1);
     CHECK(about_names[0].find("scenarios/my scenario.yaml:1:1: not a scenario name (letters, digits, _ and - only)") !=
           std::string::npos);
+    for (const auto& p : r.problems) CHECK(p.find("._good_one-2") == std::string::npos);
 }

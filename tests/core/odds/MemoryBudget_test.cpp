@@ -13,6 +13,7 @@
 #include <string>
 
 #include "core/odds/Exact.hpp"
+#include "core/odds/Joint.hpp"
 #include "core/odds/MemoryBudget.hpp"
 #include "core/odds/MonteCarlo.hpp"
 #include "core/odds/Report.hpp"
@@ -107,6 +108,48 @@ TEST_CASE("memory budget: the exact result is charged against the run's cap", "[
     // Counted from the rule's numbers: every sequence of six faces once, 1/6^6 each.
     for (const auto& o : exact->outcomes) CHECK(o.exact == mpq_class(1, 46656));
     CHECK(roomy.used() == 0);
+}
+
+TEST_CASE("memory budget: the copy given() makes of the outcomes meeting a condition is charged against the run's cap",
+          "[odds][memory]") {
+    // `umpire odds --given` conditions the result after the run's hosts have ended: its copy of
+    // the kept outcomes (a map of them, then a Result) has no host to charge.
+    const auto exact = enumerate(Script(six_dice_text));
+    REQUIRE(exact);
+    REQUIRE(exact->outcomes.size() == 46656);
+    // The sixth die at most 3: half of the outcomes.
+    const auto text = [](const Outcome& o) { return std::get<std::string>(o.scalar()); };
+    const Predicate low_last = [&](const Outcome& o) { return text(o).back() <= '3'; };
+    MemoryBudget small(std::size_t{4} << 20);
+    try {
+        (void)given(*exact, low_last, &small);
+        FAIL("a copy past the cap was not refused");
+    } catch (const MemoryLimitError& e) {
+        const std::string what = e.what();
+        INFO(what);
+        CHECK(what.find("memory limit: the result given the condition, 23328 distinct outcomes copied from 46656, "
+                        "would take ~") == 0);
+        CHECK(what.find("would pass the memory cap of 4 MiB") != std::string::npos);
+    }
+    CHECK(small.used() == 0);  // the refused copy gave its charge back
+    // Under a cap that holds it, the answer, counted from the rule's numbers: every kept sequence
+    // of six faces once, so 1/(6^5 * 3) each; and the charge ends with the copy.
+    MemoryBudget roomy(std::size_t{64} << 20);
+    const Result low = given(*exact, low_last, &roomy);
+    REQUIRE(low.outcomes.size() == 23328);
+    for (const auto& o : low.outcomes) CHECK(o.exact == mpq_class(1, 23328));
+    CHECK(roomy.used() == 0);
+    // A condition few outcomes meet fits the small cap; so does a Monte Carlo result's copy.
+    const Predicate all_sixes = [&](const Outcome& o) { return text(o).ends_with("666666"); };
+    CHECK(given(*exact, all_sixes, &small).outcomes.size() == 1);
+    MonteCarloOptions options;
+    options.samples = 20000;
+    options.seed = 3;
+    const Result sampled = monte_carlo([] { return Script(six_dice_text); }, options);
+    MemoryBudget tiny(std::size_t{1} << 20);
+    CHECK_THROWS_AS(given(sampled, low_last, &tiny), MemoryLimitError);
+    CHECK(tiny.used() == 0);
+    CHECK(small.used() == 0);
 }
 
 TEST_CASE("memory budget: a hold gives back what it charged, and a refusal names what and the cap",
