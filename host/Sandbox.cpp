@@ -52,22 +52,30 @@ local function sorted_keys(t, fname)
   return keys, n
 end
 
--- The loop's state is one small table {t, keys, n, position}: a closure over the same four
--- values would allocate the closure and four upvalues.
-local function step(s)
-  local t, keys, n, i = s[1], s[2], s[3], s[4]
-  while i < n do
-    i = i + 1
-    local k = keys[i]
-    local v = rawget(t, k)
-    if v ~= nil then s[4] = i return k, v end  -- removed during the loop: skip, as next would
+-- A walk of two keys or more follows the sorted keys ordered_keys caches for the table, one list
+-- shared by every walk of it. So its position is kept in a closure, not in a state table handed
+-- to the for loop: that table is rule code's to read and write (`local f, s = pairs(t)`), and
+-- through it rule code could rewrite the shared list (a later walk of the table would skip keys
+-- or visit others) or, walking a read-only view, reach the real table behind it and patch a
+-- library every ruleset of the Lua state sees. The closure costs three allocations more than a
+-- state table would (docs/sandbox.md, "pairs hands rule code nothing of its own").
+local function walk(t, keys, n)
+  local i = 0
+  return function()
+    while i < n do
+      i = i + 1
+      local k = keys[i]
+      local v = rawget(t, k)
+      if v ~= nil then return k, v end  -- removed during the loop: skip, as next would
+    end
   end
-  s[4] = n
 end
 
 -- A table with no key or one key has one order, so no sort and no cache entry is needed: rule
 -- code makes many such tables afresh (options, conditions, overrides) and iterates each once.
 -- The one-key state {t, key, done} keeps the snapshot rule: the key is visited if still there.
+-- It holds only what the caller already has (its own table, one of its keys), so it is handed to
+-- the for loop; a view's one key goes the closure's way, since its state would hold the real table.
 local function step_none() return nil end
 local function step_one(s)
   if s[3] then return nil end
@@ -86,19 +94,20 @@ local function pairs(t)
   if type(t) ~= "table" then
     error("bad argument #1 to 'pairs' (table expected, got " .. type(t) .. ")", 2)
   end
-  t = views[t] or t
-  local first = raw_next(t)
-  if first == nil then return step_none, nil, nil end
-  if raw_next(t, first) == nil then
+  local real = views[t]
+  local walked = real or t
+  local first = raw_next(walked)
+  if first == nil then return step_none, t, nil end
+  if not real and raw_next(t, first) == nil then
     local kind = type(first)
     if kind == "string" or kind == "number" or kind == "boolean" then return step_one, {t, first, false}, nil end
   end
-  local keys, n = ordered_keys(t)
+  local keys, n = ordered_keys(walked)
   if not keys then
     error("pairs: a table with a key of type " .. n .. " has no stable order " ..
           "(key sets by string or number ids instead)", 2)
   end
-  return step, {t, keys, n, 0}, nil
+  return walk(walked, keys, n), t, nil
 end
 
 -- O(n) per call with a key (it looks the key up): fine for `next(t) == nil`; loops should use pairs.

@@ -241,6 +241,51 @@ TEST_CASE("pairs over tables of no key or one key behaves as the snapshot walk",
                       Catch::Contains("a table with a key of type function has no stable order"));
 }
 
+// What pairs hands the for loop is rule code's to keep and change (`local f, s, c = pairs(t)`), so
+// it must hold nothing rule code lacks: not the real table behind a read-only view (through it a
+// ruleset patched the string library every ruleset of the state shares), and not the sorted key
+// list cached for a table, which every later walk of that table follows. Before, the state was
+// {real table, cached keys, count, position}: the attacks below changed string.upper for all and
+// made a later walk skip a key.
+TEST_CASE("pairs hands rule code no state of its own: no view's real table, no shared key list", "[sandbox][attacks]") {
+    TestHost t;  // sandboxed (trusted code has Lua's own pairs, and may change what it likes)
+    t.host.run_string(R"(
+        -- Everything a loop's state reaches, written to: tables are scribbled over, others skipped.
+        local function scribble(x, depth)
+          if type(x) ~= "table" or depth > 2 then return end
+          for _, key in ipairs({1, 2, 3, 4, "upper", "format"}) do
+            local ok, v = pcall(function() return x[key] end)
+            if ok and type(v) == "table" then scribble(v, depth + 1) end
+            pcall(function() x[key] = function() return "pwned" end end)
+            pcall(function() rawset(x, key, "zzz") end)
+          end
+        end
+        for _, lib in ipairs({string, math, table, umpire}) do
+          local f, s, c = pairs(lib)
+          scribble(s, 0)
+          f(s, c)
+          scribble(s, 0)
+        end
+        assert(string.upper("b") == "B", "string.upper patched through pairs' state")
+        assert(string.format("%d", 7) == "7", "string.format patched through pairs' state")
+        -- A table of several keys: its cached key list survives whatever the state reaches.
+        local t = {a = 1, b = 2, c = 3, d = 4}
+        for _ in pairs(t) do end  -- the key list is cached now
+        local f, s, c = pairs(t)
+        if s ~= t then  -- a state of its own: every list it holds but t is scribbled over
+          for i = 1, 4 do
+            local x = rawget(s, i)
+            if type(x) == "table" and x ~= t then for j = 1, 4 do rawset(x, j, "zzz") end end
+          end
+        end
+        local seen = {}
+        for k, v in pairs(t) do seen[#seen + 1] = k .. "=" .. tostring(v) end
+        assert(table.concat(seen, " ") == "a=1 b=2 c=3 d=4", table.concat(seen, " "))
+        print("held")
+    )");
+    CHECK(t.lines.back() == "held");
+}
+
 // pairs and next look a read-only view's real table up in a table the host fills (make_read_only)
 // instead of reading the view's metatable, and check their argument inline (host/Sandbox.cpp).
 // The reference: the library's keys read from the raw state in C++ and sorted here, and the keys
