@@ -449,6 +449,51 @@ TEST_CASE("a reload's env takes the state's library views, which stay read-only"
     CHECK(t.eval("string.dump == nil and table.foreach == nil") == "true");  // kRemoved, in the shared views too
 }
 
+// umpire.dice, hex, table and bus are opened once per state and shared by every generation
+// (host/LuaHost.cpp, push_new_env): the same read-only views after a reload, still read-only and
+// still working; umpire.hooks and umpire.journal stay each generation's own.
+TEST_CASE("a reload's umpire takes the state's dice, hex, table and bus views, which stay read-only", "[reload]") {
+    TestHost t;
+    umpire::ruleset::load(t.host, {(test_helpers::fixtures() / "house").string()});
+    lua_State* L = t.host.state();
+    const auto module_of_committed_env = [&](const char* name) {
+        t.host.push_env();
+        lua_getfield(L, -1, "umpire");
+        lua_getfield(L, -1, name);
+        lua_remove(L, -2);
+        lua_remove(L, -2);
+        return luaL_ref(L, LUA_REGISTRYINDEX);
+    };
+    const auto same = [&](int a, int b) {
+        lua_rawgeti(L, LUA_REGISTRYINDEX, a);
+        lua_rawgeti(L, LUA_REGISTRYINDEX, b);
+        const bool equal = lua_rawequal(L, -1, -2) != 0;
+        lua_pop(L, 2);
+        return equal;
+    };
+    const char* const kShared[] = {"dice", "hex", "table", "bus"};
+    std::vector<int> before;
+    for (const char* name : kShared) before.push_back(module_of_committed_env(name));
+    const int hooks_before = module_of_committed_env("hooks");
+    umpire::ruleset::reload(t.host);
+    for (std::size_t i = 0; i < std::size(kShared); ++i) {
+        INFO(kShared[i]);
+        const int after = module_of_committed_env(kShared[i]);
+        CHECK(same(before[i], after));
+        luaL_unref(L, LUA_REGISTRYINDEX, after);
+        luaL_unref(L, LUA_REGISTRYINDEX, before[i]);
+    }
+    const int hooks_after = module_of_committed_env("hooks");
+    CHECK_FALSE(same(hooks_before, hooks_after));
+    luaL_unref(L, LUA_REGISTRYINDEX, hooks_before);
+    luaL_unref(L, LUA_REGISTRYINDEX, hooks_after);
+    CHECK_THROWS_WITH(t.host.run_string("umpire.dice.d6 = nil"), Catch::Contains("umpire.dice is read-only"));
+    CHECK_THROWS_WITH(t.host.run_string("umpire.bus.modifiers = nil"), Catch::Contains("umpire.bus is read-only"));
+    CHECK_THROWS_WITH(t.host.run_string("umpire.hex.distance = nil"), Catch::Contains("umpire.hex is read-only"));
+    CHECK(t.eval("type(umpire.dice.d6) .. type(umpire.hex.distance) .. type(umpire.bus.modifiers)") ==
+          "functionfunctionfunction");
+}
+
 // The C types a reload adds to the state's FFI type table, which holds at most 65,536 for the
 // life of the state: each API generation declared the FFI fast paths again (ffi.cdef adds even a
 // repeated declaration), so a session of hot reloads ended in "table overflow" after about 6,000.
