@@ -11,6 +11,7 @@
 #include <regex>
 #include <set>
 #include <sstream>
+#include <thread>
 #include <vector>
 
 #include <fcntl.h>
@@ -613,6 +614,54 @@ TEST_CASE("a reload after a write to the data sees the data as loaded", "[reload
     umpire::ruleset::reload(t.host);
     CHECK(table_at(t.host, "umpire.data.weapons") != first);
     CHECK(t.eval("umpire.data.weapons.mmg.B") == "10");
+}
+
+// The scenarios folder is listed again only when its stamp changed (LoadCache::folder_names): a
+// name added, removed or renamed changes the folder's mtime and ctime. Each change below waits
+// for the next tick of the file system's clock first: a change within the tick of the folder's
+// previous change could keep its times, which the usual settle margin (0 here) is for.
+TEST_CASE("a reload lists the scenarios folder again only when a name in it changed", "[reload][incremental]") {
+    const fs::path dir = small_ruleset("listing");
+    const fs::path outside = test_helpers::scratch_root() / "listing-outside.yaml";
+    test_helpers::write(outside, "turns: 9\n");
+    TestHost t;
+    t.host.extension<LoadCache>().settle_margin = std::chrono::nanoseconds(0);
+    const auto next_tick = [] { std::this_thread::sleep_for(std::chrono::milliseconds(20)); };
+    next_tick();
+    umpire::ruleset::load(t.host, {dir.string()});
+    const auto listings = [&] { return counts_of(t.host).listings; };
+    const auto reload_listings = [&] {
+        const long before = listings();
+        umpire::ruleset::reload(t.host);
+        return listings() - before;
+    };
+    CHECK(reload_listings() == 0);  // unchanged: the names of the load before
+    CHECK(reload_listings() == 0);
+    CHECK(t.eval("umpire.data.scenario('first').turns") == "3");
+    next_tick();
+    test_helpers::write(dir / "scenarios/second.yaml", "turns: 5\n");
+    CHECK(reload_listings() == 1);
+    CHECK(t.eval("umpire.data.scenario('second').turns") == "5");
+    CHECK(reload_listings() == 0);
+    next_tick();
+    fs::rename(dir / "scenarios/second.yaml", dir / "scenarios/third.yaml");
+    CHECK(reload_listings() == 1);
+    CHECK_THROWS_WITH(t.host.run_string("umpire.data.scenario('second')"), Catch::Contains("no scenario 'second'"));
+    CHECK(t.eval("umpire.data.scenario('third').turns") == "5");
+    next_tick();
+    fs::remove(dir / "scenarios/first.yaml");
+    CHECK(reload_listings() == 1);
+    CHECK_THROWS_WITH(t.host.run_string("umpire.data.scenario('first')"), Catch::Contains("no scenario 'first'"));
+    // A file swapped for a symlink out of the ruleset: refused, as by a cold load.
+    next_tick();
+    fs::remove(dir / "scenarios/third.yaml");
+    fs::create_symlink(outside, dir / "scenarios/third.yaml");
+    CHECK(reload_listings() == 1);
+    CHECK_THROWS_WITH(t.host.run_string("umpire.data.scenario('third')"), Catch::Contains("resolves outside its ruleset folder"));
+    TestHost cold;
+    umpire::ruleset::load(cold.host, {dir.string()});
+    CHECK(dump(t.host) == dump(cold.host));
+    fs::remove(outside);
 }
 
 TEST_CASE("a failed reload that kept the data tables leaves them and the scenarios as they were", "[reload][reuse]") {
