@@ -571,23 +571,52 @@ void LuaHost::note_c_entry(lua_State* L, const char* what) {
 void LuaHost::push_env() { lua_rawgeti(L_, LUA_REGISTRYINDEX, env_ref_); }
 void LuaHost::push_state() { lua_rawgeti(L_, LUA_REGISTRYINDEX, state_ref_); }
 
+// The registry's table of the API modules opened once per state, as read-only views, by name
+// (bindings/api_modules.hpp, ApiModule::per_state).
+constexpr const char* kSharedApiKey = "umpire.shared_api_views";
+
 void LuaHost::push_new_env() {
     lua::StackCheck check(L_, 1);
     sandbox::push_env(L_);
+    const int env = lua_gettop(L_);
+    // umpire.dice, hex, table and bus hold C functions and closures over the game only: they are
+    // opened and made read-only views once per state, and every generation's `umpire` takes the
+    // same views (a reload made them anew: about 4% of its instructions and a fifth of the Lua
+    // memory a reload after a module edit allocates, garbage for the collector). Rule code cannot
+    // change them (read-only views of tables no env holds), so what one generation sees is what
+    // a fresh one would.
+    lua_getfield(L_, LUA_REGISTRYINDEX, kSharedApiKey);
+    const bool first = !lua_istable(L_, -1);
+    if (first) {
+        lua_pop(L_, 1);
+        lua_newtable(L_);
+    }
+    const int shared = lua_gettop(L_);
     lua_newtable(L_);
-    open_api_modules(L_);
+    const int umpire = lua_gettop(L_);
+    open_api_modules(L_, first ? 0 : shared);
     push_args();
-    lua_setfield(L_, -2, "args");
+    lua_setfield(L_, umpire, "args");
     // The function modules are shared by every ruleset of the generation: read-only views. The
     // tables in data, rules and state are the rulesets' own and stay writable. umpire.args is the
     // command line's, so no script may change what the next one reads.
-    for (const char* module : {"hooks", "dice", "hex", "table", "bus", "journal", "args"})
-        sandbox::make_read_only(L_, -1, module, (std::string("umpire.") + module).c_str());
+    for (const char* module : {"hooks", "journal", "args"})
+        sandbox::make_read_only(L_, umpire, module, (std::string("umpire.") + module).c_str());
+    if (first) {
+        for (const char* module : per_state_api_modules()) {
+            sandbox::make_read_only(L_, umpire, module, (std::string("umpire.") + module).c_str());
+            lua_getfield(L_, umpire, module);
+            lua_setfield(L_, shared, module);
+        }
+        lua_pushvalue(L_, shared);
+        lua_setfield(L_, LUA_REGISTRYINDEX, kSharedApiKey);
+    }
     // umpire itself too: its functions (cite, note, result, where, base) write the journal's
     // citations, so no ruleset may replace them under another. Host code writes through
     // sandbox::push_writable (umpire.ruleset).
-    lua_setfield(L_, -2, "umpire");
-    sandbox::make_read_only(L_, -1, "umpire", "umpire");
+    lua_setfield(L_, env, "umpire");
+    lua_settop(L_, env);
+    sandbox::make_read_only(L_, env, "umpire", "umpire");
 }
 
 void LuaHost::push_args() {

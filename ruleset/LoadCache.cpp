@@ -1,5 +1,13 @@
 #include "ruleset/LoadCache.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <utility>
+
+#include "host/FileSnapshot.hpp"
 #include "host/LuaHost.hpp"
 #include "ruleset/YamlLoader.hpp"
 
@@ -11,11 +19,60 @@ bool LoadCache::unchanged(const Source& source, const std::string& file, const s
     return now && *now == *source.stamp;
 }
 
-void LoadCache::read(const std::filesystem::path& file, Source& fresh,
+namespace {
+
+// The bytes and stamp of a regular file of at most max_bytes, with one open and one fstat: the
+// stamp is that of the very file read (stat followed by a read of the path walked the path three
+// times: the stamp's stat, the size check's, the open), taken before its bytes are read. None
+// when the file cannot be opened, is no regular file, or is (or grew while read) over max_bytes:
+// the caller's read then meets the same file and raises its error.
+std::optional<std::pair<std::string, FileStamp>> read_once(const std::filesystem::path& file, std::size_t max_bytes) {
+    struct Descriptor {
+        int fd;
+        ~Descriptor() {
+            if (fd >= 0) ::close(fd);
+        }
+    } opened{::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC)};
+    struct stat st {};
+    if (opened.fd < 0 || ::fstat(opened.fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+        static_cast<std::uint64_t>(st.st_size) > max_bytes)
+        return std::nullopt;
+    std::pair<std::string, FileStamp> out{std::string(), stamp_from(st)};
+    std::string& bytes = out.first;
+    // One byte more than the size asked for, so that a file that grew is read to its end too.
+    std::size_t size = 0;
+    bytes.resize(static_cast<std::size_t>(st.st_size) + 1);
+    for (;;) {
+        if (size == bytes.size()) {
+            if (bytes.size() > max_bytes) return std::nullopt;
+            bytes.resize(bytes.size() * 2);
+        }
+        const ssize_t got = ::read(opened.fd, bytes.data() + size, bytes.size() - size);
+        if (got < 0) {
+            if (errno == EINTR) continue;
+            return std::nullopt;
+        }
+        if (got == 0) break;
+        size += static_cast<std::size_t>(got);
+    }
+    if (size > max_bytes) return std::nullopt;
+    bytes.resize(size);
+    return out;
+}
+
+}  // namespace
+
+void LoadCache::read(const std::filesystem::path& file, Source& fresh, std::size_t max_bytes,
                      const std::function<std::string(const std::filesystem::path&)>& read) {
     const std::int64_t started = now_ns();
-    fresh.stamp = stamp_of(file);
-    fresh.bytes = read(file);  // raises the usual errors (missing, unreadable, too big)
+    auto once = file_snapshot::enabled() ? std::nullopt : read_once(file, max_bytes);
+    if (once) {
+        fresh.bytes = std::move(once->first);
+        fresh.stamp = once->second;
+    } else {
+        fresh.stamp = stamp_of(file);
+        fresh.bytes = read(file);  // raises the usual errors (missing, unreadable, too big)
+    }
     fresh.trusted = fresh.stamp && settled(*fresh.stamp, started, settle_margin);
     ++counts_.reads;
 }
@@ -29,7 +86,7 @@ std::shared_ptr<const yaml::Document> LoadCache::data(const std::string& file,
         return entry.document;
     }
     Source fresh;
-    read(file, fresh, [&](const std::filesystem::path& f) { return yaml::read_data_file(f, display); });
+    read(file, fresh, yaml::kMaxFileBytes, [&](const std::filesystem::path& f) { return yaml::read_data_file(f, display); });
     if (!entry.document || entry.source.bytes != fresh.bytes || entry.display != display) {
         entry.document.reset();  // a file that no longer parses leaves no stale document behind
         entry.document = yaml::parse(fresh.bytes, display, charge_to);
@@ -50,7 +107,7 @@ YAML::Node LoadCache::manifest(const std::filesystem::path& file, const std::str
         return entry.root;
     }
     Source fresh;  // a manifest is capped like data
-    read(file, fresh, [&](const std::filesystem::path& f) { return yaml::read_data_file(f, display); });
+    read(file, fresh, yaml::kMaxFileBytes, [&](const std::filesystem::path& f) { return yaml::read_data_file(f, display); });
     if (!entry.parsed || entry.source.bytes != fresh.bytes || entry.display != display) {
         entry.parsed = false;  // stays so if parse raises
         entry.turn_sequence_yaml.reset();
@@ -91,7 +148,7 @@ void LoadCache::push_chunk(LuaHost& host, const std::string& file, const std::st
     bool reuse = entry.ref != LUA_NOREF && entry.chunkname == chunkname && unchanged(entry.source, file, stamp);
     if (!reuse) {
         Source fresh;
-        read(file, fresh, [](const std::filesystem::path& f) {
+        read(file, fresh, LuaHost::kMaxCodeBytes, [](const std::filesystem::path& f) {
             return LuaHost::read_file(f, LuaHost::kMaxCodeBytes, "a rules module");
         });
         reuse = entry.ref != LUA_NOREF && entry.source.bytes == fresh.bytes && entry.chunkname == chunkname;
@@ -116,17 +173,38 @@ void LoadCache::push_chunk(LuaHost& host, const std::string& file, const std::st
     entry.used = true;
 }
 
+const std::vector<std::string>& LoadCache::folder_names(const std::string& folder, int fd) {
+    ListingEntry& entry = listings_[folder];
+    entry.used = true;
+    const std::int64_t started = now_ns();
+    struct stat st {};
+    const bool stamped = !file_snapshot::enabled() && ::fstat(fd, &st) == 0;
+    if (stamped && entry.trusted && stamp_from(st) == entry.stamp) return entry.names;
+    // The stamp is taken before the names: a change in between leaves a stamp that no longer
+    // matches, so the folder is listed again next time.
+    entry.trusted = false;
+    entry.names = file_snapshot::list(folder);  // raises as it did (a folder that cannot be listed)
+    ++counts_.listings;
+    if (stamped) {
+        entry.stamp = stamp_from(st);
+        entry.trusted = settled(entry.stamp, started, settle_margin);
+    }
+    return entry.names;
+}
+
 void LoadCache::begin_load() {
     for (auto& [file, entry] : data_) entry.used = false;
     for (auto& [file, entry] : chunks_) entry.used = false;
     for (auto& [file, entry] : manifests_) entry.used = false;
     for (auto& [display, entry] : texts_) entry.used = false;
+    for (auto& [folder, entry] : listings_) entry.used = false;
 }
 
 void LoadCache::end_load(lua_State* L) {
     std::erase_if(data_, [](const auto& item) { return !item.second.used; });
     std::erase_if(manifests_, [](const auto& item) { return !item.second.used; });
     std::erase_if(texts_, [](const auto& item) { return !item.second.used; });
+    std::erase_if(listings_, [](const auto& item) { return !item.second.used; });
     for (auto it = chunks_.begin(); it != chunks_.end();) {
         if (it->second.used) {
             ++it;

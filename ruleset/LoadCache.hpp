@@ -40,6 +40,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "ruleset/FileStamp.hpp"
 
@@ -84,15 +85,23 @@ public:
     void push_chunk(LuaHost& host, const std::string& file, const std::string& display, int env_index,
                     const std::optional<FileStamp>& stamp = std::nullopt);
 
+    // The names in `folder` (file_snapshot::list: sorted, "." and ".." left out), opened by the
+    // caller as `fd` (O_PATH will do), listed again only when the folder's stamp changed. A folder's
+    // mtime and ctime change whenever a name in it is added, removed or renamed (a file swapped
+    // for a symlink too), so an equal stamp, settled as a file's is, means the same names; what
+    // each name is now (a regular file, a symlink) is for the caller to check, as it did. In a
+    // worker that keeps its files (host/FileSnapshot.hpp) every call lists, as before.
+    const std::vector<std::string>& folder_names(const std::string& folder, int fd);
+
     // Around one load: entries not used by it are dropped at the end, so a file removed from a
     // manifest does not stay in memory.
     void begin_load();
     void end_load(lua_State* L);
 
     // How much work the loads of this host did, for tests and benchmarks: files read from disk,
-    // YAML files parsed (data and manifests), modules compiled.
+    // YAML files parsed (data and manifests), modules compiled, folders listed (folder_names).
     struct Counts {
-        long reads = 0, parses = 0, compiles = 0;
+        long reads = 0, parses = 0, compiles = 0, listings = 0;
     };
     const Counts& counts() const { return counts_; }
 
@@ -110,9 +119,12 @@ private:
     // Is source still the file's content, by its stamp alone? (false: read and compare)
     static bool unchanged(const Source& source, const std::string& file,
                           const std::optional<FileStamp>& stamp = std::nullopt);
-    // Reads file with read(file) and fills `fresh` (stamp taken before the bytes: a write in
-    // between leaves a stamp that no longer matches, so the file is read again next time).
-    void read(const std::filesystem::path& file, Source& fresh,
+    // Reads file and fills `fresh` (stamp taken before the bytes: a write in between leaves a
+    // stamp that no longer matches, so the file is read again next time). A regular file of at
+    // most max_bytes is opened once and its stamp taken from that descriptor; anything else (a
+    // file too big, missing or unreadable, or any read in a worker that keeps its files,
+    // host/FileSnapshot.hpp) goes through read(file), which raises the usual errors.
+    void read(const std::filesystem::path& file, Source& fresh, std::size_t max_bytes,
               const std::function<std::string(const std::filesystem::path&)>& read);
 
     struct DataEntry {
@@ -147,6 +159,13 @@ private:
     std::map<std::string, DataEntry, std::less<>> data_;
     std::map<std::string, ChunkEntry, std::less<>> chunks_;
     std::map<std::filesystem::path, ManifestEntry, BySpelling> manifests_;
+    struct ListingEntry {
+        std::vector<std::string> names;
+        FileStamp stamp;
+        bool trusted = false;  // the stamp was settled when the folder was listed
+        bool used = false;
+    };
+    std::map<std::string, ListingEntry, std::less<>> listings_;
     struct TextEntry {
         std::string text;
         std::shared_ptr<const yaml::Document> document;

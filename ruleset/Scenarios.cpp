@@ -50,7 +50,7 @@ int book_gc(lua_State* L) {
 void read_layer(LuaHost& host, Book& book, const Manifest& layer, const std::string& cwd) {
     // Each file is shown as the folder's display path and its own name (a scenario that is a
     // symlink is shown by its own name, not its target's).
-    auto [folder, files] = scenario_folder(layer.dir, layer.real_dir, cwd);
+    auto [folder, files] = scenario_folder(layer.dir, layer.real_dir, cwd, &host.extension<LoadCache>());
     book.looked.append(" ").append(folder);
     for (const auto& file : files) {
         const std::string_view file_name = file.name();
@@ -119,7 +119,8 @@ std::string bad_scenario_name(const std::string& display_file) {
 // twenty system calls a load of asl. The folder is checked by opening it (O_PATH, O_NOFOLLOW: the
 // open fails on a symlink or anything but a folder, as an lstat would tell) and its files are
 // lstat'ed relative to it, as ruleset/Ruleset.cpp's Resolver does (one name walked, not the path).
-ScenarioFolder scenario_folder(const fs::path& layer, const std::string& real_layer, const std::string& cwd) {
+ScenarioFolder scenario_folder(const fs::path& layer, const std::string& real_layer, const std::string& cwd,
+                               LoadCache* cache) {
     const fs::path folder = layer / "scenarios";
     ScenarioFolder out;
     struct stat st {};
@@ -146,8 +147,11 @@ ScenarioFolder scenario_folder(const fs::path& layer, const std::string& real_la
         folder_inside = !ec && inside_real(real_layer, real.native());
     }
     // Listed through the file snapshot, so that a later load of the same ruleset in a worker whose
-    // files are closed lists it from memory.
-    for (const auto& file_name : file_snapshot::list(folder)) {
+    // files are closed lists it from memory; by a load of a host, only when the folder changed.
+    std::vector<std::string> listed;
+    const std::vector<std::string>& names =
+        cache && opened.fd >= 0 ? cache->folder_names(folder.native(), opened.fd) : (listed = file_snapshot::list(folder));
+    for (const auto& file_name : names) {
         // Read on the string: a path is split into parts at each construction.
         if (!is_scenario_file(file_name)) continue;
         // A scenario file whose name umpire.data.scenario cannot take ("first battle.yaml",

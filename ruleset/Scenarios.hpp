@@ -24,6 +24,8 @@ class LuaHost;
 
 namespace umpire::ruleset {
 
+class LoadCache;
+
 // One scenario file: its path; whether it resolves inside its ruleset folder (symlinks
 // followed); and its stamp when it is no symlink (taken by the same lstat, so that the load
 // cache does not stat it again).
@@ -60,8 +62,10 @@ struct ScenarioFolder {
 };
 // The scenarios folder of the ruleset folder `layer`, whose canonical path this load resolved as
 // `real_layer` (Manifest::real_dir; "" if it did not resolve: nothing is inside it); `cwd` is the
-// working directory as getcwd gives it, for the display name.
-ScenarioFolder scenario_folder(const std::filesystem::path& layer, const std::string& real_layer, const std::string& cwd);
+// working directory as getcwd gives it, for the display name. With a load cache, the folder's
+// names are listed again only when the folder changed (LoadCache::folder_names).
+ScenarioFolder scenario_folder(const std::filesystem::path& layer, const std::string& real_layer, const std::string& cwd,
+                               LoadCache* cache = nullptr);
 // Reads the scenarios of `layers` (root first; a later layer's scenario hides an earlier one's of
 // the same name) and pushes the function umpire.data.scenario over them.
 void push_scenario_function(LuaHost& host, const std::vector<Manifest>& layers, const std::string& cwd);

@@ -27,9 +27,7 @@ using detail::count_value;
 using detail::fail;
 using detail::mark_text;
 
-// The file size bounds what a parser builds on the C++ heap, outside the Lua memory cap (the
-// other limits are in YamlConvert.hpp).
-constexpr std::size_t kMaxBytes = std::size_t{16} << 20;
+constexpr std::size_t kMaxBytes = kMaxFileBytes;
 // yaml-cpp's tree takes about 470 bytes of C++ heap per node (measured with mallinfo2 over lists,
 // maps and nested lists of 200 000 nodes), outside the Lua allocator: 16 MiB of "- 1" lines built
 // a 1.9 GB tree before the value count above was ever looked at. The tree of a file is charged

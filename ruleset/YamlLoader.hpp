@@ -35,6 +35,10 @@ std::shared_ptr<const Document> parse(const std::string& text, const std::string
                                       lua_State* charge_to = nullptr);
 void push(lua_State* L, const Document& document);
 
+// The file size bounds what a parser builds on the C++ heap, outside the Lua memory cap (the
+// other limits are in YamlConvert.hpp): a larger data file is refused.
+inline constexpr std::size_t kMaxFileBytes = std::size_t{16} << 20;
+
 // The bytes of a data file, refused before they are read when the file is over the size limit.
 std::string read_data_file(const std::filesystem::path& file, const std::string& display);
 

@@ -11,6 +11,7 @@
 #include <regex>
 #include <set>
 #include <sstream>
+#include <thread>
 #include <vector>
 
 #include <fcntl.h>
@@ -449,6 +450,51 @@ TEST_CASE("a reload's env takes the state's library views, which stay read-only"
     CHECK(t.eval("string.dump == nil and table.foreach == nil") == "true");  // kRemoved, in the shared views too
 }
 
+// umpire.dice, hex, table and bus are opened once per state and shared by every generation
+// (host/LuaHost.cpp, push_new_env): the same read-only views after a reload, still read-only and
+// still working; umpire.hooks and umpire.journal stay each generation's own.
+TEST_CASE("a reload's umpire takes the state's dice, hex, table and bus views, which stay read-only", "[reload]") {
+    TestHost t;
+    umpire::ruleset::load(t.host, {(test_helpers::fixtures() / "house").string()});
+    lua_State* L = t.host.state();
+    const auto module_of_committed_env = [&](const char* name) {
+        t.host.push_env();
+        lua_getfield(L, -1, "umpire");
+        lua_getfield(L, -1, name);
+        lua_remove(L, -2);
+        lua_remove(L, -2);
+        return luaL_ref(L, LUA_REGISTRYINDEX);
+    };
+    const auto same = [&](int a, int b) {
+        lua_rawgeti(L, LUA_REGISTRYINDEX, a);
+        lua_rawgeti(L, LUA_REGISTRYINDEX, b);
+        const bool equal = lua_rawequal(L, -1, -2) != 0;
+        lua_pop(L, 2);
+        return equal;
+    };
+    const char* const kShared[] = {"dice", "hex", "table", "bus"};
+    std::vector<int> before;
+    for (const char* name : kShared) before.push_back(module_of_committed_env(name));
+    const int hooks_before = module_of_committed_env("hooks");
+    umpire::ruleset::reload(t.host);
+    for (std::size_t i = 0; i < std::size(kShared); ++i) {
+        INFO(kShared[i]);
+        const int after = module_of_committed_env(kShared[i]);
+        CHECK(same(before[i], after));
+        luaL_unref(L, LUA_REGISTRYINDEX, after);
+        luaL_unref(L, LUA_REGISTRYINDEX, before[i]);
+    }
+    const int hooks_after = module_of_committed_env("hooks");
+    CHECK_FALSE(same(hooks_before, hooks_after));
+    luaL_unref(L, LUA_REGISTRYINDEX, hooks_before);
+    luaL_unref(L, LUA_REGISTRYINDEX, hooks_after);
+    CHECK_THROWS_WITH(t.host.run_string("umpire.dice.d6 = nil"), Catch::Contains("umpire.dice is read-only"));
+    CHECK_THROWS_WITH(t.host.run_string("umpire.bus.modifiers = nil"), Catch::Contains("umpire.bus is read-only"));
+    CHECK_THROWS_WITH(t.host.run_string("umpire.hex.distance = nil"), Catch::Contains("umpire.hex is read-only"));
+    CHECK(t.eval("type(umpire.dice.d6) .. type(umpire.hex.distance) .. type(umpire.bus.modifiers)") ==
+          "functionfunctionfunction");
+}
+
 // The C types a reload adds to the state's FFI type table, which holds at most 65,536 for the
 // life of the state: each API generation declared the FFI fast paths again (ffi.cdef adds even a
 // repeated declaration), so a session of hot reloads ended in "table overflow" after about 6,000.
@@ -568,6 +614,54 @@ TEST_CASE("a reload after a write to the data sees the data as loaded", "[reload
     umpire::ruleset::reload(t.host);
     CHECK(table_at(t.host, "umpire.data.weapons") != first);
     CHECK(t.eval("umpire.data.weapons.mmg.B") == "10");
+}
+
+// The scenarios folder is listed again only when its stamp changed (LoadCache::folder_names): a
+// name added, removed or renamed changes the folder's mtime and ctime. Each change below waits
+// for the next tick of the file system's clock first: a change within the tick of the folder's
+// previous change could keep its times, which the usual settle margin (0 here) is for.
+TEST_CASE("a reload lists the scenarios folder again only when a name in it changed", "[reload][incremental]") {
+    const fs::path dir = small_ruleset("listing");
+    const fs::path outside = test_helpers::scratch_root() / "listing-outside.yaml";
+    test_helpers::write(outside, "turns: 9\n");
+    TestHost t;
+    t.host.extension<LoadCache>().settle_margin = std::chrono::nanoseconds(0);
+    const auto next_tick = [] { std::this_thread::sleep_for(std::chrono::milliseconds(20)); };
+    next_tick();
+    umpire::ruleset::load(t.host, {dir.string()});
+    const auto listings = [&] { return counts_of(t.host).listings; };
+    const auto reload_listings = [&] {
+        const long before = listings();
+        umpire::ruleset::reload(t.host);
+        return listings() - before;
+    };
+    CHECK(reload_listings() == 0);  // unchanged: the names of the load before
+    CHECK(reload_listings() == 0);
+    CHECK(t.eval("umpire.data.scenario('first').turns") == "3");
+    next_tick();
+    test_helpers::write(dir / "scenarios/second.yaml", "turns: 5\n");
+    CHECK(reload_listings() == 1);
+    CHECK(t.eval("umpire.data.scenario('second').turns") == "5");
+    CHECK(reload_listings() == 0);
+    next_tick();
+    fs::rename(dir / "scenarios/second.yaml", dir / "scenarios/third.yaml");
+    CHECK(reload_listings() == 1);
+    CHECK_THROWS_WITH(t.host.run_string("umpire.data.scenario('second')"), Catch::Contains("no scenario 'second'"));
+    CHECK(t.eval("umpire.data.scenario('third').turns") == "5");
+    next_tick();
+    fs::remove(dir / "scenarios/first.yaml");
+    CHECK(reload_listings() == 1);
+    CHECK_THROWS_WITH(t.host.run_string("umpire.data.scenario('first')"), Catch::Contains("no scenario 'first'"));
+    // A file swapped for a symlink out of the ruleset: refused, as by a cold load.
+    next_tick();
+    fs::remove(dir / "scenarios/third.yaml");
+    fs::create_symlink(outside, dir / "scenarios/third.yaml");
+    CHECK(reload_listings() == 1);
+    CHECK_THROWS_WITH(t.host.run_string("umpire.data.scenario('third')"), Catch::Contains("resolves outside its ruleset folder"));
+    TestHost cold;
+    umpire::ruleset::load(cold.host, {dir.string()});
+    CHECK(dump(t.host) == dump(cold.host));
+    fs::remove(outside);
 }
 
 TEST_CASE("a failed reload that kept the data tables leaves them and the scenarios as they were", "[reload][reuse]") {
