@@ -272,42 +272,39 @@ end
 -- the attack worked out makes them, and returns a fresh table. An attack that raises an error is
 -- never kept (the next one raises it again, worked out), and reading a key that raises (a spec of
 -- the wrong shape) works the attack out, so that its error is the rules' own. The key is a path
--- through nested tables, one level per value (nil stands as NIL, the end of the unit list as
--- END): as in sw_malfunction's memo, reading the values is
--- most of what an attack from the memo costs (each Lua bytecode ≈ 17 machine instructions in the
--- sandbox). At most MEMO_LIMIT tables; past that it starts again empty; a reload runs this module
+-- through the nested tables of rules/memo_tree.lua, one level per value (nil stands as NIL), the
+-- counts and FPF packed into one: as in sw_malfunction's memo, reading the values is most of what
+-- an attack from the memo costs (each Lua bytecode ≈ 17 machine instructions in the sandbox). At most MEMO_LIMIT tables; past that it starts again empty; a reload runs this module
 -- again, with an empty memo. Spec rulesets/asl/tests/a9_attack_memo.lua compares the memo with
 -- the attack worked out over random attacks, each right after one differing in one value only.
-local NIL, END, FORFEITED = {}, {}, {}
+local NIL, FORFEITED = {}, {}
 local MEMO_LIMIT = 4096
-local memo, memo_size = {}, 0
+local memo_tree = rules.memo_tree
+-- (the memo, and its root in a local of its own: one look-up less an attack)
+local memo = memo_tree.new()
+local memo_root = memo.root
+local grow = memo_tree.grow
 local memo_ift
 
--- The child of a memo node for a value met for the first time (a NaN, which is no table key,
--- gets a child of its own that the memo does not keep).
-local function grow(node, v)
-  local child = {}
-  if v == v then
-    node[v] = child
-    memo_size = memo_size + 1
-  end
-  return child
-end
-
--- Whether the rules whose work an attack from the memo skips are the ones written here (those of
+-- The functions whose work an attack from the memo skips, as their modules write them (those of
 -- the effective numbers, sw_malfunction.conditions and breakdown.effective, are checked by
--- sw_malfunction.numbers_key).
-local function rules_as_written()
-  local usage, sf, ift, mal = rules.mg_usage, rules.sustained_fire, rules.ift, rules.sw_malfunction
-  return usage.check == usage.check_as_written and sf.applies == sf.applies_as_written
-    and sf.check == sf.check_as_written and ift.resolve == ift.resolve_as_written
-    and mal.check == mal.check_as_written and mal.check_numbers == mal.check_numbers_as_written
-    and mal.numbers == mal.numbers_as_written
-end
+-- sw_malfunction.numbers_key): read once, at the first attack of the load generation (this
+-- module loads before sustained_fire), so that each attack compares each function once.
+local usage_check, sf_applies, sf_check, ift_resolve, mal_check, mal_check_numbers, mal_numbers
 
 -- The leaf of the memo for an attack (a table holding what was kept at [1]), or nil when the
--- attack is not one the memo keeps (see above).
+-- attack is not one the memo keeps (see above), or the rules it skips are not as written.
 local function memo_leaf(spec)
+  local usage, sf, ift, mal = rules.mg_usage, rules.sustained_fire, rules.ift, rules.sw_malfunction
+  if not usage_check then
+    usage_check, sf_applies, sf_check = usage.check_as_written, sf.applies_as_written, sf.check_as_written
+    ift_resolve, mal_check = ift.resolve_as_written, mal.check_as_written
+    mal_check_numbers, mal_numbers = mal.check_numbers_as_written, mal.numbers_as_written
+  end
+  if usage.check ~= usage_check or sf.applies ~= sf_applies or sf.check ~= sf_check or ift.resolve ~= ift_resolve
+    or mal.check ~= mal_check or mal.check_numbers ~= mal_check_numbers or mal.numbers ~= mal_numbers then
+    return nil
+  end
   local mgs, crew = spec.mgs, spec.crew
   if #mgs ~= 1 or #crew ~= 1 then return nil end
   local mg, user = mgs[1], crew[1]
@@ -319,43 +316,48 @@ local function memo_leaf(spec)
   local range = spec.range
   if range and range > 16 then return nil end
   -- (a list that is no table raises an error in the rules, but would read here as an empty one)
-  local area, units = spec.area or NONE, spec.units or NONE
-  if type(area) ~= "table" or type(units) ~= "table" then return nil end
+  local area, units = spec.area, spec.units
+  if area == nil then area = NONE elseif type(area) ~= "table" then return nil end
+  if units == nil then units = NONE elseif type(units) ~= "table" then return nil end
   -- The MG's effective numbers depend on what sw_malfunction's memo reads (the MG, the squad,
   -- Sustained Fire, options, the 001 rows): that memo's table for those values is the first
   -- part of the key (nil: it keeps none, e.g. for a dismantled MG). Sustained Fire as the rules
   -- decide it (A9.3: the spec holds the three values sustained_fire.applies reads from the
-  -- attack's context).
-  local numbers = rules.sw_malfunction.numbers_key(mg, rules.sustained_fire.applies(mg, spec), user)
+  -- attack's context; the function as written, checked above).
+  local numbers = mal.numbers_key(mg, sf_applies(mg, spec), user)
   if not numbers then return nil end
   -- (the IFT's columns: when they change, the memo starts again empty)
   local ift_tables = data.ift
-  if memo_size >= MEMO_LIMIT or ift_tables ~= memo_ift then
-    memo, memo_size, memo_ift = {}, 0, ift_tables
+  if memo.size >= MEMO_LIMIT or ift_tables ~= memo_ift then
+    memo, memo_ift = memo_tree.new(), ift_tables
+    memo_root = memo.root
   end
-  local node = memo[numbers] or grow(memo, numbers)
-  local v = spec.fpf and true or false; node = node[v] or grow(node, v)
-  v = spec.phase or NIL; node = node[v] or grow(node, v)
-  v = range or NIL; node = node[v] or grow(node, v)
-  v = mg.fire_counter or NIL; node = node[v] or grow(node, v)
-  v = mg.fp or NIL; node = node[v] or grow(node, v)
-  v = mg.range or NIL; node = node[v] or grow(node, v)
-  -- (the Area Fire reasons as ipairs walks them)
-  local n = 0
-  while area[n + 1] ~= nil do n = n + 1 end
-  node = node[n] or grow(node, n)
-  local i, u = 1, units[1]
-  while u ~= nil do
+  -- The second level packs the number of units (at most 15 kept), FPF and the number of Area
+  -- Fire reasons (as ipairs walks them) into one whole number, 0..16 for a usual attack (a fast
+  -- look-up, memo_tree.lua); the number of units makes the path's length known from its first
+  -- levels, so that it is prefix-free.
+  local n_units, n_area = 0, 0
+  while units[n_units + 1] ~= nil do n_units = n_units + 1 end
+  if n_units > 15 then return nil end
+  while area[n_area + 1] ~= nil do n_area = n_area + 1 end
+  local shape = n_units + (spec.fpf and 16 or 0) + 32 * n_area
+  local node = memo_root[numbers] or grow(memo, memo_root, numbers)
+  node = node[shape] or grow(memo, node, shape)
+  local v = spec.phase or NIL; node = node[v] or grow(memo, node, v)
+  v = range or NIL; node = node[v] or grow(memo, node, v)
+  v = mg.fire_counter or NIL; node = node[v] or grow(memo, node, v)
+  v = mg.fp or NIL; node = node[v] or grow(memo, node, v)
+  v = mg.range or NIL; node = node[v] or grow(memo, node, v)
+  for i = 1, n_units do
+    local u = units[i]
     if u.inherent_forfeit then
-      node = node[FORFEITED] or grow(node, FORFEITED)
+      node = node[FORFEITED] or grow(memo, node, FORFEITED)
     else
-      v = u.fp or NIL; node = node[v] or grow(node, v)
-      v = u.range or NIL; node = node[v] or grow(node, v)
+      v = u.fp or NIL; node = node[v] or grow(memo, node, v)
+      v = u.range or NIL; node = node[v] or grow(memo, node, v)
     end
-    i = i + 1
-    u = units[i]
   end
-  return node[END] or grow(node, END)
+  return node
 end
 
 -- An attack whose dice-independent half is `kept` (see above): its dice half only.
@@ -375,14 +377,14 @@ end
 --- mg_attack.fire as it runs while the journal is off: an attack the memo above keeps makes only
 -- its dice half when its values were met before. (mg_attack.fire calls it then; the spec tests
 -- call it directly, to compare it with the attack worked out.)
-function atk.fire_memoized(spec)
-  if not rules_as_written() then return fire_worked_out(spec) end
+local function fire_memoized(spec)
   local fine, leaf = pcall(memo_leaf, spec)
   if not (fine and leaf) then return fire_worked_out(spec) end
   local kept = leaf[1]
   if kept then return fire_kept(spec, spec.mgs[1], kept) end
   return fire_worked_out(spec, leaf)
 end
+atk.fire_memoized = fire_memoized
 
 --- Whether the memo above holds the dice-independent half of this attack (the spec tests ask it,
 -- to count the attacks they compare that came from the memo).
@@ -394,7 +396,7 @@ end
 --- One IFT attack with SW MG: see the spec above fire_worked_out.
 function atk.fire(spec)
   if journal_on() then return fire_worked_out(spec) end
-  return atk.fire_memoized(spec)
+  return fire_memoized(spec)
 end
 
 return atk

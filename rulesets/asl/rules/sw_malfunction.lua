@@ -119,89 +119,105 @@ end
 -- Winter by nationality (ctx.extreme_winter = true reads options.extreme_winter_axis). An error is
 -- never kept: it is raised again, as the rules raise it, at the next call.
 --
--- The key is a path through nested tables, one level per value (nil stands as NIL), walked with
--- one table look-up per value and no loop: in the sandbox each Lua bytecode costs ~17 machine
--- instructions (bench/per_call.sh: a loop over a list of 28 values cost ~2,900), so the walk is
--- written out, and reading the ~30 values is most of what a call from the memo costs (~4,000
--- instructions against ~5,600 worked out: reading its inputs is what a memo cannot save). The
--- leaf holds the numbers, copied for each caller, who may change them. The memo holds at most
--- MEMO_LIMIT tables; past that it starts again empty. A reload runs this module again, with an
--- empty memo. The spec rulesets/asl/tests/a9_memo.lua compares the memo with the computation over
--- random MGs, conditions, users and options, each case right after one that differs from it in
--- one value only.
+-- The key is a path through the nested tables of rules/memo_tree.lua, its first level the packed
+-- bits, then one level per value that is neither false nor nil, walked with one table look-up per
+-- level and no loop: in the sandbox each Lua bytecode costs ~17 machine instructions
+-- (bench/per_call.sh: a loop over a list of 28 values cost ~2,900), so the walk is written out,
+-- and reading the ~30 values is most of what a call from the memo costs (reading its inputs is
+-- what a memo cannot save). The leaf holds the numbers, copied for each caller, who may change
+-- them. The memo holds at most MEMO_LIMIT tables; past that it starts again empty. A reload
+-- runs this module again, with an empty memo. The spec rulesets/asl/tests/a9_memo.lua compares
+-- the memo with the computation over random MGs, conditions, users and options, each case right
+-- after one that differs from it in one value only.
 local journal_on = umpire.journal.on
-local NIL = {}
+local memo_tree = rules.memo_tree
 local MEMO_LIMIT = 4096
-local memo, memo_size = {}, 0
--- (mal.conditions as this module defines it: see numbers_memoized)
+-- (the memo, and its root in a local of its own: one look-up less a call)
+local memo = memo_tree.new()
+local memo_root = memo.root
+local grow = memo_tree.grow
+-- (mal.conditions as this module defines it, and breakdown.effective as breakdown.lua does, read
+-- at the first call: see memo_leaf)
 local conditions_as_written = mal.conditions
+local effective_as_written
 local memo_japanese, memo_penalty_base, memo_rows = nil, nil, nil
 
--- The child of a memo node for a value met for the first time (a NaN, which is no table key,
--- gets a child of its own that the memo does not keep).
-local function grow(node, v)
-  local child = {}
-  if v == v then
-    node[v] = child
-    memo_size = memo_size + 1
-  end
-  return child
-end
-
--- The leaf of the memo for an MG and its context (see above): a table holding the numbers at [1]
--- once they were worked out.
-local function memo_leaf(mg, c, u, ew)
+-- The bits of the key's first level that the context `c` gives, for a context whose
+-- extreme_winter `ew` is not true (that case is not kept).
+local function context_flags(c, ew)
   local flags = 0
-  if mg.sustained then flags = flags + 1 end
-  if mg.captured then flags = flags + 2 end
-  if mg.gun then flags = flags + 4 end
-  if mg.low_ammo then flags = flags + 8 end
-  if mg.ammunition_shortage then flags = flags + 16 end
-  if mg.circled then flags = flags + 32 end
-  if c.sustained then flags = flags + 64 end
+  if c.sustained then flags = flags + 1 end
   if c.intensive then flags = flags + 128 end
   if c.non_qualified then flags = flags + 256 end
   if c.inexperienced then flags = flags + 512 end
   if c.leader_present then flags = flags + 1024 end
   if c.x_heavy_dust then flags = flags + 2048 end
   if c.ammunition_shortage then flags = flags + 4096 end
-  if u.non_qualified then flags = flags + 8192 end
-  if u.elite then flags = flags + 16384 end
-  if u.inexperienced then flags = flags + 32768 end
-  -- (the rules compare these two only with the strings below: any other value acts as none)
+  -- (the rules compare it only with the strings below: any other value acts as none)
   if ew == "axis" then flags = flags + 65536 elseif ew == "russian" then flags = flags + 131072 end
-  local class = u.class
-  if class == "conscript" then flags = flags + 262144 elseif class == "green" then flags = flags + 524288 end
-  local node, v = memo, flags
-  node = node[v] or grow(node, v)
-  v = mg.owner or NIL; node = node[v] or grow(node, v)
-  v = mg.type or NIL; node = node[v] or grow(node, v)
-  v = mg.nationality or NIL; node = node[v] or grow(node, v)
-  v = mg.B or NIL; node = node[v] or grow(node, v)
-  v = mg.X or NIL; node = node[v] or grow(node, v)
-  v = u.side or NIL; node = node[v] or grow(node, v)
-  v = u.kind or NIL; node = node[v] or grow(node, v)
-  return node
+  return flags
 end
 
--- The leaf of the memo for an MG, its context `c` and its user, once the checks below allow the
--- memo (nil when they do not: the answer is then worked out).
-local function numbers_leaf(mg, c, user)
-  local ew = c.extreme_winter
+-- The leaf of the memo for an MG and its user (see above), the context's bits being `flags` and
+-- its extreme_winter `ew`: a table holding the numbers at [1] once they were worked out; nil when
+-- the memo may not answer (a dismantled MG, Extreme Winter by nationality, a replaced rule).
+--
+-- The first level packs the conditions with, for each of the seven values after it, whether it
+-- is false or nil: only the values that are not get a level of their own, so that no usual MG
+-- walks a sentinel (a table key: a slow look-up, memo_tree.lua) and the path's length is a
+-- function of its first level (prefix-free). The bits are chosen so that a usual attack's first
+-- level is 0 or 1 (Sustained Fire): a counter has a nationality, type, B# and user kind, and
+-- mostly no owner, X# or user side, so the bit of each of the first four says it is missing, of
+-- the last three that it is there.
+local function memo_leaf(mg, u, flags, ew)
   if mg.dismantled or ew == true then return nil end
   -- (a replaced rule may read what the key lacks: worked out every time)
   local breakdown = rules.breakdown
-  if mal.conditions ~= conditions_as_written or breakdown.effective ~= breakdown.effective_as_written then
-    return nil
-  end
+  if not effective_as_written then effective_as_written = breakdown.effective_as_written end
+  if mal.conditions ~= conditions_as_written or breakdown.effective ~= effective_as_written then return nil end
   -- (what holds for every answer the memo keeps: when one of these changes, it starts again empty)
   local options, rows = data.options, data.breakdown_modifiers.rows
   local japanese, penalty_base = options.japanese_non_crew_mg, options.ammo_shortage_penalty_base
-  if memo_size >= MEMO_LIMIT or japanese ~= memo_japanese or penalty_base ~= memo_penalty_base or rows ~= memo_rows then
-    memo, memo_size = {}, 0
+  if memo.size >= MEMO_LIMIT or japanese ~= memo_japanese or penalty_base ~= memo_penalty_base or rows ~= memo_rows then
+    memo = memo_tree.new()
+    memo_root = memo.root
     memo_japanese, memo_penalty_base, memo_rows = japanese, penalty_base, rows
   end
-  return memo_leaf(mg, c, user, ew)
+  if mg.sustained then flags = flags + 2 end
+  if mg.captured then flags = flags + 4 end
+  if mg.gun then flags = flags + 8 end
+  if mg.low_ammo then flags = flags + 16 end
+  if mg.ammunition_shortage then flags = flags + 32 end
+  if mg.circled then flags = flags + 64 end
+  if u.non_qualified then flags = flags + 8192 end
+  if u.elite then flags = flags + 16384 end
+  if u.inexperienced then flags = flags + 32768 end
+  local class = u.class
+  if class == "conscript" then flags = flags + 262144 elseif class == "green" then flags = flags + 524288 end
+  local owner, mg_type, nationality, B, X, side, kind = mg.owner, mg.type, mg.nationality, mg.B, mg.X, u.side, u.kind
+  if not mg_type then flags = flags + 1048576 end
+  if not nationality then flags = flags + 2097152 end
+  if not B then flags = flags + 4194304 end
+  if not kind then flags = flags + 8388608 end
+  if owner then flags = flags + 16777216 end
+  if X then flags = flags + 33554432 end
+  if side then flags = flags + 67108864 end
+  local node = memo_root[flags] or grow(memo, memo_root, flags)
+  if owner then node = node[owner] or grow(memo, node, owner) end
+  if mg_type then node = node[mg_type] or grow(memo, node, mg_type) end
+  if nationality then node = node[nationality] or grow(memo, node, nationality) end
+  if B then node = node[B] or grow(memo, node, B) end
+  if X then node = node[X] or grow(memo, node, X) end
+  if side then node = node[side] or grow(memo, node, side) end
+  if kind then node = node[kind] or grow(memo, node, kind) end
+  return node
+end
+
+-- The leaf of the memo for an MG, its context `c` and its user (nil when the memo may not
+-- answer: the answer is then worked out).
+local function numbers_leaf(mg, c, user)
+  local ew = c.extreme_winter
+  return memo_leaf(mg, user, context_flags(c, ew), ew)
 end
 
 --- The effective numbers of one SW in one attack, as mal.numbers gives them while the journal is
@@ -220,17 +236,14 @@ function mal.numbers_memoized(mg, ctx)
   return e
 end
 
--- The context of an MG in a plain attack of mg_attack (one MG, one squad, no 001 rows of the
--- attack): Sustained Fire or not, and the squad firing it, which mal.numbers_key gets apart.
-local SUSTAINED = {sustained = true}
-
 --- A table standing for the values the memo above reads for an MG fired by `user`, with Sustained
 -- Fire or not, in an attack whose context holds nothing else (mg_attack's plain attack): the same
 -- table for the same values, a new one once the memo starts again empty (the 001 rows or an option
 -- changed); nil when the memo keeps no numbers for them (a dismantled MG, a replaced rule).
 -- mg_attack keys its own memo by it: the effective numbers it keeps are a function of this table.
+-- (The context {sustained = true} or {} gives the first level's bit 1 or none: no context read.)
 function mal.numbers_key(mg, sustained, user)
-  return numbers_leaf(mg, sustained and SUSTAINED or NONE_CTX, user)
+  return memo_leaf(mg, user, sustained and 1 or 0, nil)
 end
 
 --- Effective numbers of one SW in one attack (A9.7 + the 001 table).

@@ -392,3 +392,24 @@ test("mg_attack.fire_memoized: new data (the IFT, the 001 rows) empties the memo
   ok(fine, tostring(err))
   eq(run(), written)
 end)
+
+-- The memo's second level packs the number of units adding Inherent FP (0..15), FPF (16) and the
+-- number of Area Fire reasons (by 32): an attack of 16 units is not kept, or it would share that
+-- level with the same attack as FPF without units, the path of one the prefix of the other's.
+test("mg_attack.fire_memoized: an attack of 16 units of FP 1, then the same as FPF without units", function()
+  local function attack(units, fpf)
+    local spec = script_attack()
+    spec.units, spec.fpf = {}, fpf
+    for i = 1, units do spec.units[i] = {name = "unit " .. i, kind = "hs", fp = 1, range = 6} end
+    return spec
+  end
+  for _, case in ipairs({{16, false}, {0, true}}) do
+    local function run(fire)
+      umpire.dice.fix({1, 6})
+      local fine, a = pcall(fire, attack(case[1], case[2]))
+      umpire.dice.unfix()
+      return fine and a or {error = tostring(a)}
+    end
+    eq(run(atk.fire_memoized), run(atk.fire), case[1] .. " units")
+  end
+end)

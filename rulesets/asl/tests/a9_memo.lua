@@ -161,3 +161,34 @@ test("sw_malfunction.numbers_memoized: a replaced breakdown.effective (a house r
   ok(fine, tostring(err))
   eq(mal.numbers_memoized(mg, ctx), {B = 9, X = 11})
 end)
+
+-- The memo's key has a level only for each of the MG's owner, type, nationality, B, X and the
+-- user's side and kind that is neither false nor nil, its first level saying which are. Without
+-- that, an MG whose last such value is 1 and the same MG without it would walk paths one the
+-- prefix of the other, the leaf of the second being the node where the first walks on by key 1,
+-- the slot a leaf keeps its numbers in. Each pair here is such an MG, then the same without it
+-- (first alone, then after the other fields' values), the first filling the memo.
+test("sw_malfunction.numbers_memoized: an MG whose last value of the key is 1, then the same MG without it", function()
+  local FIELDS_OF_KEY = {"mg.owner", "mg.type", "mg.nationality", "mg.B", "mg.X", "user.side", "user.kind"}
+  local BEFORE = {mg = {owner = "german", type = "MMG", nationality = "german", B = 11, X = 12}, user = {side = "german"}}
+  for last, field in ipairs(FIELDS_OF_KEY) do
+    local where, name = field:match("^(%w+)%.(.+)$")
+    for _, with_others in ipairs({false, true}) do
+      local function case(value)
+        local t = {mg = {name = "MG"}, user = {name = "unit"}}
+        if with_others then
+          for i = 1, last - 1 do
+            local w, n = FIELDS_OF_KEY[i]:match("^(%w+)%.(.+)$")
+            t[w][n] = BEFORE[w][n]
+          end
+        end
+        t[where][name] = value
+        return t.mg, {user = t.user}
+      end
+      for _, value in ipairs({1, false}) do
+        local what = string.format("%s = %s%s", field, tostring(value), with_others and ", after the fields before it" or "")
+        eq(outcome(mal.numbers_memoized, case(value)), outcome(mal.numbers, case(value)), what)
+      end
+    end
+  end
+end)
