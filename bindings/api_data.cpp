@@ -1,4 +1,4 @@
-// umpire.data, umpire.where and umpire.copy.
+// umpire.data, umpire.where, umpire.copy and umpire.merge.
 //
 // umpire.copy is Lua (bindings/lua/data_copy.lua, run with the full library): rule code copies
 // data tables on every attack (an MG counter, a weapon profile), and a copy of a read-only data
@@ -46,7 +46,13 @@ void open_data(lua_State* L) {
     push_embedded_chunk(L, "data_copy.lua");
     lua_pushvalue(L, -2);
     lua_pushstring(L, read_only_data::kMarker);
-    if (lua_pcall(L, 2, 0, 0) != 0) {
+    // The pairs rule code sees, for umpire.merge: the sandbox's (host/Sandbox.cpp keeps its
+    // prelude in the registry under this name before any API module opens).
+    lua_getfield(L, LUA_REGISTRYINDEX, "umpire.sandbox.prelude");
+    if (lua_istable(L, -1)) lua_getfield(L, -1, "pairs");
+    else lua_getglobal(L, "pairs");
+    lua_remove(L, -2);
+    if (lua_pcall(L, 3, 0, 0) != 0) {
         std::string message = lua_tostring(L, -1);
         lua_pop(L, 1);
         throw Error("data_copy.lua: " + message);

@@ -470,6 +470,16 @@ function umpire.journal.on() end
 ---@return integer
 function umpire.journal.size() end
 
+---Writes every field of `over` into `t` (`t[k] = v`) and returns `t`: what
+---`for k, v in pairs(over) do t[k] = v end` does, but without the sandbox's
+---sorted walk when `over` is a plain table with string keys only (options and overrides), whose
+---order cannot change the result. An `over` that is no table, or that pairs cannot walk (a key that
+---is a table or a function), is an error at the caller's line.
+---@param t table the table written to
+---@param over table the fields to write
+---@return table t
+function umpire.merge(t, over) end
+
 ---Adds a plain line to the journal (no rule behind it: narration, a choice the player made).
 ---@param text string
 function umpire.note(text) end

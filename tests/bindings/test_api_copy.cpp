@@ -224,3 +224,81 @@ TEST_CASE("umpire.copy of a data table reads the values at each copy, and bad ar
     CHECK_THROWS_WITH(t.host.run_string("umpire.copy_chain('x')"),
                       Catch::Contains("umpire.copy_chain: the argument must be a table, got string"));
 }
+
+// umpire.merge (data_copy.lua) writes a plain override of string keys in raw `next` order instead of
+// the sandbox's sorted one. The reference is the loop it replaces, `for k, v in pairs(over) do
+// t[k] = v end`, run on a twin of each case: random tables `t` and `over` (string, integer, float
+// and boolean keys, integer keys with holes, so that `#` can tell two layouts apart), some `t` with
+// a __newindex that logs its writes in order, some `over` a read-only view (a library) or a table
+// with a metatable. Each case compares the tables' fields, `#t` and the log. Park-Miller numbers.
+TEST_CASE("umpire.merge writes what a pairs loop writes, in an order nothing can tell (brute force)", "[api][copy]") {
+    TestHost t;
+    t.host.run_string(R"lua(
+      local seed = 20261125
+      local function random(n)
+        seed = seed * 16807 % 2147483647
+        return seed % n + 1
+      end
+      local strings = {"a", "b", "fp", "key", "", "x y", "1", "z"}
+      local numbers = {1, 2, 3, 4, 5, 7, 8, 16, 0.5, -1}
+      local function random_key()
+        local kind = random(10)
+        if kind <= 5 then return strings[random(#strings)] end
+        if kind <= 9 then return numbers[random(#numbers)] end
+        return random(2) == 1
+      end
+      local function random_table(n, strings_only)
+        local out = {}
+        for _ = 1, n do
+          local k = strings_only and strings[random(#strings)] or random_key()
+          out[k] = random(100)
+        end
+        return out
+      end
+      -- the twin of a table: the same keys written in the same order (a copy by pairs)
+      local function twin(x)
+        local out = {}
+        for k, v in pairs(x) do out[k] = v end
+        return out
+      end
+      local function same(a, b, what)
+        for k, v in pairs(a) do assert(b[k] == v, what .. ": field " .. tostring(k)) end
+        for k, v in pairs(b) do assert(a[k] == v, what .. ": field " .. tostring(k)) end
+        assert(#a == #b, what .. ": #t " .. #a .. " against " .. #b)
+      end
+      local fast = 0
+      for case = 1, 3000 do
+        local base = random_table(random(12) - 1, false)
+        local over = random_table(random(6) - 1, random(3) > 1)
+        local mine, theirs = twin(base), twin(base)
+        local log_mine, log_theirs
+        if case % 7 == 0 then
+          log_mine, log_theirs = {}, {}
+          setmetatable(mine, {__newindex = function(t, k, v) log_mine[#log_mine + 1] = k rawset(t, k, v) end})
+          setmetatable(theirs, {__newindex = function(t, k, v) log_theirs[#log_theirs + 1] = k rawset(t, k, v) end})
+        end
+        if case % 11 == 0 then setmetatable(over, {}) end
+        assert(umpire.merge(mine, over) == mine)
+        for k, v in pairs(over) do theirs[k] = v end
+        local what = "case " .. case
+        same(mine, theirs, what)
+        if log_mine then
+          assert(#log_mine == #log_theirs, what .. ": writes")
+          for i = 1, #log_mine do assert(log_mine[i] == log_theirs[i], what .. ": write " .. i) end
+        elseif getmetatable(over) == nil then
+          fast = fast + 1
+        end
+      end
+      -- a read-only view is walked through to its real table, as pairs walks it
+      local from_view = umpire.merge({}, math)
+      assert(from_view.floor == math.floor and from_view.pi == math.pi, "a view's fields")
+      print("merged", fast)
+    )lua");
+    CHECK(t.lines.back().rfind("merged", 0) == 0);
+    CHECK(t.lines.back() != "merged\t0");
+    // errors at the caller's line (the chunk run_string runs)
+    CHECK_THROWS_WITH(t.host.run_string("\numpire.merge({}, 5)"),
+                      Catch::Contains(":2: bad argument #2 to 'umpire.merge' (table expected, got number)"));
+    CHECK_THROWS_WITH(t.host.run_string("\n\numpire.merge({}, {[{}] = 1})"),
+                      Catch::Contains(":3: umpire.merge: a key of type table has no stable order"));
+}
