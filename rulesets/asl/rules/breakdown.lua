@@ -186,7 +186,7 @@ end
 breakdown.effective_as_written = breakdown.effective
 
 --- What an Original DR does to a weapon with effective numbers `eff` (001 notes: ">=", X# precedence,
--- B# and LA# together). Returns {eliminated, malfunction, low_ammo}, which the caller only reads.
+-- B# and LA# together). Returns {eliminated, malfunction, low_ammo}, a table of the caller's own.
 -- (a function of its own, not a closure made per check: one allocation less an attack)
 local function hit(n, cmp, original_dr)
   if not n then return false end
@@ -194,24 +194,16 @@ local function hit(n, cmp, original_dr)
   return original_dr <= n
 end
 
--- What a DR does to a weapon: one shared table for each outcome the 001 notes allow (an X# takes
--- precedence over B# and LA#; B# and LA# can hold together), only read, so that a check makes no
--- table (most DRs harm nothing; a harmful one cost a table of three keys each time).
-local UNHARMED = {eliminated = false, malfunction = false, low_ammo = false}
-local ELIMINATED = {eliminated = true, malfunction = false, low_ammo = false}
-local HARMED = {
-  [true] = {[true] = {eliminated = false, malfunction = true, low_ammo = true},
-            [false] = {eliminated = false, malfunction = true, low_ammo = false}},
-  [false] = {[true] = {eliminated = false, malfunction = false, low_ammo = true}, [false] = UNHARMED},
-}
-
+-- What a DR does to a weapon. Each check returns a table of its own: breakdown.check is public
+-- (umpire.rules), and a house rule may well write the result it was given (`r.malfunction = true`
+-- for a rule of its own), so a table shared between checks, as these once were to save an
+-- allocation, would carry that write into every later check of the state's life.
 function breakdown.check(eff, original_dr, name)
   local cmp = data.options.malfunction_compare or ">="
   local eliminated = hit(eff.X, cmp, original_dr)
   local malfunction = (not eliminated) and hit(eff.B, cmp, original_dr)
   local low_ammo = hit(eff.LA, cmp, original_dr) and not eliminated
-  if not (eliminated or malfunction or low_ammo) then return UNHARMED end
-  local r = eliminated and ELIMINATED or HARMED[malfunction][low_ammo]
+  local r = {eliminated = eliminated, malfunction = malfunction, low_ammo = low_ammo}
   if not journal_on() then return r end
   if r.eliminated then
     cite("A9.7", "%s: Original DR %d >= X%d: permanently malfunctioned, removed (an X# takes precedence)", name or "weapon", original_dr, eff.X)

@@ -15,14 +15,11 @@ function sf.applies(mg, ctx)
   return yes and true or false
 end
 
--- The Area Fire reason of Sustained Fire (A7.23), and what sf.check returns: one table each,
--- only read (by mg_attack and the IFT).
-local AREA = {why = "Sustained Fire", rule = "A9.3"}
-local CHECKED = {area = AREA}
 local NONE = {}
 
 --- Check the restrictions of A9.3 and cite the effects. ctx.firers: the units firing the MG.
--- Returns {area = the Area Fire reason (A7.23)}, to be read only.
+-- Returns {area = the Area Fire reason (A7.23)}: tables of their own each time, since a caller (a
+-- house rule too) may write them, and a shared one would carry the write into later checks.
 function sf.check(mg, ctx)
   if mg.vehicular and not mg.main_armament then error("A9.3: Sustained Fire cannot be used by a vehicular MG (EXC: MA, A8.4)") end
   if ctx.as_ordnance then error("A9.3: Sustained Fire cannot be used when firing as ordnance") end
@@ -31,7 +28,7 @@ function sf.check(mg, ctx)
     error("A9.3: Sustained Fire cannot be used by a MG fired by a lone SMC")
   end
   if journal_on() then cite("A9.3", "%s uses Sustained Fire: B# lowered by two (A.11), FP halved as Area Fire, Final Fire counter regardless of ROF", mg.name or "MG") end
-  return CHECKED
+  return {area = {why = "Sustained Fire", rule = "A9.3"}}
 end
 
 -- The functions as this module writes them: mg_attack skips their work (it keeps their answers

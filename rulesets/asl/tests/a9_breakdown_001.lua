@@ -121,8 +121,8 @@ end)
 
 -- The shortcuts the MG attack takes through the 001 breakdown table (issue 18) give what the long
 -- way gives: breakdown.effective on a set made by sw_malfunction.conditions (rows_known, no `pairs`
--- walk) against the same call without it, and breakdown.check (one shared result for a DR that
--- harms nothing) against the 001 notes' comparisons written out here.
+-- walk) against the same call without it, and breakdown.check against the 001 notes' comparisons
+-- written out here.
 
 -- Every row sw_malfunction.conditions can set.
 local CONDITION_ROWS = {"ammunition_shortage", "captured", "extreme_winter_axis", "extreme_winter_russian",
@@ -179,7 +179,20 @@ test("breakdown.check: eliminated / malfunction / low ammo as the 001 notes comp
       local expected = {eliminated = eliminated,
         malfunction = (not eliminated) and eff.B ~= nil and dr >= eff.B,
         low_ammo = (not eliminated) and eff.LA ~= nil and dr >= eff.LA}
-      eq(bd().check(eff, dr, "W"), expected, "case " .. case .. ", DR " .. dr)
+      local r = bd().check(eff, dr, "W")
+      eq(r, expected, "case " .. case .. ", DR " .. dr)
+      -- The result is the caller's own: what a house rule writes into it reaches no later check
+      -- (these results were once shared between checks, and a write stuck for the state's life).
+      r.eliminated, r.malfunction, r.low_ammo = "written", "written", "written"
     end
   end
+end)
+
+test("sustained_fire.check: the result is the caller's own, a write to it reaches no later check", function()
+  local sf = umpire.rules.sustained_fire
+  local mg = {name = "MMG"}
+  local first = sf.check(mg, {firers = {{kind = "squad"}}})
+  eq(first, {area = {why = "Sustained Fire", rule = "A9.3"}})
+  first.area.why, first.extra = "written", true
+  eq(sf.check(mg, {firers = {{kind = "squad"}}}), {area = {why = "Sustained Fire", rule = "A9.3"}})
 end)
