@@ -575,6 +575,32 @@ void LuaHost::push_state() { lua_rawgeti(L_, LUA_REGISTRYINDEX, state_ref_); }
 // (bindings/api_modules.hpp, ApiModule::per_state).
 constexpr const char* kSharedApiKey = "umpire.shared_api_views";
 
+// Makes umpire.<module> a read-only view, and first each plain table it holds (umpire.dice.classic):
+// a view guards only its own fields, and a table read through it is the real, writable one. For
+// the modules shared by every load generation, a write there would outlive the generation that
+// made it; within one, it would change the functions of every ruleset loaded with it. (A field
+// that has a metatable is a view already, or an object that guards itself.)
+void make_module_read_only(lua_State* L, int umpire, const char* module) {
+    lua::StackCheck check(L, 0);
+    const std::string display = std::string("umpire.") + module;
+    lua_getfield(L, umpire, module);
+    const int real = lua_gettop(L);
+    std::vector<std::string> nested;
+    if (lua_istable(L, real)) {
+        lua_pushnil(L);
+        while (lua_next(L, real) != 0) {
+            if (lua_type(L, -2) == LUA_TSTRING && lua_type(L, -1) == LUA_TTABLE) {
+                if (lua_getmetatable(L, -1)) lua_pop(L, 1);
+                else nested.emplace_back(lua_tostring(L, -2));
+            }
+            lua_pop(L, 1);
+        }
+    }
+    for (const auto& field : nested) sandbox::make_read_only(L, real, field.c_str(), (display + "." + field).c_str());
+    lua_pop(L, 1);
+    sandbox::make_read_only(L, umpire, module, display.c_str());
+}
+
 void LuaHost::push_new_env() {
     lua::StackCheck check(L_, 1);
     sandbox::push_env(L_);
@@ -600,11 +626,10 @@ void LuaHost::push_new_env() {
     // The function modules are shared by every ruleset of the generation: read-only views. The
     // tables in data, rules and state are the rulesets' own and stay writable. umpire.args is the
     // command line's, so no script may change what the next one reads.
-    for (const char* module : {"hooks", "journal", "args"})
-        sandbox::make_read_only(L_, umpire, module, (std::string("umpire.") + module).c_str());
+    for (const char* module : {"hooks", "journal", "args"}) make_module_read_only(L_, umpire, module);
     if (first) {
         for (const char* module : per_state_api_modules()) {
-            sandbox::make_read_only(L_, umpire, module, (std::string("umpire.") + module).c_str());
+            make_module_read_only(L_, umpire, module);
             lua_getfield(L_, umpire, module);
             lua_setfield(L_, shared, module);
         }

@@ -493,6 +493,13 @@ TEST_CASE("a reload's umpire takes the state's dice, hex, table and bus views, w
     CHECK_THROWS_WITH(t.host.run_string("umpire.hex.distance = nil"), Catch::Contains("umpire.hex is read-only"));
     CHECK(t.eval("type(umpire.dice.d6) .. type(umpire.hex.distance) .. type(umpire.bus.modifiers)") ==
           "functionfunctionfunction");
+    // A table inside a shared module is a view too: a write there would outlive its generation.
+    CHECK_THROWS_WITH(t.host.run_string("umpire.dice.classic.dr = function() return 2, 1 end"),
+                      Catch::Contains("umpire.dice.classic is read-only"));
+    CHECK_THROWS_WITH(t.host.run_string("rawset(umpire.dice.classic, 'dr', print)"),
+                      Catch::Contains("read-only view"));
+    umpire::ruleset::reload(t.host);
+    CHECK(t.eval("type(umpire.dice.classic.dr)") == "function");
 }
 
 // The C types a reload adds to the state's FFI type table, which holds at most 65,536 for the
