@@ -16,10 +16,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "bindings/Registry.hpp"
+#include "core/Error.hpp"
 #include "core/dice/DieSource.hpp"
 #include "core/dice/GeneratorSource.hpp"
 
@@ -40,6 +42,17 @@ public:
     }
 
     lua_State* state() { return L_; }
+
+    // Refuses a binding that calls rule code back through the host (umpire.bus.emit runs the
+    // handlers, umpire.odds.chain its steps) when it is called inside a coroutine: the host calls
+    // on the main thread, whose stack is not the running one then, and the call crashed the
+    // process (SIGSEGV). An error naming the function is what a rule author can act on.
+    static void require_main_thread(lua_State* L, const char* function) {
+        if (L != of(L).L_)
+            throw Error(std::string(function) +
+                        " cannot be called inside a coroutine: it calls rule code back through the host, "
+                        "which runs on the main thread (call it outside the coroutine)");
+    }
 
     // ---- dice ------------------------------------------------------------------------------
     // Every die of the game comes from one core DieSource: the game's generator (seeded once),

@@ -144,6 +144,7 @@ int l_off(lua_State* L) {
 /// ---@return {name: string, payload: table, cancelled: boolean}
 int l_emit(lua_State* L) {
     return lua::lua_guard(L, [&] {
+        Game::require_main_thread(L, "umpire.bus.emit");
         lua::StackCheck check(L, 1);
         const std::string name = luaL_checkstring(L, 1);
         lua_createtable(L, 0, 4);

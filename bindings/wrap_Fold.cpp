@@ -539,6 +539,7 @@ void FoldCache::push_end_state(lua_State* L, Entry& entry, std::size_t index) {
 /// ---@return boolean truncated true if max_steps (or, under odds, epsilon) cut the chain short
 int l_chain(lua_State* L) {
     return lua::lua_guard(L, [&] {
+        Game::require_main_thread(L, "umpire.odds.chain");
         const ChainSpec spec = read_spec(L);
         Game& game = Game::of(L);
         if (auto* outer = dynamic_cast<odds::EnumeratingSource*>(&game.dice()); outer && game.folding())

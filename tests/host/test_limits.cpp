@@ -310,6 +310,27 @@ TEST_CASE("a memory error inside a coroutine names the coroutine's line, not its
     CHECK_THROWS_WITH(t.host.run_string(after, "@after.lua"), Catch::StartsWith("after.lua:3: memory limit"));
 }
 
+// umpire.bus.emit and umpire.odds.chain call rule code back through the host, on the main thread;
+// inside a coroutine that crashed the process (SIGSEGV). They are refused there, with the reason,
+// in the sandbox and trusted alike, and the host goes on.
+TEST_CASE("umpire.bus.emit and umpire.odds.chain inside a coroutine are an error, not a crash", "[limits][attacks]") {
+    const bool trusted = GENERATE(false, true);
+    umpire::HostOptions o;
+    o.trusted = trusted;
+    TestHost t(o);
+    INFO((trusted ? "trusted" : "sandboxed"));
+    CHECK_THROWS_WITH(t.host.run_string("umpire.bus.on('g', function(ev) end)\n"
+                                        "coroutine.wrap(function() umpire.bus.emit('g', {}) end)()\n",
+                                        "@emit.lua"),
+                      Catch::Contains("umpire.bus.emit cannot be called inside a coroutine"));
+    CHECK_THROWS_WITH(t.host.run_string("coroutine.wrap(function()\n"
+                                        "  umpire.odds.chain{state = {n = 0}, step = function(s) s.n = s.n + 1 end, max_steps = 2}\n"
+                                        "end)()\n",
+                                        "@chain.lua"),
+                      Catch::Contains("umpire.odds.chain cannot be called inside a coroutine"));
+    CHECK(t.eval("(function() umpire.bus.on('h', function(ev) ev.payload.n = 1 end) return umpire.bus.emit('h', {}).payload.n end)()") == "1");
+}
+
 TEST_CASE("trusted mode: the watchdog ends a runaway process with exit code 1", "[limits][jit]") {
     const pid_t pid = fork();
     REQUIRE(pid >= 0);
