@@ -60,7 +60,7 @@ TEST_CASE("scenarios: a scenario file umpire.data.scenario could not name fails 
           "is no scenario)", "[ruleset][scenario]") {
     // In the parent: every layer's scenarios are read by the child's load.
     ruleset_with("scenario-names", "base", {{"ok.yaml", "a: 1\n"}, {"first battle.yaml", "a: 2\n"}});
-    const fs::path child = ruleset_with("scenario-names", "child", {{"._ok.yaml", "\x00\x05"}}, "base");
+    const fs::path child = ruleset_with("scenario-names", "child", {{"._ok.yaml", std::string("\x00\x05", 2)}}, "base");
     TestHost t;
     const std::string error = load_error(t, child);
     INFO(error);

@@ -211,7 +211,7 @@ TEST_CASE("check: a scenario file whose name umpire.data.scenario cannot take is
     fs::create_directories(dir / "scenarios");
     test_helpers::write(dir / "scenarios" / "my scenario.yaml", "name: x\n");
     test_helpers::write(dir / "scenarios" / "good_one-2.yaml", "name: y\n");
-    test_helpers::write(dir / "scenarios" / "._good_one-2.yaml", "\x00\x05\x16\x07");
+    test_helpers::write(dir / "scenarios" / "._good_one-2.yaml", std::string("\x00\x05\x16\x07", 4));
     std::ostringstream specs;
     const auto r = umpire::check_ruleset(dir.string(), umpire::HostOptions{}, specs);
     std::vector<std::string> about_names;
