@@ -83,14 +83,14 @@ local function breakdown_ctx(spec, use, mg, sus, ctx)
   return c
 end
 
--- One MG's result after the attack's DR: its malfunction check `r` (A9.7), then whether it keeps
--- its ROF (A9.2; a Sustained Fire MG never does, A9.3) from the coloured dr.
-local function mg_result(mg, r, colored, phase, sus)
+-- One MG's result after the attack's DR: its malfunction check (A9.7: `malfunctioned`, `removed`),
+-- then whether it keeps its ROF (A9.2; a Sustained Fire MG never does, A9.3) from the coloured dr.
+local function mg_result(mg, malfunctioned, removed, colored, phase, sus)
   local keep = false
   if not (mg.malfunctioned or mg.removed) then
     keep = rules.mg_rof.after_attack(mg, colored, after_ctx(phase, sus))
   end
-  return {malfunctioned = r.malfunctioned, removed = r.removed, keeps_rof = keep, counter = mg.fire_counter}
+  return {malfunctioned = malfunctioned, removed = removed, keeps_rof = keep, counter = mg.fire_counter}
 end
 
 -- The results of an attack of one MG, by its name: made with its one key, in place of an empty
@@ -228,7 +228,7 @@ local function fire_worked_out(spec, leaf)
       local r
       if several then r = res[mg.name] else r = rules.sw_malfunction.check(mg, a.dr, breakdown_ctx(spec, use, mg, sus, ctx)) end
       if leaf then eff = r.eff end
-      local result = mg_result(mg, r, a.colored, phase, sus)
+      local result = mg_result(mg, r.malfunctioned, r.removed, a.colored, phase, sus)
       if single then a.mg = results_of_one(mg, result) else a.mg[mg.name] = result end
       if target_units then
         for _, u in ipairs(target_units) do rules.mg_rof.record_shot(mg, u, tgt.location) end
@@ -268,7 +268,7 @@ end
 -- Names and labels are read only for citations and errors. The DRM list is not in the key: its
 -- total is made at every attack, with the dice (ift.resolve_column). What is kept is the FP, the
 -- column, Sustained Fire and the effective numbers; an attack from the memo then makes only its
--- dice half: DRM, DR, result, the malfunction check (sw_malfunction.check_numbers) and ROF, as
+-- dice half: DRM, DR, result, the malfunction check (sw_malfunction.check_outcome: check_numbers without its table) and ROF, as
 -- the attack worked out makes them, and returns a fresh table. An attack that raises an error is
 -- never kept (the next one raises it again, worked out), and reading a key that raises (a spec of
 -- the wrong shape) works the attack out, so that its error is the rules' own. The key is a path
@@ -364,8 +364,9 @@ end
 local function fire_kept(spec, mg, kept)
   local a = rules.ift.resolve_column(spec.label or "attack", spec.drm, spec.dr, kept.fp, kept.column)
   if a.dr then
-    local r = rules.sw_malfunction.check_numbers(mg, a.dr, kept.eff)
-    a.mg = results_of_one(mg, mg_result(mg, r, a.colored, spec.phase, kept.sustained))
+    -- (check_numbers' work without its table: memo_leaf checked that it is as written)
+    local removed, malfunctioned = rules.sw_malfunction.check_outcome(mg, a.original, kept.eff)
+    a.mg = results_of_one(mg, mg_result(mg, malfunctioned, removed, a.colored, spec.phase, kept.sustained))
   else
     a.mg = {}
   end

@@ -252,14 +252,15 @@ function mal.numbers(mg, ctx)
   return mal.numbers_memoized(mg, ctx)
 end
 
-local function mark(mg, r)
-  if r.eliminated then
+-- What a breakdown check leaves on the SW: removed (X#), malfunctioned (B#), Low Ammo (LA#).
+local function mark(mg, eliminated, malfunction, low_ammo)
+  if eliminated then
     mg.removed = true
     mg.malfunctioned = false
-  elseif r.malfunction then
+  elseif malfunction then
     mg.malfunctioned = true
   end
-  if r.low_ammo then mg.low_ammo = true end
+  if low_ammo then mg.low_ammo = true end
 end
 
 --- A9.7: one SW that took part in an attack with this Original DR. The attack itself is still resolved.
@@ -276,7 +277,7 @@ end
 function mal.check_numbers(mg, dr, eff)
   local original = type(dr) == "table" and dr.total or dr
   local r = rules.breakdown.check(eff, original, mg.name)
-  mark(mg, r)
+  mark(mg, r.eliminated, r.malfunction, r.low_ammo)
   -- (cited only with the journal on: see journal_on above)
   if not journal_on() then
   elseif r.eliminated then
@@ -286,6 +287,30 @@ function mal.check_numbers(mg, dr, eff)
     cite("A9.7", "the attack which caused the breakdown is still resolved; no further fire from %s until repaired", mg.name or "the SW")
   end
   return {malfunctioned = r.malfunction, removed = r.eliminated, low_ammo = r.low_ammo, eff = eff}
+end
+
+-- breakdown.check as breakdown.lua writes it (read at the first call: this module loads first).
+local breakdown_check_as_written
+
+--- mal.check_numbers for an Original DR `original_dr` (a number) with the journal off, as two
+-- values (removed, malfunctioned) and no table: the SW is marked as check_numbers marks it.
+-- mg_attack calls it for an attack from its memo, which reads nothing else of check_numbers'
+-- table (two tables less an attack: this one's and breakdown.check's, ≈ 700 machine
+-- instructions, bench/per_call.sh). While rules.breakdown.check is the function breakdown.lua
+-- writes, its answer is breakdown.outcome's values; a house rule replacing it is asked, as
+-- check_numbers asks it. (The caller checks that mal.check_numbers is as written.)
+function mal.check_outcome(mg, original_dr, eff)
+  local breakdown = rules.breakdown
+  if not breakdown_check_as_written then breakdown_check_as_written = breakdown.check_as_written end
+  local eliminated, malfunction, low_ammo
+  if breakdown.check == breakdown_check_as_written then
+    eliminated, malfunction, low_ammo = breakdown.outcome(eff, original_dr)
+  else
+    local r = breakdown.check(eff, original_dr, mg.name)
+    eliminated, malfunction, low_ammo = r.eliminated, r.malfunction, r.low_ammo
+  end
+  mark(mg, eliminated, malfunction, low_ammo)
+  return eliminated, malfunction
 end
 
 -- The functions as this module writes them: mg_attack skips their work (it keeps their answers
@@ -316,7 +341,7 @@ function mal.check_fg(entries, dr)
     cite("A9.71", "FG Original DR %d: only %s's B#/X# was rolled: it is affected automatically", original, cands[1].name)
   end
   for _, c in ipairs(sel) do
-    mark(c.mg, c.r)
+    mark(c.mg, c.r.eliminated, c.r.malfunction, c.r.low_ammo)
     res[c.name].malfunctioned = c.r.malfunction
     res[c.name].removed = c.r.eliminated
     cite("A9.71", "%s %s", c.name, c.r.eliminated and "is removed (X#)" or "malfunctions")
