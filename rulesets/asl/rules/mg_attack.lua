@@ -19,9 +19,12 @@ local NONE = {}
 local NO_USAGE = {area_fire = false, inherent_forfeit = false, forfeit = NONE, user_of = NONE}
 -- What mg_rof.after_attack is told ({phase, sustained}, which it only reads): one shared table per
 -- phase and Sustained Fire, made when first needed, instead of a table per MG per attack.
-local after_ctx_of = {[true] = {}, [false] = {}}
+-- (two tables, not one keyed by the boolean: a look-up by a boolean key leaves the interpreter's
+-- fast path, memo_tree.lua; a value other than true or false raises here, as it did there)
+local after_ctx_sustained, after_ctx_not = {}, {}
 local function after_ctx(phase, sustained)
-  local of = after_ctx_of[sustained]
+  local of
+  if sustained == true then of = after_ctx_sustained elseif sustained == false then of = after_ctx_not end
   local c = of[phase]
   if not c then
     c = {phase = phase, sustained = sustained}
