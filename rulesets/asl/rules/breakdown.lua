@@ -199,10 +199,10 @@ end
 -- for a rule of its own), so a table shared between checks, as these once were to save an
 -- allocation, would carry that write into every later check of the state's life.
 --
--- breakdown.outcome is the same answer as three values (eliminated, malfunction, low_ammo), with
--- no table and no citation: for sw_malfunction.check_outcome, which an attack from mg_attack's
--- memo calls while this function is the one written here (a table per check cost an attack
--- ≈ 350 machine instructions, its share of the collector included: bench/per_call.sh).
+-- `outcome` is the same answer as three values (eliminated, malfunction, low_ammo), with no
+-- table and no citation: for sw_malfunction.check_outcome, which an attack from mg_attack's memo
+-- calls while rules.breakdown.check is the function written here (a table per check cost an
+-- attack ≈ 350 machine instructions, its share of the collector included: bench/per_call.sh).
 local function outcome(eff, original_dr)
   local cmp = data.options.malfunction_compare or ">="
   if cmp == ">=" then
@@ -218,7 +218,6 @@ local function outcome(eff, original_dr)
   local low_ammo = hit(eff.LA, cmp, original_dr) and not eliminated
   return eliminated, malfunction, low_ammo
 end
-breakdown.outcome = outcome
 
 function breakdown.check(eff, original_dr, name)
   local eliminated, malfunction, low_ammo = outcome(eff, original_dr)
@@ -235,9 +234,10 @@ function breakdown.check(eff, original_dr, name)
   return r
 end
 
--- breakdown.check as written here: sw_malfunction.check_outcome answers by breakdown.outcome
--- only while rules.breakdown.check is this function (a house rule replacing it is asked).
-breakdown.check_as_written = breakdown.check
+-- breakdown.check as written here, and its answer as values (`outcome` above, not a rule of its
+-- own: nothing calls it through umpire.rules, so a house rule has only breakdown.check to replace):
+-- sw_malfunction.check_outcome calls the second only while rules.breakdown.check is the first.
+breakdown.check_as_written, breakdown.outcome_as_written = breakdown.check, outcome
 
 --- The table's own presentation: "B10/X12", "LA11/B10/X12", "X8".
 function breakdown.format(eff)

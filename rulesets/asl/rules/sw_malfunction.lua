@@ -289,22 +289,25 @@ function mal.check_numbers(mg, dr, eff)
   return {malfunctioned = r.malfunction, removed = r.eliminated, low_ammo = r.low_ammo, eff = eff}
 end
 
--- breakdown.check as breakdown.lua writes it (read at the first call: this module loads first).
-local breakdown_check_as_written
+-- breakdown.check as breakdown.lua writes it, and its answer as values (read at the first call:
+-- this module loads first).
+local breakdown_check_as_written, breakdown_outcome
 
 --- mal.check_numbers for an Original DR `original_dr` (a number) with the journal off, as two
 -- values (removed, malfunctioned) and no table: the SW is marked as check_numbers marks it.
 -- mg_attack calls it for an attack from its memo, which reads nothing else of check_numbers'
 -- table (two tables less an attack: this one's and breakdown.check's, ≈ 700 machine
 -- instructions, bench/per_call.sh). While rules.breakdown.check is the function breakdown.lua
--- writes, its answer is breakdown.outcome's values; a house rule replacing it is asked, as
+-- writes, its answer is breakdown.outcome_as_written's values; a house rule replacing it is asked, as
 -- check_numbers asks it. (The caller checks that mal.check_numbers is as written.)
 function mal.check_outcome(mg, original_dr, eff)
   local breakdown = rules.breakdown
-  if not breakdown_check_as_written then breakdown_check_as_written = breakdown.check_as_written end
+  if not breakdown_check_as_written then
+    breakdown_check_as_written, breakdown_outcome = breakdown.check_as_written, breakdown.outcome_as_written
+  end
   local eliminated, malfunction, low_ammo
   if breakdown.check == breakdown_check_as_written then
-    eliminated, malfunction, low_ammo = breakdown.outcome(eff, original_dr)
+    eliminated, malfunction, low_ammo = breakdown_outcome(eff, original_dr)
   else
     local r = breakdown.check(eff, original_dr, mg.name)
     eliminated, malfunction, low_ammo = r.eliminated, r.malfunction, r.low_ammo

@@ -316,7 +316,7 @@ local HOUSE = {
   {"sw_malfunction", "numbers", function(w) return function(...) local e = w(...); e.B = 4; return e end end},
   {"sw_malfunction", "conditions", function(w) return function(...) local c = w(...); c.intensive_fire = true; return c end end},
   {"breakdown", "effective", function(w) return function(...) local e = w(...); e.X = 6; return e end end},
-  -- (an attack from the memo takes breakdown.check's answer from breakdown.outcome while the
+  -- (an attack from the memo takes breakdown.check's answer from breakdown.outcome_as_written while the
   -- function is as written: sw_malfunction.check_outcome)
   {"breakdown", "check", function(w) return function(...) local r = w(...); r.malfunction = not r.eliminated; return r end end},
 }

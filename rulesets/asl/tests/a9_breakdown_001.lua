@@ -181,8 +181,8 @@ test("breakdown.check: eliminated / malfunction / low ammo as the 001 notes comp
         low_ammo = (not eliminated) and eff.LA ~= nil and dr >= eff.LA}
       local r = bd().check(eff, dr, "W")
       eq(r, expected, "case " .. case .. ", DR " .. dr)
-      -- (breakdown.outcome: the same answer as three values, what an attack from mg_attack's memo reads)
-      local eliminated_v, malfunction_v, low_ammo_v = bd().outcome(eff, dr)
+      -- (the same answer as three values, what an attack from mg_attack's memo reads)
+      local eliminated_v, malfunction_v, low_ammo_v = bd().outcome_as_written(eff, dr)
       eq({eliminated = eliminated_v, malfunction = malfunction_v, low_ammo = low_ammo_v}, expected, "outcome: case " .. case .. ", DR " .. dr)
       -- The result is the caller's own: what a house rule writes into it reaches no later check
       -- (these results were once shared between checks, and a write stuck for the state's life).
