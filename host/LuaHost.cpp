@@ -688,8 +688,9 @@ void LuaHost::push_new_env() {
     lua_setfield(L_, umpire, "args");
     // The function modules are shared by every ruleset of the generation: read-only views. The
     // tables in data, rules and state are the rulesets' own and stay writable. umpire.args is the
-    // command line's, so no script may change what the next one reads.
-    for (const char* module : {"hooks", "journal", "args"}) make_module_read_only(L_, umpire, module);
+    // command line's, so no script may change what the next one reads. (umpire.odds was left out
+    // until session 32: `umpire.odds.chain = f` in one ruleset changed the chains of the others.)
+    for (const char* module : {"hooks", "journal", "odds", "args"}) make_module_read_only(L_, umpire, module);
     if (first) {
         for (const char* module : per_state_api_modules()) {
             make_module_read_only(L_, umpire, module);
