@@ -34,7 +34,12 @@ int l_where(lua_State* L) {
     });
 }
 
+// The registry's slot for the pairs rule code sees (register_rule_pairs).
+constexpr const char* kRulePairsKey = "umpire.rule_pairs";
+
 }  // namespace
+
+void register_rule_pairs(lua_State* L) { lua_setfield(L, LUA_REGISTRYINDEX, kRulePairsKey); }
 
 void open_data(lua_State* L) {
     // Filled by the ruleset loader: umpire.data.<file basename> = the file's table.
@@ -46,12 +51,12 @@ void open_data(lua_State* L) {
     push_embedded_chunk(L, "data_copy.lua");
     lua_pushvalue(L, -2);
     lua_pushstring(L, read_only_data::kMarker);
-    // The pairs rule code sees, for umpire.merge: the sandbox's (host/Sandbox.cpp keeps its
-    // prelude in the registry under this name before any API module opens).
-    lua_getfield(L, LUA_REGISTRYINDEX, "umpire.sandbox.prelude");
-    if (lua_istable(L, -1)) lua_getfield(L, -1, "pairs");
-    else lua_getglobal(L, "pairs");
-    lua_remove(L, -2);
+    // The pairs rule code sees, for umpire.merge (register_rule_pairs).
+    lua_getfield(L, LUA_REGISTRYINDEX, kRulePairsKey);
+    if (lua_isnil(L, -1)) {
+        lua_pop(L, 1);
+        lua_getglobal(L, "pairs");
+    }
     if (lua_pcall(L, 3, 0, 0) != 0) {
         std::string message = lua_tostring(L, -1);
         lua_pop(L, 1);

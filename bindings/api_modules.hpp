@@ -32,6 +32,11 @@ void open_api_modules(lua_State* L, int shared = 0);
 // The modules opened once per state (ApiModule::per_state), by name, in opening order.
 const std::vector<const char*>& per_state_api_modules();
 
+// The `pairs` that rule code sees (the sandbox's ordered one), which umpire.merge walks tables
+// with: the host registers it, from the function on top of the stack (popped), before it opens any
+// module. Unregistered (a host with no sandbox prelude), umpire.merge uses Lua's own pairs.
+void register_rule_pairs(lua_State* L);
+
 void open_data(lua_State* L);   // umpire.data (the merged YAML), umpire.where
 void open_state(lua_State* L);  // umpire.state (the game state table)
 void open_rules(lua_State* L);  // umpire.rules (module tables), umpire.base

@@ -268,6 +268,7 @@ struct LuaHost::Limits {
     std::unique_ptr<Watchdog> watchdog;  // made on the first call with a time limit
     std::unique_ptr<DeadlineSignal> deadline_signal;  // made on the first sandboxed call with one
     bool deadline_armed = false;  // this call's deadline is on the DeadlineSignal
+    bool jit_watch = false;  // under --jit, the hook is at count 1 to suspend the JIT (watch_memory_position)
 };
 
 // Runs in the middle of rule code: level 0 is the running Lua function, so luaL_where(L, 0)
@@ -280,8 +281,17 @@ void LuaHost::count_hook(lua_State* L, lua_Debug* ar) {
         lua_error(L);
     }
     limits.instructions += static_cast<std::uint64_t>(lua_gethookcount(L));
-    // Only near the cap, so the common case costs one comparison.
-    if (host.alloc_->used > host.alloc_->limit / 2 && lua_getinfo(L, "Sl", ar) && ar->currentline > 0) {
+    // Only near the cap, so the common case costs one comparison. Under --jit, the first hook
+    // after the heap passed half the cap (watch_memory_position set it to count 1) suspends the
+    // JIT, so that from here on every allocation has a place (note_refused_allocation); even if
+    // the heap is back under half by now, as the count of 1 must not stay.
+    const bool near_cap = host.alloc_->used > host.alloc_->limit / 2;
+    if (host.options_.sandbox_jit && !host.jit_suspended_ && (near_cap || limits.jit_watch)) {
+        limits.jit_watch = false;
+        host.suspend_jit();
+        lua_sethook(L, count_hook, LUA_MASKCOUNT, Limits::kHookEvery);
+    }
+    if (near_cap && lua_getinfo(L, "Sl", ar) && ar->currentline > 0) {
         std::snprintf(limits.memory_file, sizeof limits.memory_file, "%s", ar->short_src);
         limits.memory_line = ar->currentline;
     }
@@ -381,14 +391,27 @@ void LuaHost::call(int nargs, int nresults) {
     // The handler's closure is made once (lua_pushcfunction makes a new one each time).
     lua_rawgeti(L_, LUA_REGISTRYINDEX, message_handler_ref_);
     lua_insert(L_, base);
+    // Under --jit and --trusted a memory error in compiled code has no readable place
+    // (note_refused_allocation): the function called is kept below the handler, to be named instead.
+    const bool keep_function = options_.trusted || options_.sandbox_jit;
+    if (keep_function) {
+        lua_pushvalue(L_, base + 1);
+        lua_insert(L_, base);
+    }
+    const int handler = keep_function ? base + 1 : base;
     const bool outer = call_depth_++ == 0;
     if (outer) {
+        if (jit_suspended_ && alloc_->used <= alloc_->limit / 2) {
+            luaJIT_setmode(L_, 0, LUAJIT_MODE_ENGINE | LUAJIT_MODE_ON);
+            jit_suspended_ = false;
+        }
         last_traceback_.clear();
         c_calls() = 0;
         limits_->instructions = 0;
         limits_->stop[0] = '\0';
         limits_->memory_file[0] = '\0';
         limits_->memory_line = 0;
+        limits_->jit_watch = false;
         limits_->has_deadline = options_.time_limit > 0;
         limits_->deadline = std::chrono::steady_clock::now() +
                             std::chrono::duration_cast<std::chrono::steady_clock::duration>(
@@ -398,12 +421,12 @@ void LuaHost::call(int nargs, int nresults) {
             // name is looked up again only for another function than the last call's (an odds
             // worker calls the same chunk once a sample); the host holds a reference to that
             // function, so no other one can take its address meanwhile.
-            const void* function = lua_topointer(L_, base + 1);
+            const void* function = lua_topointer(L_, handler + 1);
             if (function != where_function_) {
                 lua_Debug ar;
-                lua_pushvalue(L_, base + 1);
+                lua_pushvalue(L_, handler + 1);
                 where_ = lua_getinfo(L_, ">S", &ar) ? std::string(ar.short_src) + ":" : std::string();
-                lua_pushvalue(L_, base + 1);
+                lua_pushvalue(L_, handler + 1);
                 if (where_ref_ != LUA_NOREF) luaL_unref(L_, LUA_REGISTRYINDEX, where_ref_);
                 where_ref_ = luaL_ref(L_, LUA_REGISTRYINDEX);
                 where_function_ = function;
@@ -418,13 +441,25 @@ void LuaHost::call(int nargs, int nresults) {
         if (!options_.trusted) start_limits();
         if (alloc_->roomy_until == SIZE_MAX && alloc_->used <= roomy_heap_bytes()) pace_collector(true);
     }
-    const int status = lua_pcall(L_, nargs, nresults, base);
+    const int status = lua_pcall(L_, nargs, nresults, handler);
     if (outer) {
         if (limits_->has_deadline) limits_->watchdog->disarm();
         if (!options_.trusted) stop_limits();
     }
     --call_depth_;
-    lua_remove(L_, base);
+    lua_remove(L_, handler);
+    std::string called;  // the function kept, named for a memory error that has no place
+    if (keep_function) {
+        if (status != 0) {
+            lua_Debug ar;
+            lua_pushvalue(L_, base);
+            if (lua_getinfo(L_, ">S", &ar))
+                called = std::string(ar.short_src) + ": " +
+                         (ar.linedefined > 0 ? "in the function defined at line " + std::to_string(ar.linedefined) + ": "
+                                             : std::string());
+        }
+        lua_remove(L_, base);
+    }
     if (status == 0) return;
     // A failed call may leave garbage holding charged C++ memory (distributions refused at the
     // cap): give it back now, so the host is usable at once.
@@ -444,10 +479,11 @@ void LuaHost::call(int nargs, int nresults) {
             ? " (~" + std::to_string(charged_ >> 20) + " MiB of it is C++ memory kept for the rules: "
               "distributions, subscriptions, odds tallies, chain folds; a value that never repeats?)"
             : " (a table or string growing without end?)";
-        throw ScriptError((file.empty() ? std::string() : file + ":" + std::to_string(limits_->memory_line) + ": ") +
-                              "memory limit: the rules used more than " + std::to_string(options_.memory_limit >> 20) +
+        const std::string place = !file.empty() ? file + ":" + std::to_string(limits_->memory_line) + ": " : called;
+        throw ScriptError(place + "memory limit: the rules used more than " + std::to_string(options_.memory_limit >> 20) +
                               " MiB of Lua memory" + why,
-                          file, file.empty() ? 0 : limits_->memory_line);
+                          file.empty() ? called.substr(0, called.find(':')) : file,
+                          file.empty() ? 0 : limits_->memory_line);
     }
     throw lua::to_script_error(L_, status, options_.traceback ? last_traceback_ : std::string());
 }
@@ -463,9 +499,12 @@ void LuaHost::start_limits() {
     }
     const bool journal_grows = growing_bytes && extension<GameLog>().journaling;
     const bool near_cap = alloc_->used > alloc_->limit / 2;
-    if (options_.instruction_limit || journal_grows || near_cap || (limits.has_deadline && !limits.deadline_armed)) {
-        lua_sethook(L_, count_hook, LUA_MASKCOUNT, Limits::kHookEvery);
-    } else if (limits.deadline_armed) {
+    const bool periodic =
+        options_.instruction_limit || journal_grows || near_cap || (limits.has_deadline && !limits.deadline_armed);
+    if (periodic) lua_sethook(L_, count_hook, LUA_MASKCOUNT, Limits::kHookEvery);
+    // Under --jit the periodic hook may not run for long (a compiled loop runs no interpreted
+    // instruction): the allocator's watch sets it to count 1 (watch_memory_position).
+    if ((!periodic && limits.deadline_armed) || (options_.sandbox_jit && !jit_suspended_)) {
         alloc_->note_above = alloc_->limit / 2;
         alloc_->update_quiet_until();
     }
@@ -484,10 +523,33 @@ void LuaHost::stop_limits() {
 // the cap during a call that ran without the periodic hook: from now on the hook notes file:line
 // every kHookEvery instructions, as it did from the start before. lua_sethook may be called
 // anywhere, as from a signal handler (LuaJIT's lj_dispatch.c says so).
+// Under --jit the hook runs at the very next instruction the interpreter runs (count 1: a
+// compiled loop returns to the interpreter only at its trace exits, a few instructions each), and
+// suspends the JIT there (suspend_jit), then goes on every kHookEvery instructions.
 void LuaHost::watch_memory_position() {
     alloc_->note_above = SIZE_MAX;
     alloc_->update_quiet_until();
-    if (!lua_gethook(L_)) lua_sethook(L_, count_hook, LUA_MASKCOUNT, Limits::kHookEvery);
+    if (options_.sandbox_jit && !jit_suspended_) {
+        limits_->jit_watch = true;
+        lua_sethook(L_, count_hook, LUA_MASKCOUNT, 1);
+    } else if (!lua_gethook(L_)) lua_sethook(L_, count_hook, LUA_MASKCOUNT, Limits::kHookEvery);
+}
+
+// A compiled trace keeps the running frames in registers and writes them back only when it
+// exits (to raise an error from a trace, LuaJIT itself first leaves it through a side exit that
+// writes them back), so while one runs the debug API would walk a stale frame, and the place of an
+// allocation it makes cannot be read safely. Once the heap is past half the cap under --jit, the count hook, which runs only in
+// the interpreter (never inside a trace), flushes every trace and turns the compiler off: from
+// then on nothing runs compiled, so note_refused_allocation may read the frames as it does
+// without --jit, and the hook's own note is exact. jit.flush() does the same from rule code in
+// LuaJIT; the C stack under a hook holds no compiled code (traces call no C function that calls
+// back into Lua: the sandbox has no FFI callbacks, and the host's FFI fast paths call none), so
+// no return address points into the machine code freed. The compiler is back on at the next
+// top-level call that starts with the heap below half the cap (LuaHost::call).
+void LuaHost::suspend_jit() {
+    luaJIT_setmode(L_, 0, LUAJIT_MODE_ENGINE | LUAJIT_MODE_FLUSH);
+    luaJIT_setmode(L_, 0, LUAJIT_MODE_ENGINE | LUAJIT_MODE_OFF);
+    jit_suspended_ = true;
 }
 
 // Called by the allocator (on the Lua thread) when it refuses an allocation past the cap: notes
@@ -500,9 +562,10 @@ void LuaHost::watch_memory_position() {
 // innermost Lua line is then that of the resume. (A coroutine whose own frames have no line, such
 // as coroutine.wrap(string.rep), is placed at the resume.) Only while rule code runs in the
 // interpreter: a compiled trace does not keep its frames written back, so the debug API is not
-// read there (--jit, --trusted, whose coroutine library is Lua's own).
+// read there (--jit until suspend_jit, --trusted, whose coroutine library is Lua's own; the
+// error names the function the host called instead, LuaHost::call).
 void LuaHost::note_refused_allocation() {
-    if (call_depth_ == 0 || options_.trusted || options_.sandbox_jit) return;
+    if (call_depth_ == 0 || options_.trusted || (options_.sandbox_jit && !jit_suspended_)) return;
     lua_Debug ar;
     for (lua_State* thread : {running_, L_}) {
         for (int level = 0; thread && lua_getstack(thread, level, &ar); ++level) {
@@ -625,8 +688,9 @@ void LuaHost::push_new_env() {
     lua_setfield(L_, umpire, "args");
     // The function modules are shared by every ruleset of the generation: read-only views. The
     // tables in data, rules and state are the rulesets' own and stay writable. umpire.args is the
-    // command line's, so no script may change what the next one reads.
-    for (const char* module : {"hooks", "journal", "args"}) make_module_read_only(L_, umpire, module);
+    // command line's, so no script may change what the next one reads. (umpire.odds was left out
+    // until session 32: `umpire.odds.chain = f` in one ruleset changed the chains of the others.)
+    for (const char* module : {"hooks", "journal", "odds", "args"}) make_module_read_only(L_, umpire, module);
     if (first) {
         for (const char* module : per_state_api_modules()) {
             make_module_read_only(L_, umpire, module);

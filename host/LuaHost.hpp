@@ -222,6 +222,11 @@ private:
     void stop_limits();
     void watch_memory_position();
     void note_refused_allocation();
+    // Under --jit: traces flushed and the compiler off, from the count hook once Lua memory
+    // passes half the cap, so that the memory error can name its file:line (watch_memory_position);
+    // back on at the next top-level call that starts below half the cap.
+    void suspend_jit();
+    bool jit_suspended_ = false;
     // The collector's pause: kRoomyPause while the heap is small, LuaJIT's default otherwise.
     void pace_collector(bool roomy);
     std::size_t roomy_heap_bytes() const;

@@ -22,6 +22,7 @@
 
 #include "bindings/LuaError.hpp"
 #include "bindings/ReadOnlyData.hpp"
+#include "bindings/api_modules.hpp"
 #include "host/LuaHost.hpp"
 
 namespace umpire::sandbox {
@@ -598,6 +599,8 @@ void wrap_reentrant(lua_State* L, const char* lib, const char* name, bool patter
 constexpr const char* kReadOnlyMarker = "umpire.read_only";
 // The registry's table of every view and its real table (weak keys and values), read by pairs and next.
 constexpr const char* kViewsKey = "umpire.sandbox.views";
+// The registry's slot for the prelude's table of functions (pairs, next, ...).
+constexpr const char* kPreludeKey = "umpire.sandbox.prelude";
 
 int l_read_only_newindex(lua_State* L) {
     return luaL_error(L, "%s is read-only: a ruleset cannot change it for the others (keep a "
@@ -737,7 +740,10 @@ void init(lua_State* L, bool trusted) {
     lua_setfield(L, LUA_REGISTRYINDEX, kViewsKey);
     if (lua_pcall(L, 2, 1, 0))
         throw Error(std::string("sandbox prelude: ") + lua_tostring(L, -1));
-    lua_setfield(L, LUA_REGISTRYINDEX, "umpire.sandbox.prelude");
+    // umpire.merge walks tables with the pairs rule code sees (bindings/api_modules.hpp).
+    lua_getfield(L, -1, "pairs");
+    register_rule_pairs(L);
+    lua_setfield(L, LUA_REGISTRYINDEX, kPreludeKey);
 }
 
 void push_load(lua_State* L, int env) {
@@ -804,7 +810,7 @@ void push_env(lua_State* L) {
     lua_pushcfunction(L, l_rawset);
     lua_setfield(L, env, "rawset");
 
-    lua_getfield(L, LUA_REGISTRYINDEX, "umpire.sandbox.prelude");
+    lua_getfield(L, LUA_REGISTRYINDEX, kPreludeKey);
     lua_getfield(L, -1, "pairs");
     lua_setfield(L, env, "pairs");
     lua_getfield(L, -1, "next");

@@ -19,15 +19,14 @@ namespace {
 // function (jit.util). The locator works in three steps:
 //
 // 1. The function the caller called. For a local, upvalue or global name, C looks the variable
-//    up (push_named_callee: the usual direct calls cost no Lua call). A field or method by the
-//    running function's own name (`s:find(p)`, `string.find(s, p)`) is taken for a direct call,
-//    without reading anything: the common case costs a strcmp (so a method of that very name that
-//    makes the tail call, `obj:find(s)` ending in `return s:find(p)`, is still placed at the
-//    calling line). Under another field or method
-//    name (`M.probe(s)`, `obj:probe(s)`) the locator finds the calls on the caller's current line
-//    whose function slot was loaded by a TGETS of that name and reads the table: from the caller's
-//    live register when it lies below the call (a local), else by following the instructions that
-//    loaded it (step 2).
+//    up (push_named_callee: the usual direct calls cost no Lua call). For a field or method name
+//    (`M.probe(s)`, `obj:probe(s)`, and the running function's own, `s:find(p)` as much as
+//    `M.find(s)` ending in `return s:find(p)`) the locator finds the calls on the caller's
+//    current line whose function slot was loaded by a TGETS of that name and reads the table:
+//    from the caller's live register when it lies below the call (a local), else by following the
+//    instructions that loaded it (step 2). A call that reads the running function this way is a
+//    direct one (`s:find(p)`: the string table; a temporary string, whose table cannot be told,
+//    is taken for one).
 // 2. A slot's value at an instruction of a function whose frame is gone: the instruction that last
 //    wrote it on the straight path before (no jump target in between) is a MOV (follow its
 //    source), a GGET (the function's environment), a UGET (its upvalue) or a TGETS (the table's
@@ -328,17 +327,17 @@ constexpr const char* kLocatorKey = "umpire.tail_call_locator";
 enum class Callee { direct, named, by_field };
 
 // For a local, upvalue or global name that holds a Lua function other than the running one,
-// pushes it (named). For a field or method name other than the running function's own, pushes
-// nothing (by_field): the locator reads the caller's bytecode. Else (a direct call, a metamethod,
+// pushes it (named). For a field or method name, pushes nothing (by_field): the locator reads the
+// caller's bytecode. Else (a direct call, a metamethod,
 // no name) pushes nothing (direct).
-Callee push_named_callee(lua_State* L, const char* own_name, const lua_Debug& self, const lua_Debug& caller) {
+Callee push_named_callee(lua_State* L, const lua_Debug& self, const lua_Debug& caller) {
     const int top = lua_gettop(L);
     lua_Debug running;
     if (std::strcmp(self.namewhat, "method") == 0 || std::strcmp(self.namewhat, "field") == 0) {
-        // `s:find(p)`, `string.find(s, p)`: the running function's own name, which in the string
-        // table (strings' __index, which rule code cannot reach to change) is the running
-        // function. A strcmp, where reading the table cost ~600 instructions a call.
-        return std::strcmp(self.name, own_name) == 0 ? Callee::direct : Callee::by_field;
+        // Even under the running function's own name: `s:find(p)` reads the running function from
+        // the string table, but `M.find(s)` may be a Lua function ending in `return s:find(p)`,
+        // and only the table the caller read it from tells them apart (the locator reads it).
+        return Callee::by_field;
     }
     lua_Debug at = caller;  // lua_getlocal and lua_getinfo take a non-const record
     if (std::strcmp(self.namewhat, "local") == 0) {
@@ -425,7 +424,7 @@ bool push_caller_where(lua_State* L, const char* own_name) {
         !self.namewhat || !lua_getstack(L, 1, &caller))
         return false;
     const int top = lua_gettop(L);
-    const Callee callee = push_named_callee(L, own_name, self, caller);
+    const Callee callee = push_named_callee(L, self, caller);
     if (callee == Callee::direct) return false;
     if (callee == Callee::by_field) lua_pushnil(L);
     if (!push_locator(L)) {

@@ -100,9 +100,13 @@ local function compile_bound(...)
 end
 
 -- The copiers made so far: of one table, copier_of[t]; of a list of tables t1..tn, the node
--- chain_copier[t1][t2]...[tn] holds it at [1] (tables as keys, so the integer 1 is free). Only
--- read-only data tables are ever keys, so a copier found is one compiled for data.
+-- chain_copier[t1][t2]...[tn] holds it at [COPIER], a key no list can hold (a table of this chunk
+-- that rule code never sees). Only read-only data tables are ever keys of a node, so a copier
+-- found is one compiled for data. (The copier was kept at [1], and a list that went on with the
+-- number 1 walked from a node into its copier: `umpire.copy_chain({d, 1})`, after a copy of {d},
+-- ended in "data_copy.lua:143: attempt to index local 'node' (a function value)".)
 local copier_of, chain_copier = {}, {}
+local COPIER = {}
 
 local function check_table(t, what, level)
   if type(t) ~= "table" then error(format("%s must be a table, got %s", what, type(t)), level + 1) end
@@ -140,7 +144,7 @@ function umpire.copy_chain(tables)
     node = node[tables[i]]
     if not node then break end
   end
-  local copier = node and node[1]
+  local copier = node and node[COPIER]
   if copier then return copier(unpack(tables, 1, n)) end
   local all_data = true
   for i = 1, n do
@@ -158,7 +162,7 @@ function umpire.copy_chain(tables)
     node = child
   end
   copier = compile(unpack(tables, 1, n))
-  node[1] = copier
+  node[COPIER] = copier
   return copier(unpack(tables, 1, n))
 end
 

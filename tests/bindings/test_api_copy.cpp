@@ -223,6 +223,18 @@ TEST_CASE("umpire.copy of a data table reads the values at each copy, and bad ar
                       Catch::Contains("table #2 of the list must be a table, got string"));
     CHECK_THROWS_WITH(t.host.run_string("umpire.copy_chain('x')"),
                       Catch::Contains("umpire.copy_chain: the argument must be a table, got string"));
+    // Attack (session 32): a list that goes on past a cached chain with a value the cache keeps its
+    // own entries under walked from the chain's node into its copier ("attempt to index local
+    // 'node' (a function value)", at a line of data_copy.lua): it is the same argument error as
+    // any other non-table.
+    CHECK(t.eval("umpire.copy_chain({counter}).rof") == "2");  // the chain {counter} is cached
+    for (const char* extra : {"1", "true", "'x'", "2"}) {
+        INFO(extra);
+        CHECK_THROWS_WITH(t.host.run_string(std::string("umpire.copy_chain({counter, ") + extra + "})", "@attack.lua"),
+                          Catch::StartsWith("attack.lua:1: umpire.copy_chain: table #2 of the list must be a table"));
+        CHECK_THROWS_WITH(t.host.run_string(std::string("umpire.copy_chain({counter, ") + extra + ", {}})", "@attack.lua"),
+                          Catch::StartsWith("attack.lua:1: umpire.copy_chain: table #2 of the list must be a table"));
+    }
 }
 
 // umpire.merge (data_copy.lua) writes a plain override of string keys in raw `next` order instead of

@@ -53,6 +53,13 @@ expect 1 "both.lua:7: in a tail call from probe (defined at line 1) on line 3 or
 printf 'local obj = {}\nfunction obj:probe(s)\n  return s:find(".-.-.-.-.-b")\nend\nlocal function get() return obj end\nlocal found = get():probe(("a"):rep(3000))\nreturn found\n' > "$work/temp.lua"
 expect 1 "temp.lua:6: in a call of probe, in string.find: script stopped: killed at the wall-clock limit of 1 s" run --timeout 1 "$work/temp.lua"
 expect 1 "chain.lua:2: in string.find: script stopped: ran longer than 1s inside a C function" run --no-isolate --timeout 1 "$work/chain.lua"
+# A field of the pattern function's own name making the tail call (`M.find(s)` ending in
+# `return s:find(p)`): its tail call's line [same.lua:5, the calling line, before]; and the direct
+# `s:find(p)` next to it keeps its own line.
+printf 'local M = {}\nfunction M.find(s)\n  return s:find(".-.-.-.-.-b")\nend\nlocal found = M.find(("a"):rep(3000))\nreturn found\n' > "$work/same.lua"
+expect 1 "same.lua:3: in string.find: script stopped: killed at the wall-clock limit of 1 s" run --timeout 1 "$work/same.lua"
+printf 'local M = {}\nfunction M.find(s)\n  return s:find(".-.-.-.-.-b")\nend\nlocal s = ("a"):rep(3000)\nlocal found = s:find(".-.-.-.-.-b")\nreturn found, M\n' > "$work/direct.lua"
+expect 1 "direct.lua:6: in string.find: script stopped: killed at the wall-clock limit of 1 s" run --timeout 1 "$work/direct.lua"
 # A direct call through a local alias is no tail call: its own line, as before.
 printf 'local find = string.find\nlocal s = ("a"):rep(3000)\nlocal found = find(s, ".-.-.-.-.-b")\nreturn found\n' > "$work/alias.lua"
 expect 1 "alias.lua:3: in string.find: script stopped: killed at the wall-clock limit of 1 s" run --timeout 1 "$work/alias.lua"

@@ -424,6 +424,9 @@ TEST_CASE("attacks: one ruleset cannot change the libraries or the API under ano
         {"umpire.hex patched", "umpire.hex.distance = function() return 0 end", "umpire.hex is read-only"},
         {"umpire.cite replaced (the journal's citations)", "umpire.cite = function() end", "umpire is read-only"},
         {"umpire.data replaced as a whole", "umpire.data = {}", "umpire is read-only"},
+        // session 32: umpire.odds was no view, so one ruleset could fold another's chains its way
+        {"umpire.odds.chain replaced", "umpire.odds.chain = function() return 'forged' end", "umpire.odds is read-only"},
+        {"rawset past umpire.odds", "rawset(umpire.odds, 'chain', print)", "read-only view"},
     };
     TestHost t(attack_options());
     for (const auto& a : attacks) check_refused(t, a);

@@ -252,19 +252,31 @@ TEST_CASE("a bomb of small blocks meets the cap and recycled blocks stay sound",
       end)())") == "ok");
 }
 
+namespace {
+
+// A loop filling a table with strings until the memory cap stops it, at line 3 of its chunk.
+constexpr const char* kTableBomb = "local t = {}\nfor i = 1, 1e9 do\n  t[i] = ('x'):rep(1000) .. i\nend\n";
+
+// Runs a memory bomb as `file` and checks that its error starts with `place` followed by the
+// memory limit, and that it names that file and line (0 for none).
+void check_memory_error(TestHost& t, const char* code, const std::string& file, const std::string& place, int line) {
+    try {
+        t.host.run_string(code, "@" + file);
+        FAIL("the bomb ran to the end");
+    } catch (const umpire::ScriptError& e) {
+        CHECK_THAT(e.what(), Catch::StartsWith(place + "memory limit"));
+        CHECK(e.file == file);
+        CHECK(e.line == line);
+    }
+}
+
+}  // namespace
+
 TEST_CASE("a memory error names the line that was growing the heap", "[limits]") {
     umpire::HostOptions o;
     o.memory_limit = 32 << 20;
     TestHost t(o);
-    const std::string bomb = "local t = {}\nfor i = 1, 1e9 do\n  t[i] = ('x'):rep(1000) .. i\nend\n";
-    try {
-        t.host.run_string(bomb, "@bomb.lua");
-        FAIL("the bomb ran to the end");
-    } catch (const umpire::ScriptError& e) {
-        CHECK_THAT(e.what(), Catch::StartsWith("bomb.lua:3: memory limit"));
-        CHECK(e.file == "bomb.lua");
-        CHECK(e.line == 3);
-    }
+    check_memory_error(t, kTableBomb, "bomb.lua", "bomb.lua:3: ", 3);
     // The next call starts with no location left over from this one.
     CHECK_THROWS_WITH(t.host.run_string("local s = {} while true do s[#s + 1] = ('y'):rep(4e6) .. #s end", "@big.lua"),
                       !Catch::Contains("bomb.lua"));
@@ -308,6 +320,42 @@ TEST_CASE("a memory error inside a coroutine names the coroutine's line, not its
     CHECK_THROWS_WITH(t.host.run_string(nested, "@nested.lua"), Catch::StartsWith("nested.lua:2: memory limit"));
     const std::string after = "coroutine.wrap(function() return 1 end)()\nlocal x = 1\nreturn #('w'):rep(1e8)\n";
     CHECK_THROWS_WITH(t.host.run_string(after, "@after.lua"), Catch::StartsWith("after.lua:3: memory limit"));
+}
+
+// Under --jit a compiled trace keeps no frames the debug API can read, and --trusted runs no hook:
+// there a memory error named no place at all. Under --jit the JIT is now suspended at the first
+// interpreted instruction once the heap passes half the cap (LuaHost::suspend_jit), so a compiled
+// loop's error names its line; an allocation that jumps past the cap with nothing interpreted
+// since half of it, and every error under --trusted, name the function the host called.
+TEST_CASE("a memory error under --jit or --trusted names a place", "[limits][memory]") {
+    umpire::HostOptions o;
+    o.memory_limit = 32 << 20;
+    o.sandbox_jit = true;
+    const bool journal = GENERATE(true, false);  // the periodic hook from the start, or none
+    INFO("journal " << journal);
+    {
+        TestHost t(o);
+        t.host.extension<umpire::GameLog>().set_journaling(journal);
+        check_memory_error(t, kTableBomb, "bomb.lua", "bomb.lua:3: ", 3);
+        // The JIT is back on for the next call, which starts below half the cap.
+        CHECK(t.eval("(function() local s = 0 for i = 1, 1e5 do s = s + i % 7 end return s end)()") == "300000");
+        CHECK(trace_count(t.host) > 0);
+        // A single allocation from below half the cap to past it, inside a function.
+        const std::string jump = "local function grow(n)\n  local s = ('y'):rep(n)\n  return s\nend\nreturn #grow(1e8)\n";
+        CHECK_THROWS_WITH(t.host.run_string(jump, "@jump.lua"), Catch::StartsWith("jump.lua:") &&
+                                                                    Catch::Contains("memory limit"));
+    }
+    o.sandbox_jit = false;
+    o.trusted = true;
+    TestHost t(o);
+    t.host.extension<umpire::GameLog>().set_journaling(journal);
+    check_memory_error(t, kTableBomb, "trusted.lua", "trusted.lua: ", 0);
+    // A function the host calls is named by where it is defined.
+    lua_State* L = t.host.state();
+    REQUIRE(t.host.run_string("return function()\n  local t = {}\n  while true do t[#t + 1] = ('z'):rep(1000) .. #t end\nend\n",
+                              "@defs.lua", true) == 1);
+    CHECK_THROWS_WITH(t.host.call(0, 0), Catch::StartsWith("defs.lua: in the function defined at line 1: memory limit"));
+    CHECK(lua_gettop(L) == 0);
 }
 
 // umpire.bus.emit and umpire.odds.chain call rule code back through the host, on the main thread;

@@ -1,7 +1,7 @@
 // libFuzzer harness of the tail-call locator (host/TailCallWhere.cpp), which reads the bytecode
 // and the live registers of rule code to place a pattern function reached through tail calls.
 // Each input is read as a small program: up to four functions, each defined as a local, a global,
-// a field or a method of a class, whose lines either fill, return (as a tail call or not) a call of
+// a field or a method of a class (or a field or method named `locate` itself), whose lines either fill, return (as a tail call or not) a call of
 // another function or of the pattern function `locate` in one of its spellings (s:locate, a field
 // of a global table, a local alias, a parenthesised call, which is no tail call), or return
 // something else; the main chunk calls one of them with a chosen `c`, which picks the branches.
@@ -62,7 +62,10 @@ struct Bytes {
     int next(int range) { return at < size ? data[at++] % range : 0; }
 };
 
-enum class Kind { local, global, field, method };
+// own_field and own_method are named `locate`, as the pattern function is: `N2.locate(s, c)` and
+// `P2:locate(s, c)` read like the direct `s:locate(c)` by name, and only the table tells them apart.
+enum class Kind { local, global, field, method, own_field, own_method };
+constexpr int kKinds = 6;
 // What a function line does when its branch is taken.
 enum class Line { fill, tail_locate, direct_locate, tail_call, direct_call, other };
 
@@ -88,6 +91,8 @@ std::string reference(const std::vector<Function>& fns, int i) {
         case Kind::global: return "g" + n + "(s, c)";
         case Kind::field: return "M.f" + n + "(s, c)";
         case Kind::method: return "O:f" + n + "(s, c)";
+        case Kind::own_field: return "N" + n + ".locate(s, c)";
+        case Kind::own_method: return "P" + n + ":locate(s, c)";
     }
     return "";
 }
@@ -129,7 +134,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     umpire::LuaHost& h = host();
     Bytes in{data, size};
     std::vector<Function> fns(1 + in.next(4));
-    for (auto& f : fns) f.kind = static_cast<Kind>(in.next(4));
+    for (auto& f : fns) f.kind = static_cast<Kind>(in.next(kKinds));
     std::vector<std::string> lines = {
         "local loc = ('').locate",
         "S = {locate = loc}",
@@ -137,6 +142,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         "Class.__index = Class",
         "local O = setmetatable({}, Class)",
         "local f1, f2, f3, f4",
+        "local N1, N2, N3, N4 = {}, {}, {}, {}",
+        "local C1, C2, C3, C4 = {}, {}, {}, {}",
+        "C1.__index, C2.__index, C3.__index, C4.__index = C1, C2, C3, C4",
+        "local P1, P2, P3, P4 = setmetatable({}, C1), setmetatable({}, C2), setmetatable({}, C3), setmetatable({}, C4)",
     };
     for (std::size_t i = 0; i < fns.size(); ++i) {
         const std::string n = std::to_string(i + 1);
@@ -145,6 +154,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             case Kind::global: lines.push_back("g" + n + " = function(s, c)"); break;
             case Kind::field: lines.push_back("M.f" + n + " = function(s, c)"); break;
             case Kind::method: lines.push_back("function Class:f" + n + "(s, c)"); break;
+            case Kind::own_field: lines.push_back("N" + n + ".locate = function(s, c)"); break;
+            case Kind::own_method: lines.push_back("function C" + n + ":locate(s, c)"); break;
         }
         const int count = 1 + in.next(5);
         const bool has_later = i + 1 < fns.size();  // calls go only to later functions: no cycle

@@ -7,6 +7,7 @@
 // the outcome of every spec file of the rulesets.
 #include <catch2/catch.hpp>
 
+#include <initializer_list>
 #include <random>
 #include <regex>
 #include <set>
@@ -416,6 +417,31 @@ TEST_CASE("a symlink that stays inside the ruleset folder still loads after a sw
     CHECK(t.eval("umpire.data.weapons.mmg.B") == "12");
 }
 
+namespace {
+
+// A registry reference to what the committed env holds at `path` (env[path[0]][path[1]]...), so
+// that what a generation sees can be compared with what the next one sees after a reload.
+int ref_in_committed_env(umpire::LuaHost& host, std::initializer_list<const char*> path) {
+    lua_State* L = host.state();
+    host.push_env();
+    for (const char* field : path) {
+        lua_getfield(L, -1, field);
+        lua_remove(L, -2);
+    }
+    return luaL_ref(L, LUA_REGISTRYINDEX);
+}
+
+// Whether two registry references hold the same Lua value (raw equality: the same table).
+bool same_referent(lua_State* L, int a, int b) {
+    lua_rawgeti(L, LUA_REGISTRYINDEX, a);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, b);
+    const bool equal = lua_rawequal(L, -1, -2) != 0;
+    lua_pop(L, 2);
+    return equal;
+}
+
+}  // namespace
+
 // The library views of an env (string, table, math, bit, coroutine) are made once per state and
 // shared by every generation (host/Sandbox.cpp, push_library_views): the same tables after a
 // reload, and still read-only to the rules of each generation.
@@ -423,26 +449,13 @@ TEST_CASE("a reload's env takes the state's library views, which stay read-only"
     TestHost t;
     umpire::ruleset::load(t.host, {(test_helpers::fixtures() / "house").string()});
     lua_State* L = t.host.state();
-    const auto library_of_committed_env = [&](const char* name) {
-        t.host.push_env();
-        lua_getfield(L, -1, name);
-        lua_remove(L, -2);
-        return luaL_ref(L, LUA_REGISTRYINDEX);
-    };
-    const int string_before = library_of_committed_env("string");
-    const int math_before = library_of_committed_env("math");
+    const int string_before = ref_in_committed_env(t.host, {"string"});
+    const int math_before = ref_in_committed_env(t.host, {"math"});
     umpire::ruleset::reload(t.host);
-    const int string_after = library_of_committed_env("string");
-    const int math_after = library_of_committed_env("math");
-    const auto same = [&](int a, int b) {
-        lua_rawgeti(L, LUA_REGISTRYINDEX, a);
-        lua_rawgeti(L, LUA_REGISTRYINDEX, b);
-        const bool equal = lua_rawequal(L, -1, -2) != 0;
-        lua_pop(L, 2);
-        return equal;
-    };
-    CHECK(same(string_before, string_after));
-    CHECK(same(math_before, math_after));
+    const int string_after = ref_in_committed_env(t.host, {"string"});
+    const int math_after = ref_in_committed_env(t.host, {"math"});
+    CHECK(same_referent(L, string_before, string_after));
+    CHECK(same_referent(L, math_before, math_after));
     for (const int ref : {string_before, math_before, string_after, math_after}) luaL_unref(L, LUA_REGISTRYINDEX, ref);
     CHECK_THROWS_WITH(t.host.run_string("string.upper = nil"), Catch::Contains("string is read-only"));
     CHECK_THROWS_WITH(t.host.run_string("math.floor = nil"), Catch::Contains("math is read-only"));
@@ -457,21 +470,7 @@ TEST_CASE("a reload's umpire takes the state's dice, hex, table and bus views, w
     TestHost t;
     umpire::ruleset::load(t.host, {(test_helpers::fixtures() / "house").string()});
     lua_State* L = t.host.state();
-    const auto module_of_committed_env = [&](const char* name) {
-        t.host.push_env();
-        lua_getfield(L, -1, "umpire");
-        lua_getfield(L, -1, name);
-        lua_remove(L, -2);
-        lua_remove(L, -2);
-        return luaL_ref(L, LUA_REGISTRYINDEX);
-    };
-    const auto same = [&](int a, int b) {
-        lua_rawgeti(L, LUA_REGISTRYINDEX, a);
-        lua_rawgeti(L, LUA_REGISTRYINDEX, b);
-        const bool equal = lua_rawequal(L, -1, -2) != 0;
-        lua_pop(L, 2);
-        return equal;
-    };
+    const auto module_of_committed_env = [&](const char* name) { return ref_in_committed_env(t.host, {"umpire", name}); };
     const char* const kShared[] = {"dice", "hex", "table", "bus"};
     std::vector<int> before;
     for (const char* name : kShared) before.push_back(module_of_committed_env(name));
@@ -480,12 +479,12 @@ TEST_CASE("a reload's umpire takes the state's dice, hex, table and bus views, w
     for (std::size_t i = 0; i < std::size(kShared); ++i) {
         INFO(kShared[i]);
         const int after = module_of_committed_env(kShared[i]);
-        CHECK(same(before[i], after));
+        CHECK(same_referent(L, before[i], after));
         luaL_unref(L, LUA_REGISTRYINDEX, after);
         luaL_unref(L, LUA_REGISTRYINDEX, before[i]);
     }
     const int hooks_after = module_of_committed_env("hooks");
-    CHECK_FALSE(same(hooks_before, hooks_after));
+    CHECK_FALSE(same_referent(L, hooks_before, hooks_after));
     luaL_unref(L, LUA_REGISTRYINDEX, hooks_before);
     luaL_unref(L, LUA_REGISTRYINDEX, hooks_after);
     CHECK_THROWS_WITH(t.host.run_string("umpire.dice.d6 = nil"), Catch::Contains("umpire.dice is read-only"));
