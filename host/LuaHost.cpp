@@ -366,6 +366,7 @@ LuaHost::LuaHost(HostOptions options)
     }
     // LuaJIT's default pause, read by setting one (there is no getter); then the roomy pace.
     default_pause_ = lua_gc(L_, LUA_GCSETPAUSE, kRoomyPause);
+    default_step_mul_ = lua_gc(L_, LUA_GCSETSTEPMUL, kRoomyStepMul);
     pace_collector(true);
     luaL_openlibs(L_);
     tail_call::make_locator(L_);  // before the sandbox: it reads the real debug, jit.util and string
@@ -559,8 +560,20 @@ LuaHost::Resuming::~Resuming() { host_.running_ = previous_; }
 // a heap that nears the cap is collected at LuaJIT's own pace. A top-level call starting with the
 // heap small again restores the roomy pace. lua_gc(LUA_GCSETPAUSE) only stores the number, so the
 // allocator may call this in the middle of an allocation.
+//
+// The step multiplier goes with it: a cycle runs in steps of stepmul x 10 bytes' worth of marking
+// or sweeping, each taken when the rules have allocated another KiB. At LuaJIT's 200% a cycle of
+// the MG attack's few-MB heap is spread over some 1,500 steps between the rules' allocations, and
+// every step walks a stretch of the heap that has left the cache since the last (the sweep alone
+// was 13% of a sample's time, at the one load that follows the list of objects). kRoomyStepMul
+// does the same work in steps a hundred times longer: the MG attack sample 3.01 -> 2.65 us and
+// the fold bench's MG fire group 114-119 -> 106-107 us (docs/performance.md, session 32, h3),
+// with ~1% more instructions. A step stays short (at most ~200 KB of the heap, well under a
+// millisecond: a time limit's stop is not held up by it), and the heap past roomy_heap_bytes is
+// stepped at LuaJIT's default again. Like the pause, LUA_GCSETSTEPMUL only stores the number.
 void LuaHost::pace_collector(bool roomy) {
     lua_gc(L_, LUA_GCSETPAUSE, roomy ? kRoomyPause : default_pause_);
+    lua_gc(L_, LUA_GCSETSTEPMUL, roomy ? kRoomyStepMul : default_step_mul_);
     alloc_->roomy_until = roomy ? roomy_heap_bytes() : SIZE_MAX;
     alloc_->update_quiet_until();
 }
