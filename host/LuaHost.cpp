@@ -39,22 +39,39 @@ namespace fs = std::filesystem;
 // The userdata is the Game (bindings/Game.hpp: that is how a binding finds its game).
 //
 // Small blocks (up to kSmallMax bytes: most tables, strings, closures and upvalues of rule code,
-// and the hash part of a table of up to 32 keys) are recycled through per-size-class free lists
-// instead of going back to malloc: a Monte Carlo sample of the ASL MG attack makes about 150 of
-// them and glibc's malloc/free cost about a fifth of the sample. The lists belong to this host
-// (one Lua state, one thread at a time), so they need no lock, and they hold at most the state's
-// peak of small blocks. The cap counts the sizes Lua asked for, as before; a block resting in a
-// list is not in use.
+// and the hash part of a table of up to 32 keys) are recycled per size class instead of going back
+// to malloc: a Monte Carlo sample of the ASL MG attack makes about 150 of them and glibc's
+// malloc/free cost about a fifth of the sample. The resting blocks belong to this host (one Lua
+// state, one thread at a time), so they need no lock, and they are at most the state's peak of
+// small blocks. The cap counts the sizes Lua asked for, as before; a resting block is not in use.
 //
-// Under AddressSanitizer the lists would hide what ASan checks for malloc's blocks, so the
+// A class keeps its resting blocks' addresses on a stack of its own (a Shelf), not in a list
+// threaded through the blocks: the collector frees blocks in its sweep's order and they are taken
+// again long after, from memory that has left the cache, and a list's pop had to read the cold
+// block's link before it could go on (`perf record` of the MG attack: 11% of the time in the
+// allocator, three quarters of it at that one load). A shelf's top is in the cache and the block
+// itself is only written, by Lua, once it is handed out. The order is the list's (last given,
+// first taken). A shelf grows by doubling, with malloc (the allocator's own bookkeeping, not Lua's
+// memory: 8 bytes a resting block, and blocks are at least 16 bytes); when that fails, the block
+// goes back to malloc instead.
+//
+// Under AddressSanitizer the shelves would hide what ASan checks for malloc's blocks, so the
 // allocator tells it about them: the bytes of a block past the size Lua asked for are poisoned
 // (a write past a string, table or buffer is reported at the exact size, not at the class's
-// end), a block resting in a list is poisoned whole (a use after free is reported), and a block
-// given back while already poisoned whole is a double free (reported and aborted).
+// end), a resting block is poisoned whole (a use after free is reported), and a block given back
+// while already poisoned whole is a double free (reported and aborted).
 struct LuaHost::Allocator {
     static constexpr std::size_t kGrain = 16;  // malloc's alignment on x86_64, so every class keeps it
     static constexpr std::size_t kSmallMax = 1024;
     static constexpr std::size_t kClasses = kSmallMax / kGrain;
+    static constexpr std::size_t kFirstShelfSlots = 64;
+
+    // The resting blocks of one size class: slots[0 .. count) (the top at count - 1).
+    struct Shelf {
+        void** slots = nullptr;
+        std::size_t count = 0;
+        std::size_t capacity = 0;
+    };
 
     std::size_t used = 0;
     std::size_t limit = 0;
@@ -68,7 +85,7 @@ struct LuaHost::Allocator {
     // The least of limit, note_above and roomy_until: an allocation that keeps the heap at or
     // under it needs no check but the one (allocate's fast path).
     std::size_t quiet_until = 0;
-    void* free_blocks[kClasses] = {};
+    Shelf shelves[kClasses] = {};
 
     void update_quiet_until() { quiet_until = std::min({limit, note_above, roomy_until}); }
 
@@ -76,12 +93,14 @@ struct LuaHost::Allocator {
     Allocator(const Allocator&) = delete;
     Allocator& operator=(const Allocator&) = delete;
     ~Allocator() {
-        for (std::size_t c = 0; c < kClasses; ++c)
-            while (void* block = free_blocks[c]) {
-                reveal(block, (c + 1) * kGrain);
-                free_blocks[c] = *static_cast<void**>(block);
-                std::free(block);
+        for (Shelf& shelf : shelves) {
+            const std::size_t bytes = static_cast<std::size_t>(&shelf - shelves + 1) * kGrain;
+            for (std::size_t i = 0; i < shelf.count; ++i) {
+                reveal(shelf.slots[i], bytes);
+                std::free(shelf.slots[i]);
             }
+            std::free(shelf.slots);
+        }
     }
 
     static bool small(std::size_t size) { return size <= kSmallMax; }
@@ -119,37 +138,53 @@ struct LuaHost::Allocator {
         hide(static_cast<char*>(block) + size, class_bytes(size) - size);
     }
 
-    void* take(std::size_t size) {
-        const std::size_t c = size_class(size);
-        void* block = free_blocks[c];
-        if (block) {
-            reveal(block, sizeof(void*));
-            free_blocks[c] = *static_cast<void**>(block);
-        } else {
-            block = std::malloc((c + 1) * kGrain);
-            if (!block) return nullptr;
-        }
+    // The top block of the class's shelf, fitted to `size`; null if the shelf is empty.
+    void* unshelve(std::size_t size) {
+        Shelf& shelf = shelves[size_class(size)];
+        if (!shelf.count) return nullptr;
+        void* block = shelf.slots[--shelf.count];
+        if (shelf.count) __builtin_prefetch(shelf.slots[shelf.count - 1], 1);
         fit(block, size);
         return block;
     }
+    // Puts a block of `size` bytes on its class's shelf; false if the shelf is full.
+    bool shelve(void* block, std::size_t size) {
+        Shelf& shelf = shelves[size_class(size)];
+        if (shelf.count == shelf.capacity) return false;
+        shelf.slots[shelf.count++] = block;
+        hide(block, class_bytes(size));
+        return true;
+    }
+    void* take(std::size_t size) {
+        if (void* block = unshelve(size)) return block;
+        void* block = std::malloc(class_bytes(size));
+        if (block) fit(block, size);
+        return block;
+    }
     void give(void* block, std::size_t size) {
-        const std::size_t c = size_class(size);
-        reveal(block, (c + 1) * kGrain);
-        *static_cast<void**>(block) = free_blocks[c];
-        free_blocks[c] = block;
-        hide(block, (c + 1) * kGrain);
+        if (!shelve(block, size) && !(widen(shelves[size_class(size)]) && shelve(block, size)))
+            std::free(block);  // no room to keep it: malloc has it back
+    }
+    // Doubles a full shelf; false if malloc has no room for it (the shelf stays as it was).
+    [[gnu::noinline]] static bool widen(Shelf& shelf) {
+        const std::size_t capacity = shelf.capacity ? shelf.capacity * 2 : kFirstShelfSlots;
+        void* slots = std::realloc(shelf.slots, capacity * sizeof(void*));
+        if (!slots) return false;
+        shelf.slots = static_cast<void**>(slots);
+        shelf.capacity = capacity;
+        return true;
     }
 
     // Under ASan, checks Lua's side of the contract before a block is freed or resized: the block
     // is one malloc gave (to this allocator: a small block has its class's size, a large one the
-    // size Lua asked for) and it is not resting in a list. A wrong old_size would put a block in
-    // the wrong list (a later taker writes past it) and a double free would hand it out twice.
+    // size Lua asked for) and it is not resting on a shelf. A wrong old_size would put a block on
+    // the wrong shelf (a later taker writes past it) and a double free would hand it out twice.
     static void check_in_use(void* block, std::size_t old_size) {
 #ifdef UMPIRE_ASAN
         const std::size_t expected = small(old_size) ? class_bytes(old_size) : old_size;
         const std::size_t actual = __sanitizer_get_allocated_size(block);
         const char* problem = actual != expected ? "freed or resized with a wrong old size"
-                              : __asan_region_is_poisoned(block, 1) ? "freed twice (it is in a free list)"
+                              : __asan_region_is_poisoned(block, 1) ? "freed twice (it is resting on a shelf)"
                                                                     : nullptr;
         if (!problem) return;
         std::fprintf(stderr, "LuaHost::Allocator: block %p (old size %zu, malloc size %zu) %s\n", block,
@@ -179,28 +214,23 @@ struct LuaHost::Allocator {
     }
 
     // Lua's allocator function. The two calls rule code makes most (~150 a Monte Carlo sample of
-    // the ASL MG attack): a small block freed, and a new small block taken from a list that has
-    // one, well under the cap and the note. Those are done here without a call or a saved
-    // register; everything else (malloc, a resize, the cap, the note) goes to allocate_rest,
-    // which does the same for them. They were ~40 machine instructions a call, now ~15.
+    // the ASL MG attack): a small block freed onto a shelf with room, and a new small block taken
+    // from a shelf that has one, well under the cap and the note. Those are done here without a
+    // call or a saved register; everything else (malloc, a resize, a full shelf, the cap, the
+    // note) goes to allocate_rest, which does the same for them.
     static void* allocate(void* ud, void* ptr, std::size_t old_size, std::size_t new_size) {
         Allocator& self = *static_cast<LuaHost*>(static_cast<Game*>(ud))->alloc_;
         if (new_size == 0) {
             if (ptr && small(old_size)) {
                 check_in_use(ptr, old_size);
-                self.give(ptr, old_size);
-                self.used -= old_size;
-                return nullptr;
+                if (self.shelve(ptr, old_size)) {
+                    self.used -= old_size;
+                    return nullptr;
+                }
             }
-        } else if (!ptr && small(new_size)) {
-            const std::size_t c = size_class(new_size);
-            void* block = self.free_blocks[c];
-            const std::size_t used = self.used + new_size;
-            if (block && used <= self.quiet_until) {
-                reveal(block, sizeof(void*));
-                self.free_blocks[c] = *static_cast<void**>(block);
-                fit(block, new_size);
-                self.used = used;
+        } else if (!ptr && small(new_size) && self.used + new_size <= self.quiet_until) {
+            if (void* block = self.unshelve(new_size)) {
+                self.used += new_size;
                 return block;
             }
         }
@@ -346,6 +376,7 @@ LuaHost::LuaHost(HostOptions options)
     }
     // LuaJIT's default pause, read by setting one (there is no getter); then the roomy pace.
     default_pause_ = lua_gc(L_, LUA_GCSETPAUSE, kRoomyPause);
+    default_step_mul_ = lua_gc(L_, LUA_GCSETSTEPMUL, kRoomyStepMul);
     pace_collector(true);
     luaL_openlibs(L_);
     tail_call::make_locator(L_);  // before the sandbox: it reads the real debug, jit.util and string
@@ -592,8 +623,20 @@ LuaHost::Resuming::~Resuming() { host_.running_ = previous_; }
 // a heap that nears the cap is collected at LuaJIT's own pace. A top-level call starting with the
 // heap small again restores the roomy pace. lua_gc(LUA_GCSETPAUSE) only stores the number, so the
 // allocator may call this in the middle of an allocation.
+//
+// The step multiplier goes with it: a cycle runs in steps of stepmul x 10 bytes' worth of marking
+// or sweeping, each taken when the rules have allocated another KiB. At LuaJIT's 200% a cycle of
+// the MG attack's few-MB heap is spread over some 1,500 steps between the rules' allocations, and
+// every step walks a stretch of the heap that has left the cache since the last (the sweep alone
+// was 13% of a sample's time, at the one load that follows the list of objects). kRoomyStepMul
+// does the same work in steps a hundred times longer: the MG attack sample 3.01 -> 2.65 us and
+// the fold bench's MG fire group 114-119 -> 106-107 us (docs/performance.md, session 32, h3),
+// with ~1% more instructions. A step stays short (at most ~200 KB of the heap, well under a
+// millisecond: a time limit's stop is not held up by it), and the heap past roomy_heap_bytes is
+// stepped at LuaJIT's default again. Like the pause, LUA_GCSETSTEPMUL only stores the number.
 void LuaHost::pace_collector(bool roomy) {
     lua_gc(L_, LUA_GCSETPAUSE, roomy ? kRoomyPause : default_pause_);
+    lua_gc(L_, LUA_GCSETSTEPMUL, roomy ? kRoomyStepMul : default_step_mul_);
     alloc_->roomy_until = roomy ? roomy_heap_bytes() : SIZE_MAX;
     alloc_->update_quiet_until();
 }

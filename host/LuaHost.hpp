@@ -227,13 +227,16 @@ private:
     // back on at the next top-level call that starts below half the cap.
     void suspend_jit();
     bool jit_suspended_ = false;
-    // The collector's pause: kRoomyPause while the heap is small, LuaJIT's default otherwise.
+    // The collector's pause and step multiplier: kRoomyPause and kRoomyStepMul while the heap is
+    // small, LuaJIT's defaults otherwise.
     void pace_collector(bool roomy);
     std::size_t roomy_heap_bytes() const;
     static constexpr int kRoomyPause = 600;
+    static constexpr int kRoomyStepMul = 20000;
     static constexpr std::size_t kRoomyHeapBytes = std::size_t{8} << 20;
     static constexpr std::size_t kRoomyHeapShareOfCap = 32;
     int default_pause_ = 200;
+    int default_step_mul_ = 200;
 
     static int message_handler(lua_State* L);
     static void count_hook(lua_State* L, lua_Debug* ar);

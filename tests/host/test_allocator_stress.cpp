@@ -1,5 +1,5 @@
-// The host's small-block allocator (host/LuaHost.cpp, LuaHost::Allocator: free lists per 16-byte
-// size class for blocks up to 256 bytes) under random Lua workloads.
+// The host's small-block allocator (host/LuaHost.cpp, LuaHost::Allocator: a shelf of resting
+// blocks per 16-byte size class for blocks up to 1 KiB) under random Lua workloads.
 //
 // Each workload is a seeded random mix of what rule code does to the heap: tables grown and
 // shrunk through both parts (colocated arrays split off, hash parts rehashed), strings of every
@@ -9,7 +9,7 @@
 // a digest of everything it built. The same workload runs in a plain LuaJIT state
 // (luaL_newstate: LuaJIT's own allocator) as the independent computation: a block handed out
 // twice, or written past, changes the digest. Under the ASan build (the CI stage) the allocator
-// also poisons the bytes past each block's requested size and every block in a free list, and
+// also poisons the bytes past each block's requested size and every resting block, and
 // checks each free's old size against malloc's, so an overflow or a wrong size stops the test at
 // the faulty access.
 #include <catch2/catch.hpp>
@@ -160,7 +160,7 @@ TEST_CASE("random Lua workloads give the same digest on the host's small-block a
 
 TEST_CASE("the memory cap's count returns to its level once a workload's garbage is collected",
           "[host][allocator]") {
-    // The allocator counts the sizes Lua asked for; a block resting in a free list is not in use.
+    // The allocator counts the sizes Lua asked for; a block resting on a shelf is not in use.
     // After a full collection the count is back near where it started (the workload keeps nothing).
     TestHost test;
     lua_State* L = test.host.state();

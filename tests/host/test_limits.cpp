@@ -401,35 +401,41 @@ TEST_CASE("trusted mode: the watchdog ends a runaway process with exit code 1", 
 
 namespace {
 
-// The collector's pause in percent, read by setting it (LuaJIT has no getter) and setting it back.
-int gc_pause(umpire::LuaHost& host) {
-    const int pause = lua_gc(host.state(), LUA_GCSETPAUSE, 0);
-    lua_gc(host.state(), LUA_GCSETPAUSE, pause);
-    return pause;
+// One of the collector's settings (LUA_GCSETPAUSE, LUA_GCSETSTEPMUL), read by setting it (LuaJIT
+// has no getter) and setting it back.
+int gc_setting(umpire::LuaHost& host, int what) {
+    const int value = lua_gc(host.state(), what, 0);
+    lua_gc(host.state(), what, value);
+    return value;
+}
+
+// The pace as "pause/stepmul": "600/20000" roomy, "200/200" LuaJIT's default.
+std::string gc_pace(umpire::LuaHost& host) {
+    return std::to_string(gc_setting(host, LUA_GCSETPAUSE)) + "/" + std::to_string(gc_setting(host, LUA_GCSETSTEPMUL));
 }
 
 }  // namespace
 
 TEST_CASE("the collector runs at the roomy pace only while the heap is small", "[limits][memory]") {
-    // LuaHost::pace_collector: a 600% pause while the heap is at most min(8 MiB, cap/32), LuaJIT's
-    // default 200% from the allocation that passes that, and the roomy pace again from the next
-    // top-level call that starts with the heap small.
+    // LuaHost::pace_collector: a 600% pause and a 20000% step multiplier while the heap is at most
+    // min(8 MiB, cap/32), LuaJIT's defaults (200%, 200%) from the allocation that passes that, and
+    // the roomy pace again from the next top-level call that starts with the heap small.
     umpire::HostOptions o;
     o.memory_limit = std::size_t{64} << 20;  // small heap: up to 2 MiB
     TestHost t(o);
-    CHECK(gc_pause(t.host) == 600);
+    CHECK(gc_pace(t.host) == "600/20000");
     t.host.run_string("local t = {} for i = 1, 1000 do t[i] = i end");
-    CHECK(gc_pause(t.host) == 600);
+    CHECK(gc_pace(t.host) == "600/20000");
     // 4 MiB kept alive: past the small heap during the call, so the default pace from then on.
     t.host.run_string("kept = {} for i = 1, 64 do kept[i] = string.rep('x', 65536 + i) end");
-    CHECK(gc_pause(t.host) == 200);
+    CHECK(gc_pace(t.host) == "200/200");
     t.host.run_string("local n = #kept");
-    CHECK(gc_pause(t.host) == 200);
+    CHECK(gc_pace(t.host) == "200/200");
     // Dropped and collected: the next call starts with a small heap again.
     t.host.run_string("kept = nil");
     lua_gc(t.host.state(), LUA_GCCOLLECT, 0);
     t.host.run_string("local n = 1");
-    CHECK(gc_pause(t.host) == 600);
+    CHECK(gc_pace(t.host) == "600/20000");
     // A heap that nears the cap is still collected: 40 MiB of garbage in 1 MiB strings, with the
     // cap at 64 MiB, runs without a memory error.
     t.host.run_string("for i = 1, 40 do local s = string.rep('y', 1048576 + i) end");
