@@ -664,7 +664,7 @@ std::string DataGuard::put_back(LuaHost& host) {
     for (const auto& s : guard.snapshots_) room += s->charged;
     try {
         host.with_raised_cap(room, attempt);
-        lua_gc(host.state(), LUA_GCCOLLECT, 0);
+        host.collect_garbage();
         return changed;
     } catch (const std::exception& e) {
         // Unusable first: the message below needs memory, and a std::bad_alloc while making it

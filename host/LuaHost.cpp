@@ -494,12 +494,12 @@ void LuaHost::call(int nargs, int nresults) {
     if (status == 0) return;
     // A failed call may leave garbage holding charged C++ memory (distributions refused at the
     // cap): give it back now, so the host is usable at once.
-    if (outer) lua_gc(L_, LUA_GCCOLLECT, 0);
+    if (outer) collect_garbage();
     // A memory error re-raised by the sandbox's pcall arrives as an ordinary error.
     const char* text = lua_tostring(L_, -1);
     if (status == LUA_ERRMEM || (text && std::string(text) == kNotEnoughMemory)) {
         lua_pop(L_, 1);
-        lua_gc(L_, LUA_GCCOLLECT, 0);  // give the heap back so the host stays usable
+        collect_garbage();  // give the heap back so the host stays usable
         const std::string file = limits_->memory_file;
         // The journal's C++ memory counts against the cap (Game::charge_growth): when it is what
         // filled the cap, say so, or the author looks for a growing table that is not there.
@@ -666,8 +666,7 @@ int LuaHost::raise_if_stopped(lua_State* L, int status) {
 void LuaHost::note_c_entry(lua_State* L, const char* what) {
     LuaHost& host = from(L);
     if (!host.limits_->watchdog) return;
-    const char* dot = std::strrchr(what, '.');  // "string.find": called "find" in the string table
-    if (!tail_call::push_caller_where(L, dot ? dot + 1 : what)) luaL_where(L, 1);
+    if (!tail_call::push_caller_where(L)) luaL_where(L, 1);
     lua_pushfstring(L, "in %s:", what);
     lua_concat(L, 2);
     host.limits_->watchdog->set_where(lua_tostring(L, -1));
@@ -839,7 +838,7 @@ void LuaHost::load_generation(const std::function<void(int env_index)>& fill) {
         lua_settop(L_, top);
         registry().rollback();
         if (state_json() != snapshot) set_state_json(snapshot);
-        lua_gc(L_, LUA_GCCOLLECT, 0);
+        collect_garbage();
         throw;
     }
 }
@@ -873,7 +872,7 @@ void LuaHost::protect(const std::function<void()>& body) {
         lua_settop(L_, job.top + 1);  // the error value
         if (status == LUA_ERRMEM || (lua_tostring(L_, -1) && std::string(lua_tostring(L_, -1)) == kNotEnoughMemory)) {
             lua_settop(L_, job.top);
-            lua_gc(L_, LUA_GCCOLLECT, 0);
+            collect_garbage();
             throw ScriptError("memory limit: the rules used more than " + std::to_string(options_.memory_limit >> 20) +
                               " MiB of Lua memory while loading (a data file too large, or a YAML alias bomb?)");
         }
@@ -965,7 +964,7 @@ bool LuaHost::charge_memory(std::size_t bytes) {
     if (alloc_->used + bytes + margin <= alloc_->limit) {
         collected_near_cap_at_ = 0;
     } else if (over_cap || alloc_->used > collected_near_cap_at_ + margin / 4) {
-        lua_gc(L_, LUA_GCCOLLECT, 0);  // unreachable distributions release their charge too
+        collect_garbage();  // unreachable distributions release their charge too
         collected_near_cap_at_ = alloc_->used;
         if (alloc_->used + bytes > alloc_->limit) return false;
     }
@@ -992,6 +991,10 @@ void LuaHost::with_raised_cap(std::size_t extra, const std::function<void()>& bo
     alloc_->limit += extra;
     alloc_->update_quiet_until();
     body();
+}
+
+void LuaHost::collect_garbage() {
+    with_raised_cap(SIZE_MAX - alloc_->limit, [this] { lua_gc(L_, LUA_GCCOLLECT, 0); });
 }
 
 void LuaHost::make_unusable(const char* why) noexcept {

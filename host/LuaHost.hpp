@@ -144,6 +144,14 @@ public:
     // (host/DataGuard.cpp). What it allocates stays counted after the cap is lowered again, so
     // rule code gains no room: its next allocations are refused until the heap is back under.
     void with_raised_cap(std::size_t extra, const std::function<void()>& body);
+    // A full collection that the memory cap cannot refuse. The collector mostly frees, but it
+    // also takes memory: it halves LuaJIT's string table (once a cycle, when three quarters of
+    // it are empty) into a new table, and shrinks its string buffer. At the cap that block was
+    // refused, and lua_gc raised the refusal as a Lua error where the host collects outside any
+    // protected call (after a memory stop, a failed load), unwinding into C++. The cap is lifted
+    // while the collector runs: what it takes is smaller than what it replaces, so the heap ends
+    // no larger than it began.
+    void collect_garbage();
     // Host code could not put the host back into a safe shape (the data a run changed could not
     // be restored): from now on every top-level call refuses with `why` instead of running rule
     // code against half-restored data. Final for this host.

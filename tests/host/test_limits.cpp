@@ -440,3 +440,24 @@ TEST_CASE("the collector runs at the roomy pace only while the heap is small", "
     // cap at 64 MiB, runs without a memory error.
     t.host.run_string("for i = 1, 40 do local s = string.rep('y', 1048576 + i) end");
 }
+
+// A full collection can itself take memory: LuaJIT halves its string table, once a cycle, when
+// three quarters of it are empty, into a newly allocated table. At the cap that allocation was
+// refused, and lua_gc raised the refusal where the host collects after a memory stop, outside any
+// protected call (session 32: a reload that dropped most interned strings found it). Here 600 000
+// strings grow the table to 2^20 slots and die, so that when a later run fills the heap to its
+// cap the table still has halvings to make, each needing far more than the stopped run frees.
+TEST_CASE("a full collection at the memory cap is not refused", "[limits][memory]") {
+    umpire::HostOptions o;
+    o.memory_limit = 96 << 20;
+    TestHost t(o);
+    t.host.run_string("local t = {} for i = 1, 600000 do t[i] = 'k' .. i end");
+    for (int round = 0; round < 3; ++round) {
+        CHECK_THROWS_WITH(t.host.run_string("local f = {} umpire.state['fill'] = f while true do f[1] = {} f = f[1] end",
+                                            "@fill.lua"),
+                          Catch::Contains("memory limit"));
+        CHECK(t.eval("umpire.state['fill'] ~= nil") == "true");
+        t.host.run_string("umpire.state['fill'] = nil");
+        CHECK(t.eval("#('x'):rep(1000)") == "1000");
+    }
+}
