@@ -418,7 +418,7 @@ bool push_locator(lua_State* L) {
 
 }  // namespace
 
-bool push_caller_where(lua_State* L, const char* own_name) {
+bool push_caller_where(lua_State* L) {
     lua_Debug self, caller;
     if (!lua_checkstack(L, 8) || !lua_getstack(L, 0, &self) || !lua_getinfo(L, "n", &self) || !self.name ||
         !self.namewhat || !lua_getstack(L, 1, &caller))

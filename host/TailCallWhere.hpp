@@ -16,9 +16,9 @@ void make_locator(lua_State* L);
 /// through a tail call: the line of the tail call when it can be told, else the calling line
 /// followed by the function that made the tail call ("in a tail call from probe (defined at line 1)
 /// on line 3 or 5, ").
-/// Returns false, pushing nothing, for a direct call. own_name is the running function's name in
-/// the string table ("find"): a field or method call by that name is taken for a direct one
-/// (`s:find(p)`), unread. A stop (time, memory) raised meanwhile goes on.
-bool push_caller_where(lua_State* L, const char* own_name);
+/// Returns false, pushing nothing, for a direct call. A field or method call by the running
+/// function's own name (`s:find(p)`) is read too: `return s:find(p)` inside a function `M.find`
+/// is a tail call by that name. A stop (time, memory) raised meanwhile goes on.
+bool push_caller_where(lua_State* L);
 
 }  // namespace umpire::tail_call

@@ -30,7 +30,7 @@ std::string g_where;  // what the last locate was told
 int g_calls = 0;
 
 int l_locate(lua_State* L) {
-    if (!umpire::tail_call::push_caller_where(L, "locate")) luaL_where(L, 1);
+    if (!umpire::tail_call::push_caller_where(L)) luaL_where(L, 1);
     g_where = lua_tostring(L, -1);
     ++g_calls;
     return 0;
