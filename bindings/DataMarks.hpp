@@ -8,24 +8,47 @@
 #include <lua.hpp>
 
 #include <string>
+#include <string_view>
+#include <utility>
 
 namespace umpire::marks {
 
+// The key marks of one table, packed into one string: the file's display name once, then for
+// each key its type and value and the 1-based line and column of its mark (push_where spells
+// "file:line:col" when asked). One string a table instead of a table of mark strings, because a
+// weak-keyed table holds its values strongly (LuaJIT has no ephemerons): the mark table of a data
+// table that died stayed reachable from the registry's side table until a collection cleared the
+// entry, so each cycle kept alive every mark table made since the one before, and the next
+// cycle's pause grew with them. Reloads of asl after data edits: 0.64 MB alive, 1.3 MB left by
+// one full collection, the heap peaking at 7.5-13.7 MB between cycles; now 0.59 MB, 0.60 MB and
+// 5.1-5.3 MB. A string is interned: a file reloaded with the same keys on the same lines makes
+// the very strings the last load made, and leaves nothing behind; an edit that moves lines makes
+// one new string for each table it moved, which a cycle still carries, as it carries the tables'
+// own marks (smaller than the mark tables were). Pushing is cheaper too: one string a table, where
+// a mark table was one table and one string a key.
+class KeyMarks {
+public:
+    // Starts a table's marks; `display` is the file's name in messages.
+    void begin(std::string_view display, std::size_t keys);
+    void add(std::string_view key, int line, int column);  // a string key
+    void add(double key, int line, int column);            // a number key
+    void add(bool key, int line, int column);              // a boolean key
+    std::string take() { return std::move(packed_); }
+
+private:
+    void place(int line, int column);
+    std::string packed_;
+};
+
 // Records marks for the many tables of one data file: pushes the three side tables once (they
 // stay on the stack, above what was there; the caller pops them), so each mark costs a raw set
-// or two instead of registry look-ups. A table's key marks go into one table made at its final
-// size when the table begins, so a key's mark is one raw set: no look-up of the table's mark
-// table and no rehash as it grows (a reload of asl records about a thousand of them).
+// or two instead of registry look-ups.
 class Writer {
 public:
     explicit Writer(lua_State* L);
-    // Records `where` for the table itself (the table at `table`, an absolute index), and whether
-    // it was written as a sequence. When `keys` > 0, pushes the table's key-mark table, made for
-    // that many keys, and returns its absolute index for set_key; the caller pops it once the
-    // table's keys are recorded. Returns 0 and pushes nothing when `keys` is 0.
-    int begin_table(int table, const std::string& where, bool sequence, int keys);
-    // Records `where` for the key at `key` (an absolute index) in the key-mark table at `marks`.
-    void set_key(int marks, int key, const std::string& where);
+    // Records `where` for the table itself (the table at `table`, an absolute index), whether it
+    // was written as a sequence, and its keys' marks (KeyMarks::take; empty for none).
+    void mark_table(int table, const std::string& where, bool sequence, const std::string& key_marks);
 
 private:
     lua_State* L_;

@@ -16,6 +16,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "bindings/DataMarks.hpp"
 #include "bindings/LuaError.hpp"
 #include "ruleset/YamlLoader.hpp"
 
@@ -41,13 +42,14 @@ struct Value {
     std::string text;   // a string's bytes; a table's own mark ("file:line:col")
     int size_hint = 0;  // tables: yaml-cpp's node.size()
     std::vector<Entry> entries;
+    std::string key_marks;  // tables: their entries' key marks, packed (bindings/DataMarks.hpp)
 };
 
 // One key of a table that holds a value (a null map value is skipped, as Lua cannot hold it).
 struct Entry {
     Value key;
     Value value;
-    std::string key_mark;  // "file:line:col" of the key (of the item, in a sequence)
+    int key_line = 0, key_column = 0;  // 1-based place of the key (of the item, in a sequence)
 };
 
 struct Document {
@@ -60,9 +62,9 @@ struct Document {
 
 // The C++ heap a value takes: the node, its strings and its entry array, and those of its entries.
 inline std::size_t heap_bytes(const Value& value) {
-    std::size_t bytes = sizeof(Value) + value.text.capacity() + value.entries.capacity() * sizeof(Entry);
-    for (const auto& entry : value.entries)
-        bytes += heap_bytes(entry.key) + heap_bytes(entry.value) + entry.key_mark.capacity();
+    std::size_t bytes = sizeof(Value) + value.text.capacity() + value.entries.capacity() * sizeof(Entry) +
+                        value.key_marks.capacity();
+    for (const auto& entry : value.entries) bytes += heap_bytes(entry.key) + heap_bytes(entry.value);
     return bytes;
 }
 
@@ -158,6 +160,25 @@ struct Converter {
         return true;
     }
 
+    static void place(Entry& entry, const YAML::Mark& m) {
+        entry.key_line = m.line + 1;
+        entry.key_column = m.column + 1;
+    }
+
+    // A table's key marks in one string, as the loader records them (marks::KeyMarks).
+    void pack_key_marks(Value& table) {
+        if (table.entries.empty()) return;
+        marks::KeyMarks packed;
+        packed.begin(display, table.entries.size());
+        for (const Entry& entry : table.entries) {
+            const Value& key = entry.key;
+            if (key.kind == Kind::Number) packed.add(key.number, entry.key_line, entry.key_column);
+            else if (key.kind == Kind::Boolean) packed.add(key.boolean, entry.key_line, entry.key_column);
+            else packed.add(std::string_view(key.text), entry.key_line, entry.key_column);
+        }
+        table.key_marks = packed.take();
+    }
+
     // The node's value; false for null.
     bool convert(const Node& node, Value& out) {
         count_value(values, display, node.Mark());
@@ -191,8 +212,9 @@ struct Converter {
                     fail(display, item.Mark(), "empty item in a list (Lua lists cannot hold nil; "
                                                 "remove it or quote it)");
                 entry.key = numeric(i);
-                entry.key_mark = mark_text(display, item.Mark());
+                place(entry, item.Mark());
             }
+            pack_key_marks(out);
             return true;
         }
         case YAML::NodeType::Map: {
@@ -219,9 +241,10 @@ struct Converter {
                 // A Lua table cannot hold a NaN key (lua_rawset raises): refuse it here, with the place.
                 if (entry.key.kind == Kind::Number && std::isnan(entry.key.number))
                     fail(display, key.Mark(), "a map key cannot be NaN (.nan)");
-                if (convert(item.second, entry.value)) entry.key_mark = mark_text(display, key.Mark());
+                if (convert(item.second, entry.value)) place(entry, key.Mark());
                 else out.entries.pop_back();
             }
+            pack_key_marks(out);
             return true;
         }
         }

@@ -138,18 +138,12 @@ struct Pusher {
         const bool sequence = v.kind == Kind::Sequence;
         lua_createtable(L, sequence ? v.size_hint : 0, sequence ? 0 : v.size_hint);
         const int t = lua_gettop(L);
-        const int key_marks = marks.begin_table(t, v.text, sequence, static_cast<int>(v.entries.size()));
+        marks.mark_table(t, v.text, sequence, v.key_marks);
         for (const Entry& entry : v.entries) {
             push_scalar(entry.key);
-            const int k = lua_gettop(L);
             push(entry.value);
-            lua_pushvalue(L, k);
-            lua_insert(L, -2);
             lua_rawset(L, t);
-            marks.set_key(key_marks, k, entry.key_mark);
-            lua_pop(L, 1);  // the key
         }
-        lua_settop(L, t);  // the key-mark table, if any
     }
 };
 

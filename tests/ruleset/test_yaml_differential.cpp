@@ -76,12 +76,14 @@ std::string difference(const Value& a, const Value& b, const std::string& path) 
     };
     const bool numbers_equal = a.number == b.number || (std::isnan(a.number) && std::isnan(b.number));
     if (a.kind != b.kind || a.boolean != b.boolean || !numbers_equal || a.text != b.text ||
-        a.size_hint != b.size_hint || a.entries.size() != b.entries.size())
+        a.key_marks != b.key_marks || a.size_hint != b.size_hint || a.entries.size() != b.entries.size())
         return path + ": old " + show(a) + " / new " + show(b);
     for (std::size_t i = 0; i < a.entries.size(); ++i) {
         const auto& x = a.entries[i];
         const auto& y = b.entries[i];
-        if (x.key_mark != y.key_mark) return path + "[" + std::to_string(i) + "] key mark " + x.key_mark + " / " + y.key_mark;
+        if (x.key_line != y.key_line || x.key_column != y.key_column)
+            return path + "[" + std::to_string(i) + "] key mark " + std::to_string(x.key_line) + ":" +
+                   std::to_string(x.key_column) + " / " + std::to_string(y.key_line) + ":" + std::to_string(y.key_column);
         if (auto d = difference(x.key, y.key, path + "[" + std::to_string(i) + "].key"); !d.empty()) return d;
         if (auto d = difference(x.value, y.value, path + "[" + std::to_string(i) + "]"); !d.empty()) return d;
     }
