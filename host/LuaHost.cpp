@@ -356,6 +356,16 @@ int LuaHost::message_handler(lua_State* L) {
         lua_pushfstring(L, "(error object is a %s value)", type);
         lua_replace(L, 1);
     }
+    // The interpreter raises a Lua stack overflow from the callee's header, where LuaJIT adds
+    // no "file:line: " (its compiled code does): the message would name no place. The level
+    // above this handler is the function whose call overflowed; its line is the place. (LuaJIT
+    // runs the handler on the few slots it keeps past the stack's maximum: enough for this.)
+    if (std::strcmp(lua_tostring(L, 1), "stack overflow") == 0) {
+        luaL_where(L, 1);
+        lua_pushvalue(L, 1);
+        lua_concat(L, 2);
+        lua_replace(L, 1);
+    }
     luaL_traceback(L, L, nullptr, 1);
     LuaHost::from(L).last_traceback_ = lua_tostring(L, -1);
     lua_pop(L, 1);
