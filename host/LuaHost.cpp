@@ -360,7 +360,7 @@ int LuaHost::message_handler(lua_State* L) {
     // no "file:line: " (its compiled code does): the message would name no place. The level
     // above this handler is the function whose call overflowed; its line is the place. (LuaJIT
     // runs the handler on the few slots it keeps past the stack's maximum: enough for this.)
-    if (std::strcmp(lua_tostring(L, 1), "stack overflow") == 0) {
+    if (lua_type(L, 1) == LUA_TSTRING && std::strcmp(lua_tostring(L, 1), "stack overflow") == 0) {
         luaL_where(L, 1);
         lua_pushvalue(L, 1);
         lua_concat(L, 2);
