@@ -367,8 +367,12 @@ end
 local function fire_kept(spec, mg, kept)
   local a = rules.ift.resolve_column(spec.label or "attack", spec.drm, spec.dr, kept.fp, kept.column)
   if a.dr then
-    -- (check_numbers' work without its table: memo_leaf checked that it is as written)
-    local removed, malfunctioned = rules.sw_malfunction.check_outcome(mg, a.original, kept.eff)
+    -- (check_numbers' work without its table: memo_leaf checked that it is as written). The
+    -- Original DR is read from a.dr as check_numbers reads it, not from a.original: a house rule
+    -- replacing ift.resolve_column (which the memo does not skip) may change the DR or leave out
+    -- `original`, and the attack worked out checks a.dr.
+    local dr = a.dr
+    local removed, malfunctioned = rules.sw_malfunction.check_outcome(mg, type(dr) == "table" and dr.total or dr, kept.eff)
     a.mg = results_of_one(mg, mg_result(mg, malfunctioned, removed, a.colored, spec.phase, kept.sustained))
   else
     a.mg = {}

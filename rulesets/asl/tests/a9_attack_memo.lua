@@ -319,6 +319,11 @@ local HOUSE = {
   -- (an attack from the memo takes breakdown.check's answer from breakdown.outcome_as_written while the
   -- function is as written: sw_malfunction.check_outcome)
   {"breakdown", "check", function(w) return function(...) local r = w(...); r.malfunction = not r.eliminated; return r end end},
+  -- (the memo does not skip ift.resolve_column, but the malfunction check after it must read the
+  -- DR the replacement returns, as the attack worked out does; found by the session 32 review)
+  {"ift", "resolve_column", function(w) return function(...) local a = w(...)
+    if a.dr then a.dr = {total = a.dr.total + 5, colored = a.dr.colored, white = a.dr.white} end
+    return a end end},
 }
 
 test("mg_attack.fire_memoized: a house rule replacing a function whose work the memo skips is asked at every attack", function()
