@@ -489,15 +489,19 @@ void LuaHost::call(int nargs, int nresults) {
     }
     --call_depth_;
     lua_remove(L_, handler);
-    std::string called;  // the function kept, named for a memory error that has no place
+    // The function kept, named for a memory error that has no place: its file, and the message's
+    // prefix. A C function has no file to name.
+    std::string called_file, called;
     if (keep_function) {
         if (status != 0) {
             lua_Debug ar;
             lua_pushvalue(L_, base);
-            if (lua_getinfo(L_, ">S", &ar))
-                called = std::string(ar.short_src) + ": " +
+            if (lua_getinfo(L_, ">S", &ar) && std::strcmp(ar.what, "C") != 0) {
+                called_file = ar.short_src;
+                called = called_file + ": " +
                          (ar.linedefined > 0 ? "in the function defined at line " + std::to_string(ar.linedefined) + ": "
                                              : std::string());
+            }
         }
         lua_remove(L_, base);
     }
@@ -523,7 +527,7 @@ void LuaHost::call(int nargs, int nresults) {
         const std::string place = !file.empty() ? file + ":" + std::to_string(limits_->memory_line) + ": " : called;
         throw ScriptError(place + "memory limit: the rules used more than " + std::to_string(options_.memory_limit >> 20) +
                               " MiB of Lua memory" + why,
-                          file.empty() ? called.substr(0, called.find(':')) : file,
+                          file.empty() ? called_file : file,
                           file.empty() ? 0 : limits_->memory_line);
     }
     throw lua::to_script_error(L_, status, options_.traceback ? last_traceback_ : std::string());
