@@ -591,6 +591,9 @@ void LuaHost::watch_memory_position() {
 // back into Lua: the sandbox has no FFI callbacks, and the host's FFI fast paths call none), so
 // no return address points into the machine code freed. The compiler is back on at the next
 // top-level call that starts with the heap below half the cap (LuaHost::call).
+// Called from the count hook, which may run while LuaJIT records a trace: safe, because
+// luaJIT_setmode aborts any recording before it changes the engine ("Abort recording on any
+// state change", lj_dispatch.c), so the flush never pulls a trace from under the recorder.
 void LuaHost::suspend_jit() {
     luaJIT_setmode(L_, 0, LUAJIT_MODE_ENGINE | LUAJIT_MODE_FLUSH);
     luaJIT_setmode(L_, 0, LUAJIT_MODE_ENGINE | LUAJIT_MODE_OFF);
