@@ -71,13 +71,29 @@ Record next_record(std::string_view& in) {
     return r;
 }
 
-// The display name of packed marks; `in` is left at the first record.
-std::string_view display_of(std::string_view& in) {
-    const std::uint32_t n = get_u32(in);
-    const std::string_view display = in.substr(0, n);
-    in.remove_prefix(n);
-    return display;
-}
+// Packed marks held by the Lua string at `index`, read record by record: the display name, then
+// each key with its place. (The views are into the string, which stays on the stack meanwhile.)
+class PackedMarks {
+public:
+    PackedMarks(lua_State* L, int index) {
+        std::size_t n = 0;
+        const char* packed = lua_tolstring(L, index, &n);
+        rest_ = std::string_view(packed, n);
+        const std::uint32_t display_size = get_u32(rest_);
+        display_ = rest_.substr(0, display_size);
+        rest_.remove_prefix(display_size);
+    }
+    std::string_view display() const { return display_; }
+    // The next record into `r`; false once there is none.
+    bool next(Record& r) {
+        if (rest_.empty()) return false;
+        r = next_record(rest_);
+        return true;
+    }
+
+private:
+    std::string_view display_, rest_;
+};
 
 void push_mark(lua_State* L, std::string_view display, const Record& r) {
     std::string mark;
@@ -118,14 +134,10 @@ void push_writable_key_marks(lua_State* L, int table) {
     }
     lua_newtable(L);
     if (lua_type(L, -2) == LUA_TSTRING) {
-        std::size_t n = 0;
-        const char* packed = lua_tolstring(L, -2, &n);
-        std::string_view in(packed, n);
-        const std::string_view display = display_of(in);
-        while (!in.empty()) {
-            const Record r = next_record(in);
+        PackedMarks packed(L, -2);
+        for (Record r; packed.next(r);) {
             push_key(L, r);
-            push_mark(L, display, r);
+            push_mark(L, packed.display(), r);
             lua_rawset(L, -3);
         }
     }
@@ -217,14 +229,10 @@ void push_where(lua_State* L, int table_index, int key_index) {
     }
     if (lua_type(L, -1) != LUA_TSTRING) return;  // nil: no marks
     // Packed marks: looked for key by key (umpire.where answers messages; it is never hot).
-    std::size_t n = 0;
-    const char* packed = lua_tolstring(L, -1, &n);
-    std::string_view in(packed, n);
-    const std::string_view display = display_of(in);
-    while (!in.empty()) {
-        const Record r = next_record(in);
+    PackedMarks packed(L, -1);
+    for (Record r; packed.next(r);) {
         if (same_key(L, key_index, r)) {
-            push_mark(L, display, r);
+            push_mark(L, packed.display(), r);
             lua_remove(L, -2);
             return;
         }
