@@ -357,14 +357,21 @@ int LuaHost::message_handler(lua_State* L) {
         lua_replace(L, 1);
     }
     // The interpreter raises a Lua stack overflow from the callee's header, where LuaJIT adds
-    // no "file:line: " (its compiled code does): the message would name no place. The level
-    // above this handler is the function whose call overflowed; its line is the place. (LuaJIT
-    // runs the handler on the few slots it keeps past the stack's maximum: enough for this.)
+    // no "file:line: " (its compiled code does): the message would name no place. The place is
+    // the nearest frame above this handler that is at a line. That is usually level 1, the
+    // function whose call overflowed; but a frame still in its header (line 0) or one rebuilt
+    // from a trace exit (line -1) is at none, and then its caller is. Which of these LuaJIT
+    // leaves depends on which traces it recorded, which its randomised penalties vary from run
+    // to run, so only "the first frame at a line" names a place every time. (LuaJIT runs the
+    // handler on the few slots it keeps past the stack's maximum: enough for this.)
     if (lua_type(L, 1) == LUA_TSTRING && std::strcmp(lua_tostring(L, 1), "stack overflow") == 0) {
-        luaL_where(L, 1);
-        lua_pushvalue(L, 1);
-        lua_concat(L, 2);
-        lua_replace(L, 1);
+        lua_Debug frame;
+        for (int level = 1; level <= 4 && lua_getstack(L, level, &frame); ++level) {
+            if (!lua_getinfo(L, "Sl", &frame) || frame.currentline <= 0) continue;
+            lua_pushfstring(L, "%s:%d: %s", frame.short_src, frame.currentline, "stack overflow");
+            lua_replace(L, 1);
+            break;
+        }
     }
     luaL_traceback(L, L, nullptr, 1);
     LuaHost::from(L).last_traceback_ = lua_tostring(L, -1);
@@ -432,14 +439,14 @@ void LuaHost::call(int nargs, int nresults) {
     // The handler's closure is made once (lua_pushcfunction makes a new one each time).
     lua_rawgeti(L_, LUA_REGISTRYINDEX, message_handler_ref_);
     lua_insert(L_, base);
-    // Under --jit and --trusted a memory error in compiled code has no readable place
-    // (note_refused_allocation): the function called is kept below the handler, to be named instead.
-    const bool keep_function = options_.trusted || options_.sandbox_jit;
-    if (keep_function) {
-        lua_pushvalue(L_, base + 1);
-        lua_insert(L_, base);
-    }
-    const int handler = keep_function ? base + 1 : base;
+    // Two errors can arrive with no readable place: a memory error in compiled code (under
+    // --jit and --trusted: note_refused_allocation), and a stack overflow that left no room for
+    // the message handler's own frame (LUA_ERRERR: see message_handler). The function called
+    // is kept below the handler, to be named instead. (Kept on every call: a copy and a move of
+    // a slot or two, where knowing which call will fail would cost more.)
+    lua_pushvalue(L_, base + 1);
+    lua_insert(L_, base);
+    const int handler = base + 1;
     const bool outer = call_depth_++ == 0;
     if (outer) {
         if (jit_suspended_ && alloc_->used <= alloc_->limit / 2) {
@@ -492,19 +499,17 @@ void LuaHost::call(int nargs, int nresults) {
     // The function kept, named for a memory error that has no place: its file, and the message's
     // prefix. A C function has no file to name.
     std::string called_file, called;
-    if (keep_function) {
-        if (status != 0) {
-            lua_Debug ar;
-            lua_pushvalue(L_, base);
-            if (lua_getinfo(L_, ">S", &ar) && std::strcmp(ar.what, "C") != 0) {
-                called_file = ar.short_src;
-                called = called_file + ": " +
-                         (ar.linedefined > 0 ? "in the function defined at line " + std::to_string(ar.linedefined) + ": "
-                                             : std::string());
-            }
+    if (status != 0) {
+        lua_Debug ar;
+        lua_pushvalue(L_, base);
+        if (lua_getinfo(L_, ">S", &ar) && std::strcmp(ar.what, "C") != 0) {
+            called_file = ar.short_src;
+            called = called_file + ": " +
+                     (ar.linedefined > 0 ? "in the function defined at line " + std::to_string(ar.linedefined) + ": "
+                                         : std::string());
         }
-        lua_remove(L_, base);
     }
+    lua_remove(L_, base);
     if (status == 0) return;
     // A failed call may leave garbage holding charged C++ memory (distributions refused at the
     // cap): give it back now, so the host is usable at once.
@@ -529,6 +534,13 @@ void LuaHost::call(int nargs, int nresults) {
                               " MiB of Lua memory" + why,
                           file.empty() ? called_file : file,
                           file.empty() ? 0 : limits_->memory_line);
+    }
+    // No handler ran (LUA_ERRERR), so the overflow's message is LuaJIT's bare one: the function
+    // called is the nearest place known.
+    if (status == LUA_ERRERR && text && std::strcmp(text, "stack overflow") == 0 && !called.empty()) {
+        lua_pop(L_, 1);
+        throw ScriptError(called + "stack overflow (a recursion too deep to leave room for naming its line)",
+                          called_file, 0);
     }
     throw lua::to_script_error(L_, status, options_.traceback ? last_traceback_ : std::string());
 }
