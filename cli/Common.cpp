@@ -41,7 +41,7 @@ void add_common(CLI::App* app, Common& c) {
                   "--trusted implies it");
     app->add_flag("--jit", c.jit,
                   "Keep the JIT on for sandboxed rule code (faster loops; a compiled runaway loop is "
-                  "then stopped by killing the worker at --timeout, without its line)");
+                  "then stopped by killing the worker at --timeout, naming the loop's line)");
     app->add_option("--memory", c.memory_mib,
                     "MiB of address space for the rules' worker process (default 2048; 0: no limit). An "
                     "eighth of it is the rules' memory cap (Lua heap and the C++ memory charged to it; "

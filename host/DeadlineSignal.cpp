@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <ucontext.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -10,6 +11,9 @@
 #include <climits>
 #include <cstdint>
 #include <mutex>
+
+#include "host/Isolation.hpp"
+#include "host/TraceLines.hpp"
 
 namespace umpire {
 namespace {
@@ -76,7 +80,33 @@ void forget_timers_after_fork() {
     }
 }
 
-void on_signal(int, siginfo_t* info, void*) {
+// The program counter the signal interrupted, or null on a machine this does not know.
+const void* interrupted_at(void* context) {
+    const auto* uc = static_cast<const ucontext_t*>(context);
+#if defined(__x86_64__)
+    return reinterpret_cast<const void*>(uc->uc_mcontext.gregs[REG_RIP]);
+#elif defined(__aarch64__)
+    return reinterpret_cast<const void*>(uc->uc_mcontext.pc);
+#else
+    (void)uc;
+    return nullptr;
+#endif
+}
+
+// Past the deadline with the JIT on, the hook may never run (a compiled loop): look at where the
+// thread is. Inside a trace's machine code, its line is noted for the parent, which then names
+// it when it kills the worker. Anywhere else (a C function the trace called, the kernel) the
+// timer looks again kLookAgainNs later, for as long as the call runs.
+constexpr std::int64_t kLookAgainNs = 10'000'000;
+
+void look_for_compiled_loop(Slot& slot, void* context) {
+    if (!trace_lines::any()) return;
+    char where[160];
+    if (trace_lines::find(interrupted_at(context), where, sizeof where)) isolation::note_compiled_loop(where);
+    else set_timer(slot, monotonic_now() + kLookAgainNs);
+}
+
+void on_signal(int, siginfo_t* info, void* context) {
     const int saved_errno = errno;
     const int index = info->si_value.sival_int;
     if (info->si_code == SI_TIMER && index >= 0 && index < kSlots) {
@@ -87,8 +117,12 @@ void on_signal(int, siginfo_t* info, void*) {
             slot.due.store(LLONG_MAX, std::memory_order_relaxed);
             if (slot.armed.load(std::memory_order_relaxed)) {
                 const std::int64_t deadline = slot.deadline.load(std::memory_order_relaxed);
-                if (monotonic_now() >= deadline) lua_sethook(slot.L, slot.hook, LUA_MASKCOUNT, 1);
-                else set_timer(slot, deadline);  // an earlier call's deadline: wait for this one's
+                if (monotonic_now() >= deadline) {
+                    lua_sethook(slot.L, slot.hook, LUA_MASKCOUNT, 1);
+                    look_for_compiled_loop(slot, context);
+                } else {
+                    set_timer(slot, deadline);
+                }  // an earlier call's deadline: wait for this one's
             }
         }
     }

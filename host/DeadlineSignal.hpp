@@ -18,7 +18,9 @@
 // the handler is installed with SA_RESTART, so reads and waits go on (poll/nanosleep return EINTR).
 //
 // Compiled traces and C functions still never reach a hook: the watchdog (Watchdog.hpp) and the
-// worker's parent stay the backstop, as before.
+// worker's parent stay the backstop, as before. Under --jit the handler also looks at where the
+// signal interrupted the thread: inside a compiled loop, it notes the loop's line for the parent's
+// message (TraceLines.hpp), and it looks again every 10 ms until the call ends.
 #pragma once
 #include <lua.hpp>
 

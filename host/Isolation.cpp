@@ -65,6 +65,7 @@ struct Page {
     Slot slots[kSlots];
     std::atomic<int> out_of_memory;
     std::atomic<int> where_writing;  // held while a thread writes `where` (note_where)
+    std::atomic<int> where_in_loop;  // `where` is a compiled loop's line (note_compiled_loop)
     char where[256];
 };
 
@@ -359,10 +360,12 @@ std::string death_message(const Limits& limits, const Page& page, int status, in
         std::snprintf(seconds, sizeof seconds, "%g", slot.seconds_ms.load() / 1000.0);
         return (where.empty() ? "" : where + " ") + "script stopped: killed at the wall-clock limit of " +
                seconds + " s (--timeout): " +
-               (slot.trusted.load() ? "compiled code cannot be interrupted in-process"
-                                    : "it was still running inside code the time check cannot reach "
-                                      "(a C function such as a pattern match: a pattern-matching bomb?; "
-                                      "or a loop compiled under --jit)");
+               (slot.trusted.load()        ? "compiled code cannot be interrupted in-process"
+                : page.where_in_loop.load() ? "it was still running a loop compiled under --jit, which "
+                                              "the time check cannot reach (runaway loop?)"
+                                            : "it was still running inside code the time check cannot reach "
+                                              "(a C function such as a pattern match: a pattern-matching bomb?; "
+                                              "or a loop compiled under --jit)");
     }
     if (page.out_of_memory.load())
         return "the rules ran out of address space (limit " + format_mib(limits.address_space) +
@@ -655,11 +658,24 @@ void disarm_slot(int slot) {
 // worker has died.
 void note_where(const char* where) {
     thread_local std::string last_noted;
-    if (!g_page || last_noted == where) return;
+    if (!g_page || (last_noted == where && !g_page->where_in_loop.load(std::memory_order_relaxed))) return;
     if (g_page->where_writing.exchange(1, std::memory_order_acquire) != 0) return;
     std::snprintf(g_page->where, sizeof g_page->where, "%s", where);
+    g_page->where_in_loop.store(0, std::memory_order_relaxed);
     g_page->where_writing.store(0, std::memory_order_release);
     last_noted = where;
+}
+
+// From a signal handler: no snprintf, no thread_local string. A note interrupted on its own
+// thread holds `where_writing`, and then this one gives way. The next note_where writes even the
+// text it last wrote, since `where_in_loop` says the page holds another.
+void note_compiled_loop(const char* where) {
+    if (!g_page || g_page->where_writing.exchange(1, std::memory_order_acquire) != 0) return;
+    std::size_t i = 0;
+    for (; i + 1 < sizeof g_page->where && where[i]; ++i) g_page->where[i] = where[i];
+    g_page->where[i] = '\0';
+    g_page->where_in_loop.store(1, std::memory_order_relaxed);
+    g_page->where_writing.store(0, std::memory_order_release);
 }
 
 void note_out_of_memory() {

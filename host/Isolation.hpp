@@ -120,6 +120,9 @@ void arm_slot(int slot, std::int64_t deadline_ns, double seconds, bool trusted);
 void disarm_slot(int slot);
 // Where the rules last were ("file:line: in string.find:"), for the parent's message.
 void note_where(const char* where);
+// Async-signal-safe: the line of the compiled loop the deadline's signal interrupted
+// ("file:line:", trace_lines::find), for the parent's message if it has to kill the worker.
+void note_compiled_loop(const char* where);
 // The worker's memory ran out (operator new or the Lua allocator failed under RLIMIT_AS).
 void note_out_of_memory();
 

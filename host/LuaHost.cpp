@@ -23,6 +23,7 @@ extern "C" std::size_t __sanitizer_get_allocated_size(const volatile void* block
 #include "host/Isolation.hpp"
 #include "host/Sandbox.hpp"
 #include "host/TailCallWhere.hpp"
+#include "host/TraceLines.hpp"
 #include "host/DeadlineSignal.hpp"
 #include "host/Watchdog.hpp"
 #include "bindings/GameLog.hpp"
@@ -397,6 +398,9 @@ LuaHost::LuaHost(HostOptions options)
     pace_collector(true);
     luaL_openlibs(L_);
     tail_call::make_locator(L_);  // before the sandbox: it reads the real debug, jit.util and string
+    // Under --jit a runaway compiled loop is stopped by the worker's kill, not the hook: the
+    // traces' lines let the kill name the loop's line (TraceLines.hpp). Before the sandbox too.
+    if (options_.sandbox_jit && !options_.trusted) trace_lines::attach(L_);
     sandbox::init(L_, options_.trusted);
 
     lua_newtable(L_);
@@ -412,6 +416,7 @@ LuaHost::LuaHost(HostOptions options)
 
 LuaHost::~LuaHost() {
     clear_extensions();  // they hold Lua references
+    if (L_ && options_.sandbox_jit && !options_.trusted) trace_lines::forget(L_);
     if (L_) lua_close(L_);
 }
 

@@ -175,6 +175,33 @@ TEST_CASE("isolation attacks: a compiled loop (JIT on) is killed at the wall-clo
     check_parent_alive();
 }
 
+// Under --jit the hook set at the deadline never runs inside a compiled loop, so the parent kills
+// the worker; the deadline's signal found the loop's machine code, and the message names the
+// line its trace starts at (host/TraceLines.hpp). Before, it named only the chunk: "loop.lua:".
+// (A loop that allocates is no case here: its trace leaves for the collector, the hook runs there,
+// and the stop is the ordinary in-process one with its line.)
+TEST_CASE("isolation attacks: a compiled loop under --jit is killed at the wall-clock limit, naming its line", "[isolation][attacks][jit]") {
+    const std::pair<const char*, const char*> loops[] = {
+        {"local n = 0\nlocal function spin()\n  while true do\n    n = n + 1\n  end\nend\nspin()", "loop.lua:3: "},
+        {"local n = 0\nfor i = 1, math.huge do\n  n = (n + i) % 7919\nend", "loop.lua:2: "},
+    };
+    for (const auto& [code, where] : loops) {
+        const std::string message = died([code = code] {
+            umpire::HostOptions o;
+            o.sandbox_jit = true;
+            o.time_limit = 0.3;
+            umpire::LuaHost host(o);
+            host.run_string(code, "@loop.lua");
+            return 42;
+        });
+        CAPTURE(code);
+        CHECK_THAT(message, Catch::Contains(std::string(where) +
+                                            "script stopped: killed at the wall-clock limit of 0.3 s (--timeout): it "
+                                            "was still running a loop compiled under --jit"));
+    }
+    check_parent_alive();
+}
+
 TEST_CASE("isolation attacks: a loop the hook stops is still an ordinary error in the worker", "[isolation][attacks]") {
     // The worker's out-of-process watchdog waits the grace period: the hook's in-process stop,
     // with file and line, comes first and the worker lives on to report it.

@@ -1,0 +1,176 @@
+#include "host/TraceLines.hpp"
+
+#include <lua.hpp>
+
+#include "core/Error.hpp"
+
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+namespace umpire::trace_lines {
+namespace {
+
+// The ranges live in a fixed table, never freed, shared by every state of the process (each
+// Monte Carlo thread's host compiles its own traces). A slot is a small sequence lock: its writer
+// makes `sequence` odd, writes the fields, then makes it even again; the signal handler reads a
+// slot only while `sequence` is even and unchanged across its read, so a slot being written, on
+// another thread or by the very thread the signal interrupted, is skipped rather than half read.
+// Writers claim slots round-robin; past kSlots traces the oldest ranges are overwritten, which
+// loses only the line of an old trace. A state's ranges are dropped when LuaJIT flushes its
+// traces and when the state closes; a range recorded over an older one of the same state (machine
+// code reused after a flush the handler missed) replaces it.
+constexpr int kSlots = 2048;
+constexpr unsigned kWhere = 160;
+
+struct Slot {
+    std::atomic<unsigned> sequence{0};
+    std::atomic<const void*> owner{nullptr};  // the state's main lua_State; null: empty
+    std::atomic<std::uintptr_t> begin{0};
+    std::atomic<std::uintptr_t> end{0};
+    char where[kWhere] = {};
+};
+
+Slot g_slots[kSlots];
+std::atomic<unsigned> g_next{0};
+std::atomic<int> g_states{0};
+
+// Takes the slot for writing; false if another writer holds it.
+bool lock(Slot& slot, unsigned& was) {
+    was = slot.sequence.load(std::memory_order_relaxed);
+    if (was & 1u) return false;
+    if (!slot.sequence.compare_exchange_strong(was, was + 1, std::memory_order_acquire)) return false;
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    return true;
+}
+
+void unlock(Slot& slot, unsigned was) {
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    slot.sequence.store(was + 2, std::memory_order_release);
+}
+
+// Empties the slots of `owner` (every one, or only those overlapping [begin, end)).
+void drop(const void* owner, std::uintptr_t begin = 0, std::uintptr_t end = UINTPTR_MAX) {
+    for (Slot& slot : g_slots) {
+        if (slot.owner.load(std::memory_order_relaxed) != owner) continue;
+        if (slot.end.load(std::memory_order_relaxed) <= begin || slot.begin.load(std::memory_order_relaxed) >= end)
+            continue;
+        unsigned was;
+        if (!lock(slot, was)) continue;
+        slot.owner.store(nullptr, std::memory_order_relaxed);
+        unlock(slot, was);
+    }
+}
+
+// record(address, size, where): the range of a trace just compiled, from the handler below.
+int record(lua_State* L) {
+    const void* owner = lua_touserdata(L, lua_upvalueindex(1));
+    const auto begin = static_cast<std::uintptr_t>(luaL_checknumber(L, 1));
+    const auto end = begin + static_cast<std::uintptr_t>(luaL_checknumber(L, 2));
+    std::size_t length = 0;
+    const char* where = luaL_checklstring(L, 3, &length);
+    drop(owner, begin, end);
+    for (int tries = 0; tries < kSlots; ++tries) {
+        Slot& slot = g_slots[g_next.fetch_add(1, std::memory_order_relaxed) % kSlots];
+        unsigned was;
+        if (!lock(slot, was)) continue;
+        const std::size_t n = length < kWhere - 2 ? length : kWhere - 2;
+        std::memcpy(slot.where, where, n);
+        slot.where[n] = ':';
+        slot.where[n + 1] = '\0';
+        slot.begin.store(begin, std::memory_order_relaxed);
+        slot.end.store(end, std::memory_order_relaxed);
+        slot.owner.store(owner, std::memory_order_relaxed);
+        unlock(slot, was);
+        break;
+    }
+    return 0;
+}
+
+// forget(): LuaJIT flushed the state's traces.
+int forget_all(lua_State* L) {
+    drop(lua_touserdata(L, lua_upvalueindex(1)));
+    return 0;
+}
+
+// The handler of jit.attach's "trace" events. "start" gives the function and bytecode a trace
+// begins at, "stop" the finished trace (whose machine code jit.util.tracemc returns with its
+// address), "abort" a trace given up, "flush" every trace of the state discarded. The body runs
+// under pcall: an error in a VM event handler (a memory error at the cap) would otherwise be
+// printed on stderr by LuaJIT; here it costs only that trace's line.
+constexpr const char* kHandler = R"lua(
+local attach, funcinfo, tracemc, record, forget = ...
+local starts = {}
+local function on_trace(what, trace, func, pc)
+  if what == "start" then
+    starts[trace] = funcinfo(func, pc).loc
+  elseif what == "stop" then
+    local where = starts[trace]
+    starts[trace] = nil
+    local mcode, address = tracemc(trace)
+    if where and mcode then record(address, #mcode, where) end
+  elseif what == "abort" then
+    starts[trace] = nil
+  elseif what == "flush" then
+    for trace in next, starts do starts[trace] = nil end
+    forget()
+  end
+end
+attach(function(...) pcall(on_trace, ...) end, "trace")
+)lua";
+
+}  // namespace
+
+void attach(lua_State* L) {
+    const int top = lua_gettop(L);
+    if (luaL_loadbuffer(L, kHandler, std::strlen(kHandler), "=(trace lines)") != 0)
+        throw Error(std::string("cannot make the trace-line handler: ") + lua_tostring(L, -1));
+    lua_getglobal(L, "jit");
+    lua_getfield(L, -1, "attach");
+    lua_replace(L, -2);
+    lua_getglobal(L, "require");
+    lua_pushliteral(L, "jit.util");
+    if (lua_pcall(L, 1, 1, 0) != 0 || !lua_istable(L, -1)) {
+        lua_settop(L, top);
+        return;  // a LuaJIT without jit.util: compiled loops then name only their chunk
+    }
+    lua_getfield(L, -1, "funcinfo");
+    lua_getfield(L, -2, "tracemc");
+    lua_remove(L, -3);
+    lua_pushlightuserdata(L, L);
+    lua_pushcclosure(L, record, 1);
+    lua_pushlightuserdata(L, L);
+    lua_pushcclosure(L, forget_all, 1);
+    if (lua_pcall(L, 5, 0, 0) != 0)
+        throw Error(std::string("cannot attach the trace-line handler: ") + lua_tostring(L, -1));
+    g_states.fetch_add(1, std::memory_order_relaxed);
+    lua_settop(L, top);
+}
+
+void forget(lua_State* L) {
+    drop(L);
+    g_states.fetch_sub(1, std::memory_order_relaxed);
+}
+
+bool any() { return g_states.load(std::memory_order_relaxed) > 0; }
+
+bool find(const void* address, char* out, unsigned size) {
+    const auto at = reinterpret_cast<std::uintptr_t>(address);
+    for (Slot& slot : g_slots) {
+        const unsigned before = slot.sequence.load(std::memory_order_acquire);
+        if (before & 1u) continue;
+        std::atomic_signal_fence(std::memory_order_seq_cst);
+        if (!slot.owner.load(std::memory_order_relaxed) || at < slot.begin.load(std::memory_order_relaxed) ||
+            at >= slot.end.load(std::memory_order_relaxed))
+            continue;
+        unsigned i = 0;
+        for (; i + 1 < size && i < kWhere && slot.where[i]; ++i) out[i] = slot.where[i];
+        out[i] = '\0';
+        std::atomic_thread_fence(std::memory_order_acquire);
+        if (slot.sequence.load(std::memory_order_relaxed) == before) return true;
+    }
+    return false;
+}
+
+}  // namespace umpire::trace_lines

@@ -1,0 +1,39 @@
+#pragma once
+
+// Which line a compiled loop is at, read from a signal handler.
+//
+// Under --jit a runaway loop compiled into a trace never returns to the interpreter, so the count
+// hook set at the deadline never runs and the worker is killed by its parent, naming only the
+// chunk the host called. The machine code itself says where it is, though: the deadline's signal
+// interrupts the thread inside the trace, and its program counter lies in that trace's code. So
+// each host with the JIT on in the sandbox keeps a map from its traces' machine-code ranges to
+// the line each trace starts at (the loop's header for a loop trace, the exit's line for a side
+// trace). LuaJIT reports each trace it compiles through jit.attach's "trace" event; a small Lua
+// handler, holding the real jit.util, passes the range and "file:line" here. The table is a fixed
+// array of slots, each guarded by a sequence number, so the signal handler reads it without a
+// lock and without allocating (see TraceLines.cpp).
+//
+// Only the sandbox with the JIT on needs this: interpreted code is stopped by the hook with its
+// line, and --trusted has no deadline signal (its watchdog ends the process).
+
+struct lua_State;
+
+namespace umpire::trace_lines {
+
+/// Starts recording the traces of `L`'s state. Call once per state, before the sandbox replaces
+/// the standard libraries (the handler keeps the real jit and jit.util).
+void attach(lua_State* L);
+
+/// Forgets every range of `L`'s state (its machine code is freed with it): call before lua_close,
+/// for a state attach() was called for.
+void forget(lua_State* L);
+
+/// Async-signal-safe. Copies "file:line:" of the trace whose machine code holds `address` into
+/// `out` (NUL-terminated, cut to `size`) and returns true; false if no recorded trace holds it
+/// (interpreted code, or a C function such as a pattern match).
+bool find(const void* address, char* out, unsigned size);
+
+/// Async-signal-safe: whether any state records its traces (so a signal may look).
+bool any();
+
+}  // namespace umpire::trace_lines
