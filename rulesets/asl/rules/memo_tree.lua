@@ -20,10 +20,16 @@ local function node()
   return {nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil}
 end
 
---- A fresh, empty memo: {root = its first node, size = the count of its nodes}. A memo starts
--- again (a fresh one) past its owner's limit, or when what its answers depend on changes.
+--- A fresh, empty memo: {root = its first node, size = the count of its nodes}.
 function tree.new()
   return {root = node(), size = 0}
+end
+
+--- Empties `memo` in place (its owner keeps the same table, and whatever else it wrote there):
+-- a memo starts again past its owner's limit, or when what its answers depend on changes.
+function tree.clear(memo)
+  memo.root = node()
+  memo.size = 0
 end
 
 --- The child of `parent` (a node of `memo`) for a value `v` met there for the first time; a NaN,

@@ -258,8 +258,9 @@ end
 -- (`breakdown`), no target hex, no target units, range at most 16 (or none). Its first half then
 -- changes nothing (no Inherent FP forfeited, no Fire Lane or shot recorded) and reads only:
 --   the MG's effective numbers: what sw_malfunction's memo reads for them (the MG, the squad,
---              Sustained Fire, two options, the 001 rows), as the table that memo keeps for
---              those values (sw_malfunction.numbers_key; none for a dismantled MG);
+--              Sustained Fire, two options, the 001 rows), as the levels that memo walks for
+--              those values (sw_malfunction.numbers_path, walked in this memo: it empties it
+--              when the options or rows change; none for a dismantled MG);
 --   the spec:  fpf (true or false), phase, range, and the number of the attack's Area Fire
 --              reasons (`area`: each halves every firer's FP, A7.23);
 --   the MG:    fire_counter, fp, range;
@@ -283,17 +284,25 @@ end
 local NIL, FORFEITED = {}, {}
 local MEMO_LIMIT = 4096
 local memo_tree = rules.memo_tree
--- (the memo, and its root in a local of its own: one look-up less an attack)
 local memo = memo_tree.new()
-local memo_root = memo.root
-local grow = memo_tree.grow
+local grow, clear = memo_tree.grow, memo_tree.clear
+-- (the levels of the MG's effective numbers: sw_malfunction.lua loads first)
+local numbers_path = rules.sw_malfunction.numbers_path
 local memo_ift
 
 -- The functions whose work an attack from the memo skips, as their modules write them (those of
 -- the effective numbers, sw_malfunction.conditions and breakdown.effective, are checked by
--- sw_malfunction.numbers_key): read once, at the first attack of the load generation (this
+-- sw_malfunction.numbers_path): read once, at the first attack of the load generation (this
 -- module loads before sustained_fire), so that each attack compares each function once.
 local usage_check, sf_applies, sf_check, ift_resolve, mal_check, mal_check_numbers, mal_numbers
+
+-- The levels of one unit of `units` (see above), from `node`.
+local function unit_levels(node, u)
+  if u.inherent_forfeit then return node[FORFEITED] or grow(memo, node, FORFEITED) end
+  local v = u.fp or NIL; node = node[v] or grow(memo, node, v)
+  v = u.range or NIL
+  return node[v] or grow(memo, node, v)
+end
 
 -- The leaf of the memo for an attack (a table holding what was kept at [1]), or nil when the
 -- attack is not one the memo keeps (see above), or the rules it skips are not as written.
@@ -322,44 +331,47 @@ local function memo_leaf(spec)
   local area, units = spec.area, spec.units
   if area == nil then area = NONE elseif type(area) ~= "table" then return nil end
   if units == nil then units = NONE elseif type(units) ~= "table" then return nil end
-  -- The MG's effective numbers depend on what sw_malfunction's memo reads (the MG, the squad,
-  -- Sustained Fire, options, the 001 rows): that memo's table for those values is the first
-  -- part of the key (nil: it keeps none, e.g. for a dismantled MG). Sustained Fire as the rules
-  -- decide it (A9.3: the spec holds the three values sustained_fire.applies reads from the
-  -- attack's context; the function as written, checked above).
-  local numbers = mal.numbers_key(mg, sf_applies(mg, spec), user)
-  if not numbers then return nil end
   -- (the IFT's columns: when they change, the memo starts again empty)
   local ift_tables = data.ift
   if memo.size >= MEMO_LIMIT or ift_tables ~= memo_ift then
-    memo, memo_ift = memo_tree.new(), ift_tables
-    memo_root = memo.root
+    clear(memo)
+    memo_ift = ift_tables
   end
-  -- The second level packs the number of units (at most 15 kept), FPF and the number of Area
+  -- The MG's effective numbers depend on what sw_malfunction's memo reads (the MG, the squad,
+  -- Sustained Fire, options, the 001 rows): the key starts with that memo's levels for those
+  -- values, walked in this memo (nil: it keeps none, e.g. for a dismantled MG). Sustained Fire
+  -- as the rules decide it (A9.3: the spec holds the three values sustained_fire.applies reads
+  -- from the attack's context; the function as written, checked above).
+  local node = numbers_path(memo, mg, user, sf_applies(mg, spec) and 1 or 0)
+  if not node then return nil end
+  -- The next level packs the number of units (at most 15 kept), FPF and the number of Area
   -- Fire reasons (as ipairs walks them) into one whole number, 0..16 for a usual attack (a fast
   -- look-up, memo_tree.lua); the number of units makes the path's length known from its first
-  -- levels, so that it is prefix-free.
+  -- levels, so that it is prefix-free. (The counts of a usual attack, none or one, are read
+  -- without a loop: a loop in a function's trace stops LuaJIT's recording of it.)
   local n_units, n_area = 0, 0
-  while units[n_units + 1] ~= nil do n_units = n_units + 1 end
-  if n_units > 15 then return nil end
-  while area[n_area + 1] ~= nil do n_area = n_area + 1 end
+  local u1 = units[1]
+  if u1 ~= nil then
+    n_units = 1
+    if units[2] ~= nil then
+      n_units = 2
+      while units[n_units + 1] ~= nil do n_units = n_units + 1 end
+      if n_units > 15 then return nil end
+    end
+  end
+  if area[1] ~= nil then
+    n_area = 1
+    while area[n_area + 1] ~= nil do n_area = n_area + 1 end
+  end
   local shape = n_units + (spec.fpf and 16 or 0) + 32 * n_area
-  local node = memo_root[numbers] or grow(memo, memo_root, numbers)
   node = node[shape] or grow(memo, node, shape)
   local v = spec.phase or NIL; node = node[v] or grow(memo, node, v)
   v = range or NIL; node = node[v] or grow(memo, node, v)
   v = mg.fire_counter or NIL; node = node[v] or grow(memo, node, v)
   v = mg.fp or NIL; node = node[v] or grow(memo, node, v)
   v = mg.range or NIL; node = node[v] or grow(memo, node, v)
-  for i = 1, n_units do
-    local u = units[i]
-    if u.inherent_forfeit then
-      node = node[FORFEITED] or grow(memo, node, FORFEITED)
-    else
-      v = u.fp or NIL; node = node[v] or grow(memo, node, v)
-      v = u.range or NIL; node = node[v] or grow(memo, node, v)
-    end
-  end
+  if n_units == 1 then return unit_levels(node, u1) end
+  for i = 1, n_units do node = unit_levels(node, units[i]) end
   return node
 end
 

@@ -132,15 +132,12 @@ end
 local journal_on = umpire.journal.on
 local memo_tree = rules.memo_tree
 local MEMO_LIMIT = 4096
--- (the memo, and its root in a local of its own: one look-up less a call)
 local memo = memo_tree.new()
-local memo_root = memo.root
-local grow = memo_tree.grow
+local grow, clear = memo_tree.grow, memo_tree.clear
 -- (mal.conditions as this module defines it, and breakdown.effective as breakdown.lua does, read
--- at the first call: see memo_leaf)
+-- at the first call: see numbers_path)
 local conditions_as_written = mal.conditions
 local effective_as_written
-local memo_japanese, memo_penalty_base, memo_rows = nil, nil, nil
 
 -- The bits of the key's first level that the context `c` gives, for a context whose
 -- extreme_winter `ew` is not true (that case is not kept).
@@ -158,9 +155,14 @@ local function context_flags(c, ew)
   return flags
 end
 
--- The leaf of the memo for an MG and its user (see above), the context's bits being `flags` and
--- its extreme_winter `ew`: a table holding the numbers at [1] once they were worked out; nil when
--- the memo may not answer (a dismantled MG, Extreme Winter by nationality, a replaced rule).
+-- The node of the memo tree `m` (rules/memo_tree.lua) at the end of the levels of an MG and its
+-- user (see above), the context's bits being `flags` (context_flags, for a context whose
+-- extreme_winter is not true: that case is not kept); nil when the effective numbers may not be
+-- kept (a dismantled MG, a replaced rule). The levels start at m's root: this memo's leaf is the
+-- node itself, which holds the numbers at [1] once they were worked out; mg_attack's memo walks
+-- the same levels first in its own tree, then its own (the numbers are a function of the node).
+-- The data every answer depends on is checked against what `m` holds it was made with: when one
+-- changes, `m` starts again empty (memo_tree.clear; the caller checks m's size).
 --
 -- The first level packs the conditions with, for each of the seven values after it, whether it
 -- is false or nil: only the values that are not get a level of their own, so that no usual MG
@@ -169,8 +171,8 @@ end
 -- level is 0 or 1 (Sustained Fire): a counter has a nationality, type, B# and user kind, and
 -- mostly no owner, X# or user side, so the bit of each of the first four says it is missing, of
 -- the last three that it is there.
-local function memo_leaf(mg, u, flags, ew)
-  if mg.dismantled or ew == true then return nil end
+local function numbers_path(m, mg, u, flags)
+  if mg.dismantled then return nil end
   -- (a replaced rule may read what the key lacks: worked out every time)
   local breakdown = rules.breakdown
   if not effective_as_written then effective_as_written = breakdown.effective_as_written end
@@ -178,10 +180,9 @@ local function memo_leaf(mg, u, flags, ew)
   -- (what holds for every answer the memo keeps: when one of these changes, it starts again empty)
   local options, rows = data.options, data.breakdown_modifiers.rows
   local japanese, penalty_base = options.japanese_non_crew_mg, options.ammo_shortage_penalty_base
-  if memo.size >= MEMO_LIMIT or japanese ~= memo_japanese or penalty_base ~= memo_penalty_base or rows ~= memo_rows then
-    memo = memo_tree.new()
-    memo_root = memo.root
-    memo_japanese, memo_penalty_base, memo_rows = japanese, penalty_base, rows
+  if rows ~= m.rows or japanese ~= m.japanese or penalty_base ~= m.penalty_base then
+    clear(m)
+    m.rows, m.japanese, m.penalty_base = rows, japanese, penalty_base
   end
   if mg.sustained then flags = flags + 2 end
   if mg.captured then flags = flags + 4 end
@@ -202,22 +203,33 @@ local function memo_leaf(mg, u, flags, ew)
   if owner then flags = flags + 16777216 end
   if X then flags = flags + 33554432 end
   if side then flags = flags + 67108864 end
-  local node = memo_root[flags] or grow(memo, memo_root, flags)
-  if owner then node = node[owner] or grow(memo, node, owner) end
-  if mg_type then node = node[mg_type] or grow(memo, node, mg_type) end
-  if nationality then node = node[nationality] or grow(memo, node, nationality) end
-  if B then node = node[B] or grow(memo, node, B) end
-  if X then node = node[X] or grow(memo, node, X) end
-  if side then node = node[side] or grow(memo, node, side) end
-  if kind then node = node[kind] or grow(memo, node, kind) end
+  local root = m.root
+  local node = root[flags] or grow(m, root, flags)
+  if owner then node = node[owner] or grow(m, node, owner) end
+  if mg_type then node = node[mg_type] or grow(m, node, mg_type) end
+  if nationality then node = node[nationality] or grow(m, node, nationality) end
+  if B then node = node[B] or grow(m, node, B) end
+  if X then node = node[X] or grow(m, node, X) end
+  if side then node = node[side] or grow(m, node, side) end
+  if kind then node = node[kind] or grow(m, node, kind) end
   return node
 end
+
+--- The node of a memo tree `m` (memo_tree.new) at the end of the levels the effective numbers
+-- of `mg` fired by `user` are keyed by in the memo above, in an attack whose context holds only
+-- Sustained Fire (`flags` 1) or nothing (0): mg_attack's plain attack. mg_attack walks them first
+-- in its own memo, then the levels of its own values: the effective numbers it keeps are a
+-- function of this node. `m` is emptied when the data they depend on changed; nil when no numbers
+-- are kept for these values (a dismantled MG, a replaced rule).
+mal.numbers_path = numbers_path
 
 -- The leaf of the memo for an MG, its context `c` and its user (nil when the memo may not
 -- answer: the answer is then worked out).
 local function numbers_leaf(mg, c, user)
   local ew = c.extreme_winter
-  return memo_leaf(mg, user, context_flags(c, ew), ew)
+  if ew == true then return nil end
+  if memo.size >= MEMO_LIMIT then clear(memo) end
+  return numbers_path(memo, mg, user, context_flags(c, ew))
 end
 
 --- The effective numbers of one SW in one attack, as mal.numbers gives them while the journal is
@@ -234,16 +246,6 @@ function mal.numbers_memoized(mg, ctx)
   e = numbers_worked_out(mg, ctx)
   leaf[1] = {B = e.B, X = e.X, LA = e.LA}
   return e
-end
-
---- A table standing for the values the memo above reads for an MG fired by `user`, with Sustained
--- Fire or not, in an attack whose context holds nothing else (mg_attack's plain attack): the same
--- table for the same values, a new one once the memo starts again empty (the 001 rows or an option
--- changed); nil when the memo keeps no numbers for them (a dismantled MG, a replaced rule).
--- mg_attack keys its own memo by it: the effective numbers it keeps are a function of this table.
--- (The context {sustained = true} or {} gives the first level's bit 1 or none: no context read.)
-function mal.numbers_key(mg, sustained, user)
-  return memo_leaf(mg, user, sustained and 1 or 0, nil)
 end
 
 --- Effective numbers of one SW in one attack (A9.7 + the 001 table).

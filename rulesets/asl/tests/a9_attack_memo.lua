@@ -421,3 +421,50 @@ test("mg_attack.fire_memoized: an attack of 16 units of FP 1, then the same as F
     eq(run(atk.fire_memoized), run(atk.fire), case[1] .. " units")
   end
 end)
+
+-- The MG's effective numbers read two options (sw_malfunction's memo): the levels of those numbers
+-- are walked in this memo too (sw_malfunction.numbers_path), which must start again empty when
+-- either option changes. Each option is set one way, the memo filled, then the other way: at
+-- every DR the attack from the memo must be the one worked out, and the two ways must
+-- differ at some DR (or the case would test nothing).
+test("mg_attack.fire_memoized: an option the effective numbers read (data.options) empties the memo", function()
+  local options = umpire.data.options
+  local cases = {
+    -- A21.13: a Japanese squad firing a captured German MMG is Non-Qualified only under "any"
+    {"japanese_non_crew_mg", "japanese", "any", function(spec) spec.crew[1].side = "japanese" end},
+    -- 001 notes: a Gun under Ammunition Shortage becomes circled; its new B# counts from 12 or the printed B#
+    {"ammo_shortage_penalty_base", "printed", "twelve", function(spec)
+      spec.mgs[1].gun, spec.mgs[1].ammunition_shortage = true, true
+    end},
+  }
+  for _, c in ipairs(cases) do
+    local name, first, second, shape = c[1], c[2], c[3], c[4]
+    local default = options[name]
+    local function run(fire, colored, white)
+      local spec = script_attack()
+      shape(spec)
+      umpire.dice.fix({colored, white})
+      local fine, a = pcall(fire, spec)
+      umpire.dice.unfix()
+      return fine and {a, spec.mgs[1]} or {error = tostring(a)}
+    end
+    local fine, err = pcall(function()
+      local by_dr = {}
+      options[name] = first
+      for dice = 0, 35 do by_dr[dice] = run(atk.fire, math.floor(dice / 6) + 1, dice % 6 + 1) end
+      run(atk.fire_memoized, 6, 1)
+      ok(atk.memo_holds((function() local s = script_attack() shape(s) return s end)()), name .. ": the attack is kept")
+      options[name] = second
+      local differs = false
+      for dice = 0, 35 do
+        local colored, white = math.floor(dice / 6) + 1, dice % 6 + 1
+        local want = run(atk.fire, colored, white)
+        eq(run(atk.fire_memoized, colored, white), want, name .. " = " .. second .. ", dice " .. colored .. ", " .. white)
+        if not pcall(eq, want, by_dr[dice]) then differs = true end
+      end
+      ok(differs, name .. ": the two options give different attacks at some DR")
+    end)
+    options[name] = default
+    ok(fine, tostring(err))
+  end
+end)
