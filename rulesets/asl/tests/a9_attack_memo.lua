@@ -199,16 +199,18 @@ local function compare_cases(seed, count, fixed)
   return kept, malfunctions, errors, differing
 end
 
--- (four tests of 2,000 cases each, as each test must end within the spec runner's time limit on
--- a loaded machine)
-for part, seed in ipairs({20261125, 3, 77, 1999}) do
-  test("mg_attack.fire_memoized gives mg_attack.fire's attacks (and errors, and what they leave): 2,000 random attacks, each after one differing in one value only (part " .. part .. " of 4)", function()
-    local kept, malfunctions, errors, differing = compare_cases(seed, 2000, {})
+-- (eight tests of 1,000 cases each, as each test must end within the spec runner's wall-clock
+-- time limit on a loaded machine: four of 2,000 each timed out in a CI run at load 14, under ASan)
+for part, seed in ipairs({20261125, 3, 77, 1999, 4242, 8080, 31337, 271828}) do
+  test("mg_attack.fire_memoized gives mg_attack.fire's attacks (and errors, and what they leave): 1,000 random attacks, each after one differing in one value only (part " .. part .. " of 8)", function()
+    local kept, malfunctions, errors, differing = compare_cases(seed, 1000, {})
     -- the cases reach the memo often, and the attacks it keeps differ, malfunction and raise errors
-    ok(kept >= 500, kept .. " cases were kept by the memo")
-    ok(malfunctions >= 250, malfunctions .. " cases malfunctioned")
-    ok(errors >= 250, errors .. " cases raised an error")
-    ok(differing >= 50, differing .. " pairs of cases differing in one value had a different FP or result")
+    -- (floors about four fifths of what a part meets: a quarter of the cases kept, an eighth each
+    -- malfunctioning and failing)
+    ok(kept >= 200, kept .. " cases were kept by the memo")
+    ok(malfunctions >= 100, malfunctions .. " cases malfunctioned")
+    ok(errors >= 100, errors .. " cases raised an error")
+    ok(differing >= 20, differing .. " pairs of cases differing in one value had a different FP or result")
   end)
 end
 
@@ -265,11 +267,14 @@ local KEPT_ONLY = {["spec.residual"] = false, ["spec.breakdown"] = false, ["spec
   ["spec.area_reasons"] = 0, ["spec.leader_directing"] = false, ["mg.rof"] = 2, ["mg.fp"] = 4, ["mg.range"] = 8,
   ["user.fp"] = 4, ["user.range"] = 6, ["user.in_units"] = true}
 
-test("mg_attack.fire_memoized: 3,000 attacks the memo keeps, each after one differing in one value of its MG, its squad or the options", function()
-  local kept, malfunctions = compare_cases(1234567, 3000, KEPT_ONLY)
-  ok(kept >= 2500, kept .. " cases were kept by the memo")
-  ok(malfunctions >= 1000, malfunctions .. " cases malfunctioned")
-end)
+-- (two tests of 1,500 cases each, for the time limit, as above)
+for part, seed in ipairs({1234567, 7654321}) do
+  test("mg_attack.fire_memoized: 1,500 attacks the memo keeps, each after one differing in one value of its MG, its squad or the options (part " .. part .. " of 2)", function()
+    local kept, malfunctions = compare_cases(seed, 1500, KEPT_ONLY)
+    ok(kept >= 1200, kept .. " cases were kept by the memo")
+    ok(malfunctions >= 450, malfunctions .. " cases malfunctioned")
+  end)
+end
 
 -- The same with the values that decide Sustained Fire and the fire counters' errors (A9.2, A9.3,
 -- A8.4, FPF's exception A8.31), fire beyond 16 hexes (A9.4) and a target hex (A9.21) drawn often,
@@ -291,11 +296,13 @@ COUNTERS["mg.location_terrain"] = "woods"
 COUNTERS["mg.hex"] = "A1"
 COUNTERS.vary_only = true
 
-test("mg_attack.fire_memoized: 3,000 attacks with fire counters, phases, FPF, Subsequent First Fire, directing leaders and target hexes, each after one differing in one of these", function()
-  local kept, malfunctions, errors = compare_cases(424242, 3000, COUNTERS)
-  ok(kept >= 500, kept .. " cases were kept by the memo")
-  ok(errors >= 300, errors .. " cases raised an error")
-end)
+for part, seed in ipairs({424242, 242424}) do
+  test("mg_attack.fire_memoized: 1,500 attacks with fire counters, phases, FPF, Subsequent First Fire, directing leaders and target hexes, each after one differing in one of these (part " .. part .. " of 2)", function()
+    local kept, malfunctions, errors = compare_cases(seed, 1500, COUNTERS)
+    ok(kept >= 200, kept .. " cases were kept by the memo")
+    ok(errors >= 120, errors .. " cases raised an error")
+  end)
+end
 
 -- A house rule for each function whose work an attack from the memo skips: each changes what the
 -- script's attack gives (a value the memo's key lacks decides it), so an attack kept before it

@@ -79,12 +79,15 @@ local function outcome(f, mg, ctx)
   return {error = tostring(r)}
 end
 
-test("sw_malfunction.numbers_memoized gives mal.numbers' numbers (and errors): 20,000 random cases, each after one differing in one value only", function()
-  local pick = seeded_random(20261124)
+-- (five tests of 4,000 cases each, as each test must end within the spec runner's wall-clock time
+-- limit on a loaded machine: one of 20,000 timed out in a CI run at load 14, under ASan)
+for part, seed in ipairs({20261124, 11, 4096, 65537, 999331}) do
+test("sw_malfunction.numbers_memoized gives mal.numbers' numbers (and errors): 4,000 random cases, each after one differing in one value only (part " .. part .. " of 5)", function()
+  local pick = seeded_random(seed)
   local options = umpire.data.options
   local defaults = {japanese_non_crew_mg = options.japanese_non_crew_mg, ammo_shortage_penalty_base = options.ammo_shortage_penalty_base}
   local forms, differing = {}, 0
-  for n = 1, 20000 do
+  for n = 1, 4000 do
     local first = random_case(pick)
     local second = variant(pick, first)
     -- the first case fills the memo; the second, one value away, must not take its answer unless
@@ -107,8 +110,9 @@ test("sw_malfunction.numbers_memoized gives mal.numbers' numbers (and errors): 2
   local count = 0
   for _ in pairs(forms) do count = count + 1 end
   ok(count >= 5, "the cases met " .. count .. " forms of the numbers")
-  ok(differing >= 3000, differing .. " pairs of cases differing in one value had different numbers")
+  ok(differing >= 600, differing .. " pairs of cases differing in one value had different numbers")
 end)
+end
 
 test("sw_malfunction.numbers_memoized: the caller's copy is its own (changing it changes no later answer)", function()
   local mg = umpire.rules.mg_usage.counter("ger_mmg")
