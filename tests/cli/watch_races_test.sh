@@ -18,11 +18,8 @@ mkdir "$work/outside"
 printf 'mmg: {B: 666}\nhmg: {B: 666}\n' > "$work/outside/weapons.yaml"
 printf 'print("mmg B " .. umpire.data.weapons.mmg.B)\n' > "$work/try.lua"
 
-: > "$work/out"; : > "$work/err"
-"$umpire" watch --ruleset "$work/rules" "$work/try.lua" > "$work/out" 2> "$work/err" &
-watcher=$!
-watch_out="$work/out"; watch_err="$work/err"
-. "$(dirname "$0")/lib.sh"  # wait_for
+. "$(dirname "$0")/lib.sh"  # watch_start, wait_for
+watch_start --ruleset "$work/rules" "$work/try.lua"
 
 # set_b N: the data file with B: N, written beside the folder and renamed into place (as editors
 # save), so a reload never reads it half written.
