@@ -22,8 +22,10 @@ Watcher::~Watcher() {
 }
 
 void Watcher::add(const fs::path& dir, bool whole_dir) {
+    // IN_MOVED_FROM too: a file renamed away (a module moved out of rules/) changes the rules as
+    // a removal does, and went unseen until the next edit.
     const int wd = inotify_add_watch(fd_, dir.c_str(),
-                                     IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MODIFY);
+                                     IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_MODIFY);
     if (wd < 0) throw Error("cannot watch " + dir.string() + ": " + std::strerror(errno));
     auto& w = watches_[wd];
     w.dir = dir;
@@ -57,13 +59,28 @@ std::vector<fs::path> Watcher::wait(std::chrono::milliseconds timeout, std::chro
                 const auto* ev = reinterpret_cast<const inotify_event*>(p);
                 p += sizeof(inotify_event) + ev->len;
                 auto it = watches_.find(ev->wd);
-                if (it == watches_.end() || ev->len == 0) continue;
+                if (it == watches_.end()) continue;
+                if (ev->mask & IN_IGNORED) {  // the folder is gone (removed, or replaced)
+                    watches_.erase(it);
+                    continue;
+                }
+                if (ev->len == 0) continue;
                 const std::string name = ev->name;
-                const auto& w = it->second;
+                const Watch& w = it->second;
                 const bool wanted = w.whole_dir ||
                                     std::find(w.files.begin(), w.files.end(), name) != w.files.end();
                 if (!wanted) continue;
                 const fs::path path = w.dir / name;
+                // A folder made (or moved in) inside a watched tree is watched too: a folder
+                // replaced (removed and made again, or a file turned back into a folder) was
+                // watched no more, and later edits in it ran nothing. (std::map: adding keeps `w`.)
+                if ((ev->mask & IN_ISDIR) && (ev->mask & (IN_CREATE | IN_MOVED_TO))) {
+                    try {
+                        watch_tree(path);
+                    } catch (const std::exception&) {
+                        // gone again already: its parent's next event says so
+                    }
+                }
                 if (std::find(changed.begin(), changed.end(), path) == changed.end())
                     changed.push_back(path);
             }

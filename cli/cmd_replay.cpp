@@ -9,10 +9,88 @@
 #include "ruleset/Load.hpp"
 #include "ruleset/Ruleset.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 
 namespace umpire::cli {
 namespace fs = std::filesystem;
+
+namespace {
+
+// The journal's text. A journal is untrusted input, and its path may name anything: a FIFO would
+// block the read for ever, /dev/zero fill the address space, a folder read as empty. So it must
+// be a regular file (symlinks followed), opened without blocking and checked on the descriptor
+// read, at most 64 MiB (parsed into a JSON tree of about ten times its size).
+std::string read_journal(const std::string& file) {
+    constexpr std::size_t kMaxBytes = std::size_t{64} << 20;
+    const auto refuse = [&](const std::string& why) { return Error(file + ": " + why); };
+    const int fd = ::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) throw refuse(std::string("cannot read the journal: ") + std::strerror(errno));
+    struct Closer {
+        int fd;
+        ~Closer() { ::close(fd); }
+    } closer{fd};
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) throw refuse(std::string("cannot read the journal: ") + std::strerror(errno));
+    if (!S_ISREG(st.st_mode))
+        throw refuse(std::string("a journal is a JSON file, and this is ") +
+                     (S_ISDIR(st.st_mode) ? "a folder" : S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISCHR(st.st_mode) ? "a device" : "no regular file"));
+    std::string text;
+    char piece[1 << 16];
+    for (;;) {
+        const ssize_t got = ::read(fd, piece, sizeof piece);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) throw refuse(std::string("cannot read the journal: ") + std::strerror(errno));
+        if (got == 0) break;
+        text.append(piece, static_cast<std::size_t>(got));
+        if (text.size() > kMaxBytes)  // counted as read: a file that grows is caught too
+            throw refuse("more than " + std::to_string(kMaxBytes >> 20) + " MiB; a journal may hold at most " +
+                         std::to_string(kMaxBytes >> 20) + " MiB");
+    }
+    return text;
+}
+
+// Checks what the header's inputs hold before any of it is used: each field this version knows,
+// with its type (a field read with the wrong type was a bare JSON library error naming no file;
+// an unknown field was ignored, so a typo or a newer format replayed as something else), and the
+// recorded starting state parsed as a journal is (nesting bounded: a deep one crashed the
+// conversion into Lua). Error without the file's name, which the caller adds.
+void check_inputs(const nlohmann::json& inputs) {
+    const auto list_of_text = [&](const char* key) {
+        if (!inputs.contains(key)) return;
+        const auto& list = inputs.at(key);
+        if (!list.is_array()) throw Error(std::string("inputs.") + key + " must be a list of strings, not a " + list.type_name());
+        for (const auto& item : list)
+            if (!item.is_string())
+                throw Error(std::string("inputs.") + key + " holds a " + item.type_name() + ", not a string");
+    };
+    for (auto it = inputs.begin(); it != inputs.end(); ++it) {
+        const std::string& key = it.key();
+        if (key == "args" || key == "rulesets") list_of_text(key.c_str());
+        else if (key == "code" || key == "script") {
+            if (!it.value().is_string()) throw Error("inputs." + key + " must be a string, not a " + it.value().type_name());
+        } else if (key == "state") {
+            if (it.value().is_null()) continue;
+            if (!it.value().is_string()) throw Error("inputs.state must be the game state as JSON text, not a " + std::string(it.value().type_name()));
+            try {
+                if (!bus::Journal::parse_untrusted(it.value().get<std::string>(), "inputs.state").is_object())
+                    throw Error("inputs.state: the game state must be a JSON object");
+            } catch (const ParseError& e) {
+                throw Error(e.what());
+            }
+        } else {
+            throw Error("unknown field inputs." + nlohmann::json(key).dump() + " (inputs has args, code, rulesets, script, state)");
+        }
+    }
+}
+
+}  // namespace
 
 int cmd_replay(const Common& common, const std::string& journal_file) {
     // A journal is untrusted input: isolated even with --trusted (its code runs sandboxed).
@@ -21,14 +99,22 @@ int cmd_replay(const Common& common, const std::string& journal_file) {
     return isolated(untrusted, [&] {
         const bus::Journal recorded = [&] {
             try {
-                // Untrusted, and parsed into a JSON tree of about ten times its size.
-                return bus::Journal::load(LuaHost::read_file(journal_file, std::size_t{64} << 20, "a journal"));
+                return bus::Journal::load(read_journal(journal_file));
             } catch (const ParseError& e) {
                 throw Error(journal_file + ": " + e.what());  // name the file
             }
         }();
         const auto& header = recorded.header();
         const auto& inputs = header.inputs;
+        try {
+            check_inputs(inputs);
+        } catch (const Error& e) {
+            throw Error(journal_file + ": " + e.what());
+        }
+        for (auto it = header.rulesets.begin(); it != header.rulesets.end(); ++it)
+            if (!ruleset::valid_name(it.key()))  // shown as JSON: a name may hold a NUL or escapes
+                throw Error(journal_file + ": header.rulesets names " + nlohmann::json(it.key()).dump() +
+                            ", which is not a ruleset name (letters, digits, '_', '-' and '.')");
         if (!inputs.contains("code"))
             throw Error(journal_file + ": the journal header has no recorded script (was it made by `umpire run --journal`?)");
         Common replay_common = common;
@@ -47,16 +133,22 @@ int cmd_replay(const Common& common, const std::string& journal_file) {
         // shipped rulesets): a recorded folder "rulesets/asl" is the ruleset "asl". Entries that
         // were search folders when recorded (no ruleset hash in the header) are skipped.
         LuaHost host(options);
-        std::vector<std::string> dirs;
-        if (inputs.contains("rulesets") && !inputs["rulesets"].is_array())
-            throw Error(journal_file + ": inputs.rulesets must be a list of ruleset names");
+        std::vector<std::string> dirs, names;
         for (const auto& entry : inputs.value("rulesets", nlohmann::json::array())) {
-            if (!entry.is_string()) throw Error(journal_file + ": inputs.rulesets holds a " + std::string(entry.type_name()) + ", not a name");
             const fs::path recorded_path = fs::path(entry.get<std::string>()).lexically_normal();
             std::string name = recorded_path.filename().string();
             if (name.empty()) name = recorded_path.parent_path().filename().string();  // "rulesets/asl/"
             if (!header.rulesets.contains(name)) continue;
-            const fs::path dir = ruleset::find_by_name(name, ruleset::search_path(host));
+            // Named twice, loaded once (100 000 copies of one name took minutes to load).
+            if (std::find(names.begin(), names.end(), name) != names.end()) continue;
+            names.push_back(name);
+            const fs::path dir = [&] {
+                try {
+                    return ruleset::find_by_name(name, ruleset::search_path(host));
+                } catch (const ScriptError& e) {
+                    throw Error(journal_file + ": " + e.what());
+                }
+            }();
             std::cerr << "umpire: replay loads ruleset '" << name << "' from " << LuaHost::display_path(dir) << "\n";
             dirs.push_back(dir.string());
         }

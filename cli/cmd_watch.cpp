@@ -44,9 +44,13 @@ int watch_loop(const Common& common, const std::string& script, const std::strin
             // run that wrote into umpire.data (or anything else of the loaded rules) must not leak
             // into the next. Only umpire.state carries over, by design.
             if (!rulesets.load.empty()) {
+                // Any error, not only the rules' own: files edited while the reload reads them can
+                // fail a file system call (a file renamed away between the check and its message,
+                // a folder made unreadable), and that ended the watch. A load is one generation,
+                // so whatever failed, the last good rules are still the committed ones.
                 try {
                     ruleset::load(host, rulesets.load);
-                } catch (const ScriptError& e) {
+                } catch (const std::exception& e) {
                     if (rules_changed)
                         std::cerr << "umpire: " << e.what() << "\n  (the previous rules stay loaded)\n";
                 }

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "host/FileSnapshot.hpp"
+#include "bindings/LuaError.hpp"
 #include "host/LuaHost.hpp"
 #include "ruleset/YamlLoader.hpp"
 
@@ -24,9 +25,18 @@ namespace {
 // The bytes and stamp of a regular file of at most max_bytes, with one open and one fstat: the
 // stamp is that of the very file read (stat followed by a read of the path walked the path three
 // times: the stamp's stat, the size check's, the open), taken before its bytes are read. None
-// when the file cannot be opened, is no regular file, or is (or grew while read) over max_bytes:
-// the caller's read then meets the same file and raises its error.
-std::optional<std::pair<std::string, FileStamp>> read_once(const std::filesystem::path& file, std::size_t max_bytes) {
+// when the file cannot be opened, or is (or grew while read) over max_bytes: the caller's read
+// then meets the same file and raises its error.
+//
+// `checked` (if not empty) is where the manifest's check found the file, inside the ruleset
+// folder (ruleset/Ruleset.cpp, resolve_file). The check and this open are two steps on a path,
+// so a symlink swapped in between (for the file, or for any folder on its path) would be
+// followed out of the folder. So the descriptor opened is asked where it leads
+// (/proc/self/fd): anything but the file checked is refused, never read. And a file that is no
+// longer a regular file (a FIFO swapped in, which would block the reader for ever) is refused
+// here, not left to the caller's read of the path.
+std::optional<std::pair<std::string, FileStamp>> read_once(const std::filesystem::path& file, std::size_t max_bytes,
+                                                           const std::string& checked, const std::string& display) {
     struct Descriptor {
         int fd;
         ~Descriptor() {
@@ -34,9 +44,20 @@ std::optional<std::pair<std::string, FileStamp>> read_once(const std::filesystem
         }
     } opened{::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC)};
     struct stat st {};
-    if (opened.fd < 0 || ::fstat(opened.fd, &st) != 0 || !S_ISREG(st.st_mode) ||
-        static_cast<std::uint64_t>(st.st_size) > max_bytes)
-        return std::nullopt;
+    if (opened.fd < 0 || ::fstat(opened.fd, &st) != 0) return std::nullopt;
+    const auto changed = [&](const std::string& now) {
+        return ScriptError(display + ": changed while the rules were read: " + now +
+                               ", not the file checked inside the ruleset folder (not read; save again to reload)",
+                           display);
+    };
+    if (!checked.empty()) {
+        std::error_code ec;
+        const auto real = std::filesystem::read_symlink("/proc/self/fd/" + std::to_string(opened.fd), ec);
+        if (ec) throw changed("cannot tell where it leads (/proc/self/fd: " + ec.message() + ")");
+        if (real.native() != checked) throw changed("it now leads to " + LuaHost::display_path(real));
+    }
+    if (!S_ISREG(st.st_mode)) throw changed("it is no longer a regular file");
+    if (static_cast<std::uint64_t>(st.st_size) > max_bytes) return std::nullopt;
     std::pair<std::string, FileStamp> out{std::string(), stamp_from(st)};
     std::string& bytes = out.first;
     // One byte more than the size asked for, so that a file that grew is read to its end too.
@@ -63,15 +84,20 @@ std::optional<std::pair<std::string, FileStamp>> read_once(const std::filesystem
 }  // namespace
 
 void LoadCache::read(const std::filesystem::path& file, Source& fresh, std::size_t max_bytes,
-                     const std::function<std::string(const std::filesystem::path&)>& read) {
+                     const std::function<std::string(const std::filesystem::path&)>& read,
+                     const std::string& checked, const std::string& display) {
     const std::int64_t started = now_ns();
-    auto once = file_snapshot::enabled() ? std::nullopt : read_once(file, max_bytes);
+    auto once = file_snapshot::enabled() ? std::nullopt : read_once(file, max_bytes, checked, display);
     if (once) {
         fresh.bytes = std::move(once->first);
         fresh.stamp = once->second;
     } else {
         fresh.stamp = stamp_of(file);
         fresh.bytes = read(file);  // raises the usual errors (missing, unreadable, too big)
+        // ... which it should have: read_once refused this file a moment ago, so a read of the
+        // path that succeeds now read another file, swapped in meanwhile (read_once, `checked`).
+        if (!checked.empty() && !file_snapshot::enabled())
+            throw ScriptError(display + ": changed while the rules were read (not read; save again to reload)", display);
     }
     fresh.trusted = fresh.stamp && settled(*fresh.stamp, started, settle_margin);
     ++counts_.reads;
@@ -79,14 +105,15 @@ void LoadCache::read(const std::filesystem::path& file, Source& fresh, std::size
 
 std::shared_ptr<const yaml::Document> LoadCache::data(const std::string& file,
                                                       const std::string& display, lua_State* charge_to,
-                                                      const std::optional<FileStamp>& stamp) {
+                                                      const std::optional<FileStamp>& stamp, const std::string& checked) {
     DataEntry& entry = data_[file];
     if (entry.document && entry.display == display && unchanged(entry.source, file, stamp)) {
         entry.used = true;
         return entry.document;
     }
     Source fresh;
-    read(file, fresh, yaml::kMaxFileBytes, [&](const std::filesystem::path& f) { return yaml::read_data_file(f, display); });
+    read(file, fresh, yaml::kMaxFileBytes, [&](const std::filesystem::path& f) { return yaml::read_data_file(f, display); },
+         checked, display);
     if (!entry.document || entry.source.bytes != fresh.bytes || entry.display != display) {
         entry.document.reset();  // a file that no longer parses leaves no stale document behind
         entry.document = yaml::parse(fresh.bytes, display, charge_to);
@@ -140,7 +167,7 @@ std::shared_ptr<const yaml::Document> LoadCache::text(const std::string& text, c
 }
 
 void LoadCache::push_chunk(LuaHost& host, const std::string& file, const std::string& display,
-                           int env_index, const std::optional<FileStamp>& stamp) {
+                           int env_index, const std::optional<FileStamp>& stamp, const std::string& checked) {
     lua_State* L = host.state();
     if (env_index < 0) env_index = lua_gettop(L) + env_index + 1;
     const std::string chunkname = "@" + display;
@@ -150,7 +177,7 @@ void LoadCache::push_chunk(LuaHost& host, const std::string& file, const std::st
         Source fresh;
         read(file, fresh, LuaHost::kMaxCodeBytes, [](const std::filesystem::path& f) {
             return LuaHost::read_file(f, LuaHost::kMaxCodeBytes, "a rules module");
-        });
+        }, checked, display);
         reuse = entry.ref != LUA_NOREF && entry.source.bytes == fresh.bytes && entry.chunkname == chunkname;
         if (!reuse) {
             if (entry.ref != LUA_NOREF) luaL_unref(L, LUA_REGISTRYINDEX, entry.ref);

@@ -61,10 +61,13 @@ public:
     // The checked YAML of a data file (yaml::parse), parsed again only when its bytes changed.
     // charge_to: the state whose memory cap the yaml-cpp tree counts against while it is parsed.
     // stamp: the file's stamp if the caller just took it (the manifest check's lstat of a file
-    // that is no symlink), so that it is not taken again.
+    // that is no symlink), so that it is not taken again. checked: where the manifest's check
+    // found the file (its canonical path, inside the ruleset folder); a file read that leads
+    // anywhere else, swapped between the check and the read, is refused (ScriptError).
     std::shared_ptr<const yaml::Document> data(const std::string& file, const std::string& display,
                                                lua_State* charge_to = nullptr,
-                                               const std::optional<FileStamp>& stamp = std::nullopt);
+                                               const std::optional<FileStamp>& stamp = std::nullopt,
+                                               const std::string& checked = {});
 
     // The YAML tree of a ruleset.yaml, parsed again (by parse, which raises its errors) only when
     // its bytes changed. Read it as a const YAML::Node. stamp: as for data().
@@ -82,8 +85,9 @@ public:
 
     // Pushes the compiled chunk of a rules module with its env set to the table at env_index,
     // compiled again (LuaHost::load_chunk) only when its bytes or its chunk name changed.
+    // stamp, checked: as for data().
     void push_chunk(LuaHost& host, const std::string& file, const std::string& display, int env_index,
-                    const std::optional<FileStamp>& stamp = std::nullopt);
+                    const std::optional<FileStamp>& stamp = std::nullopt, const std::string& checked = {});
 
     // The names in `folder` (file_snapshot::list: sorted, "." and ".." left out), opened by the
     // caller as `fd` (O_PATH will do), listed again only when the folder's stamp changed. A folder's
@@ -124,8 +128,10 @@ private:
     // most max_bytes is opened once and its stamp taken from that descriptor; anything else (a
     // file too big, missing or unreadable, or any read in a worker that keeps its files,
     // host/FileSnapshot.hpp) goes through read(file), which raises the usual errors.
+    // `checked`, `display`: as for data() (not checked when empty).
     void read(const std::filesystem::path& file, Source& fresh, std::size_t max_bytes,
-              const std::function<std::string(const std::filesystem::path&)>& read);
+              const std::function<std::string(const std::filesystem::path&)>& read,
+              const std::string& checked = {}, const std::string& display = {});
 
     struct DataEntry {
         Source source;

@@ -278,7 +278,7 @@ std::string resolve_file(const fs::path& dir, const std::string& real_dir, Resol
         if (!real) continue;
         if (!inside_real(real_dir, *real))
             fail(display, mark, "'" + entry + "' resolves outside the ruleset folder (to " +
-                                    LuaHost::display_path(fs::canonical(candidate)) + ", through a symlink)");
+                                    LuaHost::display_path(*real) + ", through a symlink)");
         if (resolved) resolved->push_back({*real, stamp});
         return std::string(candidate);
     }
@@ -578,11 +578,11 @@ void remember_data(LuaHost& host, int data, std::vector<DataSource> sources) {
 // Runs one module: its chunk gets (name, parent module or nil) as `...` and must return a table.
 // Leaves nothing on the stack; appends the module table to `layers` (for validate()).
 void load_module(LuaHost& host, int env, int rules, int bases, int layers, const std::string& file,
-                 const std::string& display, const std::optional<FileStamp>& stamp) {
+                 const std::string& display, const Manifest::Resolved& checked) {
     lua_State* L = host.state();
     lua::StackCheck check(L, 0);
     const std::string name = name_of(file);
-    host.extension<LoadCache>().push_chunk(host, file, display, env, stamp);
+    host.extension<LoadCache>().push_chunk(host, file, display, env, checked.stamp, checked.real);
     lua_pushstring(L, name.c_str());
     lua_getfield(L, rules, name.c_str());
     const bool has_parent = lua_istable(L, -1);
@@ -686,7 +686,7 @@ void load_into(LuaHost& host, int env, const std::vector<fs::path>& dirs, bool* 
         for (const auto& m : layers_in_order)
             for (std::size_t i = 0; i < m.data.size(); ++i) {
                 std::string display = display_of(m.data_resolved[i].real, cwd);
-                auto document = cache.data(m.data[i], display, L, m.data_resolved[i].stamp);
+                auto document = cache.data(m.data[i], display, L, m.data_resolved[i].stamp, m.data_resolved[i].real);
                 sources.push_back({m.data[i], std::move(display), std::move(document)});
             }
         const auto& committed = host.extension<ReusableData>().sources;
@@ -721,7 +721,7 @@ void load_into(LuaHost& host, int env, const std::vector<fs::path>& dirs, bool* 
         for (const auto& m : layers_in_order)
             for (std::size_t i = 0; i < m.modules.size(); ++i)
                 load_module(host, env, rules, bases, layers, m.modules[i], display_of(m.modules_resolved[i].real, cwd),
-                            m.modules_resolved[i].stamp);
+                            m.modules_resolved[i]);
         validate(host, layers, data);
         // The one verify of a load (ReusableData says why the kept tables need none before).
         const std::string changed = guard.verify(L, data);

@@ -51,6 +51,9 @@ Manifest read_manifest(const std::filesystem::path& dir, LoadCache* cache = null
 std::filesystem::path find(const std::string& name_or_dir,
                            const std::vector<std::filesystem::path>& search_path);
 
+// Is `name` a ruleset's name (letters, digits, '_', '-', '.'; not "." or ".."), never a path?
+bool valid_name(const std::string& name);
+
 // A ruleset by name only (never a path: what `extends:` and a replayed journal name). A name is
 // letters, digits, '_', '-', '.'; anything else, or no such folder on the path, is a ScriptError.
 std::filesystem::path find_by_name(const std::string& name,

@@ -160,7 +160,7 @@ Journal Journal::from_json(const json& j) {
         return ParseError("journal", "", 0, problem);
     };
     if (!j.is_object()) throw bad("expected a JSON object");
-    if (j.value("format", "") != format_name)
+    if (!j.contains("format") || !j.at("format").is_string() || j.at("format").get<std::string>() != format_name)
         throw bad("unknown format (expected \"" + std::string(format_name) + "\")");
     if (!j.contains("header") || !j.at("header").is_object()) throw bad("missing \"header\"");
     if (!j.contains("entries") || !j.at("entries").is_array()) throw bad("missing \"entries\"");
@@ -172,6 +172,18 @@ Journal Journal::from_json(const json& j) {
     for (auto it = h.begin(); it != h.end(); ++it)
         if (it.key() != "engine_version" && it.key() != "rulesets" && it.key() != "seed" && it.key() != "inputs")
             throw bad("unknown header field \"" + it.key() + "\" (a header has engine_version, rulesets, seed, inputs)");
+    // Each field of the header has its type, or the journal is refused here: read later with the
+    // wrong type, it was a bare JSON library error naming no file.
+    if (h.contains("engine_version") && !h.at("engine_version").is_string())
+        throw bad("header \"engine_version\" must be a string");
+    if (h.contains("rulesets")) {
+        const json& rulesets = h.at("rulesets");
+        if (!rulesets.is_object()) throw bad("header \"rulesets\" must map each ruleset's name to its hash");
+        for (auto it = rulesets.begin(); it != rulesets.end(); ++it)
+            if (!it.value().is_string())
+                throw bad("header \"rulesets\": the hash of " + json(it.key()).dump() + " must be a string");
+    }
+    if (h.contains("inputs") && !h.at("inputs").is_object()) throw bad("header \"inputs\" must be an object");
     Journal out;
     out.header_.engine_version = h.value("engine_version", "");
     out.header_.rulesets = h.value("rulesets", json::object());
@@ -182,7 +194,15 @@ Journal Journal::from_json(const json& j) {
     out.header_.inputs = h.value("inputs", json::object());
     out.entries_.reserve(j.at("entries").size());
     for (const auto& je : j.at("entries")) {
-        JournalEntry e = je.get<JournalEntry>();
+        JournalEntry e;
+        try {
+            e = je.get<JournalEntry>();
+        } catch (const ParseError& error) {
+            // Said by the entry's number, with the offending text only when it is short (for a
+            // mistyped field it is the whole entry, whose data may be megabytes).
+            throw bad("entry " + std::to_string(out.entries_.size() + 1) + ": " + error.problem +
+                      (!error.input.empty() && error.input.size() <= 40 ? " ('" + error.input + "')" : ""));
+        }
         if (e.seq != out.entries_.size() + 1)
             throw bad("entry " + std::to_string(out.entries_.size() + 1) + " has seq " +
                       std::to_string(e.seq));
@@ -193,22 +213,56 @@ Journal Journal::from_json(const json& j) {
     return out;
 }
 
-Journal Journal::load(const std::string& text) {
-    json j;
-    try {
-        j = json::parse(text);
-    } catch (const json::parse_error& e) {
-        std::size_t at = e.byte > 0 ? e.byte - 1 : 0;
-        // Show a window around the error rather than a megabyte of journal.
-        std::size_t from = at > 40 ? at - 40 : 0;
-        std::string window = text.substr(from, 80);
-        for (char& c : window)
-            if (c == '\n' || c == '\t') c = ' ';
-        throw ParseError("journal", window, std::min(at - from, window.size()),
-                         "not valid JSON (byte " + std::to_string(at) + ")");
-    }
-    return from_json(j);
+namespace {
+
+// A window of the text around byte `at` (a megabyte of journal is no message), its offset in it.
+std::pair<std::string, std::size_t> window_at(const std::string& text, std::size_t at) {
+    const std::size_t from = at > 40 ? at - 40 : 0;
+    std::string window = text.substr(from, 80);
+    for (char& c : window)
+        if (c == '\n' || c == '\t') c = ' ';
+    return {window, std::min(at - from, window.size())};
 }
+
+}  // namespace
+
+json Journal::parse_untrusted(const std::string& text, const char* what) {
+    // Nesting first, in one pass that skips strings: the parser would build the whole tree.
+    int depth = 0;
+    bool in_string = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (in_string) {
+            if (c == '\\') ++i;
+            else if (c == '"') in_string = false;
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > kMaxJsonDepth) {
+                const auto [window, column] = window_at(text, i);
+                throw ParseError(what, window, column,
+                                 "nested deeper than " + std::to_string(kMaxJsonDepth) + " levels (byte " + std::to_string(i) + ")");
+            }
+        } else if (c == ']' || c == '}') {
+            --depth;
+        }
+    }
+    try {
+        return json::parse(text);
+    } catch (const json::parse_error& e) {
+        const std::size_t at = e.byte > 0 ? e.byte - 1 : 0;
+        const auto [window, column] = window_at(text, at);
+        throw ParseError(what, window, column, "not valid JSON (byte " + std::to_string(at) + ")");
+    } catch (const json::exception& e) {
+        // A number that does not fit a double ("number overflow parsing '1e999'"): no offset.
+        std::string message = e.what();
+        if (const auto end = message.find("] "); message.rfind("[json.exception", 0) == 0 && end != std::string::npos)
+            message.erase(0, end + 2);
+        throw ParseError(what, "", 0, "not valid JSON: " + message);
+    }
+}
+
+Journal Journal::load(const std::string& text) { return from_json(parse_untrusted(text, "journal")); }
 
 std::string explain_line(const JournalEntry& e) {
     std::string out;

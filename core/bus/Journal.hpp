@@ -136,6 +136,13 @@ public:
     static Journal from_json(const nlohmann::json& j);
     static Journal load(const std::string& text);
 
+    // JSON text from a stranger (a journal, the starting state it records), parsed: ParseError
+    // (`what` names it) for malformed text, a number that does not fit, or nesting deeper than
+    // kMaxJsonDepth, which is refused before the parse (a deep tree costs its size in stack
+    // elsewhere: the game state is converted to Lua recursively).
+    static constexpr int kMaxJsonDepth = 256;
+    static nlohmann::json parse_untrusted(const std::string& text, const char* what);
+
     // The rule log for --explain: one line per entry, indented two spaces per depth, with a
     // "Turn 2 · American · DFPh" line whenever the context changes. Pipelines list their steps.
     std::string explain() const;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <limits>
 
 #include "core/Error.hpp"
 
@@ -61,8 +62,16 @@ void from_json(const nlohmann::json& j, JournalEntry& e) {
     need("seq", j.contains("seq") && j.at("seq").is_number_integer() &&
                     (j.at("seq").is_number_unsigned() || j.at("seq").get<std::int64_t>() >= 0));
     need("kind", j.contains("kind") && j.at("kind").is_string());
-    need("depth", j.contains("depth") && j.at("depth").is_number_integer());
-    need("turn", j.contains("turn") && j.at("turn").is_number_integer());
+    // In range too: read into an int or an int64 out of range, a number was shown as another
+    // (a depth of 99999999999999 as "expected 276447231").
+    const auto fits = [&](const char* key, std::int64_t least, std::int64_t most) {
+        if (!j.contains(key) || !j.at(key).is_number_integer()) return false;
+        if (j.at(key).is_number_unsigned()) return j.at(key).get<std::uint64_t>() <= static_cast<std::uint64_t>(most);
+        const std::int64_t n = j.at(key).get<std::int64_t>();
+        return n >= least && n <= most;
+    };
+    need("depth", fits("depth", 0, std::numeric_limits<int>::max()));
+    need("turn", fits("turn", std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max()));
     for (const char* k : {"player", "phase", "citation", "text"})
         need(k, j.contains(k) && j.at(k).is_string());
     need("data", j.contains("data") && j.at("data").is_object());

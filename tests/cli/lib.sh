@@ -31,6 +31,16 @@ wait_for() {
   echo "FAIL: timed out waiting for $4"; echo "-- stdout:"; cat "$watch_out"; echo "-- stderr:"; cat "$watch_err"; exit 1
 }
 
+# watch_start ARGS...: starts `umpire watch ARGS` in the background, its stdout and stderr in
+# "$work/out" and "$work/err" (made empty first: the redirections run in the background job,
+# perhaps after the first wait_for), and sets $watcher, $watch_out and $watch_err for wait_for.
+watch_start() {
+  : > "$work/out"; : > "$work/err"
+  "$umpire" watch "$@" > "$work/out" 2> "$work/err" &
+  watcher=$!
+  watch_out="$work/out"; watch_err="$work/err"
+}
+
 # serve_test_setup: the start both serve shell tests share. It needs curl, makes the scratch folder
 # $work, removed at exit with the server stopped, and defines `fail MESSAGE`, which prints the
 # message and the server's output and exits 1.

@@ -11,14 +11,8 @@ trap '[ -n "$watcher" ] && kill "$watcher" 2>/dev/null; rm -rf "$work"' EXIT
 cp -r "$src/tests/support/fixtures/base" "$work/rules"
 printf 'print("mmg B " .. umpire.data.weapons.mmg.B)\n' > "$work/try.lua"
 
-# The output files exist before the watch starts (lib.sh, wait_for): its redirections run in the
-# background job, perhaps after the first wait_for.
-: > "$work/out"; : > "$work/err"
-"$umpire" watch --ruleset "$work/rules" "$work/try.lua" > "$work/out" 2> "$work/err" &
-watcher=$!
-
-watch_out="$work/out"; watch_err="$work/err"
-. "$(dirname "$0")/lib.sh"  # wait_for
+. "$(dirname "$0")/lib.sh"  # watch_start, wait_for
+watch_start --ruleset "$work/rules" "$work/try.lua"
 
 wait_for "$work/out" "^mmg B 11$" 1 "the first run"
 wait_for "$work/err" "^-- watching" 1 "the watch prompt"
@@ -46,9 +40,7 @@ wait_for "$work/out" "^script changed, B 10$" 1 "the re-run after a script chang
 printf 'umpire.state.n = (umpire.state.n or 0) + 1\nprint("run " .. umpire.state.n)\nif umpire.state.n == 1 then local big = {} for i = 1, 1e6 do big[i] = 1 / 3 end umpire.state.big = big else umpire.state.big = nil end\n' > "$work/grow.lua"
 for mode in "" --no-isolate; do
   kill "$watcher"; wait "$watcher" 2>/dev/null || true
-  : > "$work/out"; : > "$work/err"
-  "$umpire" watch $mode --memory 256 "$work/grow.lua" > "$work/out" 2> "$work/err" &
-  watcher=$!
+  watch_start $mode --memory 256 "$work/grow.lua"
   wait_for "$work/err" "memory limit: umpire.state written as JSON would take more than" 1 "the state too big to hand on ($mode)"
   wait_for "$work/err" "the watch goes on with it as it stands" 1 "the watch going on ($mode)"
   wait_for "$work/err" "^-- watching" 1 "the watch prompt after it ($mode)"

@@ -7,6 +7,7 @@
 // the outcome of every spec file of the rulesets.
 #include <catch2/catch.hpp>
 
+#include <functional>
 #include <initializer_list>
 #include <random>
 #include <regex>
@@ -397,6 +398,87 @@ TEST_CASE("a file or folder swapped for a symlink out of the ruleset after a loa
     }
     CHECK_THROWS_WITH(umpire::ruleset::reload(t.host), Catch::Contains("resolves outside the ruleset folder"));
     CHECK(t.eval("umpire.data.weapons.mmg.B") == "10");  // the last good rules stay
+}
+
+// The check (ruleset/Ruleset.cpp, resolve_file) and the read are two steps on a path, so a file
+// or a folder swapped for a symlink out of the ruleset between them (while `watch` reloads) was
+// followed, and a file outside read as the rules' own. The read now asks the descriptor it opened
+// where it leads and refuses anything but the file checked. The swap is made between the two
+// steps here by giving the cache's read what the check found before the swap.
+TEST_CASE("a file swapped out of the ruleset between the check and the read is refused", "[reload][incremental]") {
+    const fs::path dir = test_helpers::scratch_copy("swapped-while-read");
+    const fs::path outside = dir / "outside";
+    fs::create_directories(outside);
+    const fs::path house = dir / "house";
+    const fs::path weapons = house / "data/weapons.yaml";
+    const fs::path rules = house / "rules/machine_guns.lua";
+    test_helpers::write(outside / "weapons.yaml", "mmg: {B: 666}\n");
+    test_helpers::write(outside / "machine_guns.lua", "return {outside = true}\n");
+    const std::string checked_data = fs::canonical(weapons).native();
+    const std::string checked_module = fs::canonical(rules).native();
+    TestHost t;
+    auto& cache = t.host.extension<LoadCache>();
+    lua_State* L = t.host.state();
+    const auto read_data = [&] { cache.data(weapons.native(), "house/data/weapons.yaml", L, std::nullopt, checked_data); };
+    const auto read_module = [&] {
+        lua_newtable(L);  // the env
+        try {
+            cache.push_chunk(t.host, rules.native(), "house/rules/machine_guns.lua", -1, std::nullopt, checked_module);
+        } catch (...) {
+            lua_settop(L, 0);
+            throw;
+        }
+        lua_settop(L, 0);
+    };
+    // The error of f (empty if none): a composed Catch matcher made in a helper keeps pointers
+    // to its parts, which would be gone.
+    const auto error_of = [](const std::function<void()>& f) {
+        try {
+            f();
+        } catch (const std::exception& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    const auto swapped = [&](const std::function<void()>& read, const std::string& to) {
+        const std::string error = error_of(read);
+        INFO(error);
+        CHECK(error.find("changed while the rules were read: it now leads to") != std::string::npos);
+        CHECK(error.find(to) != std::string::npos);
+        CHECK(error.find("not the file checked inside the ruleset folder") != std::string::npos);
+    };
+    SECTION("the data file") {
+        fs::remove(weapons);
+        fs::create_symlink(outside / "weapons.yaml", weapons);
+        swapped(read_data, "outside/weapons.yaml");
+    }
+    SECTION("the data folder") {
+        fs::rename(house / "data", house / "data.old");
+        fs::create_directory_symlink(outside, house / "data");
+        swapped(read_data, "outside/weapons.yaml");
+    }
+    SECTION("a rules module") {
+        fs::remove(rules);
+        fs::create_symlink(outside / "machine_guns.lua", rules);
+        swapped(read_module, "outside/machine_guns.lua");
+    }
+    SECTION("the rules folder, for a real folder holding a link out") {
+        fs::rename(house / "rules", house / "rules.old");
+        fs::create_directories(house / "rules");
+        fs::create_symlink(outside / "machine_guns.lua", rules);
+        swapped(read_module, "outside/machine_guns.lua");
+    }
+    SECTION("a FIFO in the data file's place (it blocked the read for ever)") {
+        fs::remove(weapons);
+        REQUIRE(::mkfifo(weapons.c_str(), 0600) == 0);
+        CHECK_THROWS_WITH(read_data(), Catch::Contains("house/data/weapons.yaml: changed while the rules were read: it is no longer a regular file"));
+    }
+    SECTION("an editor's save (a new file renamed over the old) is the file checked, and is read") {
+        test_helpers::write(house / "data/.weapons.yaml.tmp", "mmg: {B: 12}\n");
+        fs::rename(house / "data/.weapons.yaml.tmp", weapons);
+        CHECK_NOTHROW(read_data());
+        CHECK_NOTHROW(read_module());
+    }
 }
 
 TEST_CASE("a symlink that stays inside the ruleset folder still loads after a swap", "[reload][incremental]") {
