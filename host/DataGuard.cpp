@@ -9,7 +9,8 @@
 #include <deque>
 #include <exception>
 #include <new>
-#include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "bindings/Game.hpp"
 #include "bindings/LuaError.hpp"
@@ -134,6 +135,52 @@ void push_trap(lua_State* L) {
         lua_setfield(L, -2, read_only_data::kMarker);
     }
 }
+
+// Table pointer -> index, for a seal's walk: open addressing in one vector (linear probing, at
+// most half full). The std::unordered_maps it replaces allocated and freed a node for each of the
+// few hundred tables of every seal.
+class PointerIndex {
+public:
+    explicit PointerIndex(std::size_t expected = 0) { rehash(expected * 2 + 16); }
+    // Keeps `index` for p unless p has one; returns the index kept and whether it was added.
+    std::pair<std::size_t, bool> emplace(const void* p, std::size_t index) {
+        if ((size_ + 1) * 2 > slots_.size()) rehash(slots_.size() * 2);
+        Slot& slot = slots_[probe(p)];
+        if (slot.key == p) return {slot.index, false};
+        slot = {p, index};
+        ++size_;
+        return {index, true};
+    }
+    static constexpr std::size_t npos = SIZE_MAX;
+    // The index kept for p, or npos.
+    std::size_t find(const void* p) const {
+        const Slot& slot = slots_[probe(p)];
+        return slot.key == p ? slot.index : npos;
+    }
+
+private:
+    struct Slot {
+        const void* key = nullptr;
+        std::size_t index = 0;
+    };
+    // The slot holding p, or the empty slot where it would go (tables are never null).
+    std::size_t probe(const void* p) const {
+        const std::size_t mask = slots_.size() - 1;
+        std::size_t at = (static_cast<std::size_t>(reinterpret_cast<std::uintptr_t>(p) >> 3) * 0x9E3779B97F4A7C15ull) >> 20 & mask;
+        while (slots_[at].key != nullptr && slots_[at].key != p) at = (at + 1) & mask;
+        return at;
+    }
+    void rehash(std::size_t at_least) {
+        std::size_t capacity = 16;
+        while (capacity < at_least) capacity *= 2;
+        std::vector<Slot> old(capacity);
+        old.swap(slots_);
+        for (const Slot& slot : old)
+            if (slot.key) slots_[probe(slot.key)] = slot;
+    }
+    std::vector<Slot> slots_;
+    std::size_t size_ = 0;
+};
 
 }  // namespace
 
@@ -281,28 +328,25 @@ void DataGuard::seal(lua_State* L, int index, int reuse) {
     // The copy whose records may be taken for the tables it holds (never the root being sealed:
     // its old copy was just dropped).
     const Snapshot* from = reuse ? find(L, reuse) : nullptr;
-    std::unordered_map<const void*, std::size_t> known;  // pointer -> index in from->tables
-    if (from) {
-        known.reserve(from->tables.size());
+    PointerIndex known(from ? from->tables.size() : 0);  // pointer -> index in from->tables
+    if (from)
         for (std::size_t j = 0; j < from->tables.size(); ++j) known.emplace(from->tables[j].pointer, j);
-    }
     auto snapshot = std::make_unique<Snapshot>();
     Snapshot& s = *snapshot;
     s.L = L;
     lua_newtable(L);
     s.anchor = luaL_ref(L, LUA_REGISTRYINDEX);
-    std::unordered_map<const void*, int> table_of;  // pointer -> index in s.tables
+    PointerIndex table_of(from ? from->tables.size() : 0);  // pointer -> index in s.tables
     if (from) {
         // A reseal after an edit keeps most of `from`: sized for it at once, so that its records
         // are not moved again at each growth of the vectors (each Entry holds two strings).
         s.tables.reserve(from->tables.size());
         s.entries.reserve(from->entries.size());
         s.next_order.reserve(from->next_order.size());
-        table_of.reserve(from->tables.size());
     }
     auto add_table = [&](int at, std::size_t parent, std::size_t key_entry) {
         const void* p = lua_topointer(L, at);
-        auto [it, fresh] = table_of.emplace(p, static_cast<int>(s.tables.size()));
+        const auto [index, fresh] = table_of.emplace(p, s.tables.size());
         if (fresh) {
             Snapshot::Table t;
             t.pointer = p;
@@ -314,7 +358,7 @@ void DataGuard::seal(lua_State* L, int index, int reuse) {
             lua_rawseti(L, -2, static_cast<int>(s.tables.size()));
             lua_pop(L, 1);
         }
-        return it->second;
+        return static_cast<int>(index);
     };
     add_table(index, Snapshot::Table::kNoParent, 0);
     // Tables occupy anchor slots 1..T as they are found; other values are appended after all of
@@ -361,10 +405,10 @@ void DataGuard::seal(lua_State* L, int index, int reuse) {
     for (std::size_t i = 0; i < s.tables.size(); ++i) {
         lua_rawgeti(L, anchor, static_cast<int>(i + 1));
         const int table = lua_gettop(L);
-        if (const auto hit = from ? known.find(s.tables[i].pointer) : known.end(); hit != known.end()) {
+        if (const std::size_t hit = from ? known.find(s.tables[i].pointer) : PointerIndex::npos; hit != PointerIndex::npos) {
             // A table of `from`: its records as they were sealed there, sorted already; a child
             // table is found in the same order as the walk below would find it.
-            const Snapshot::Table& old = from->tables[hit->second];
+            const Snapshot::Table& old = from->tables[hit];
             s.tables[i].first = s.entries.size();
             s.tables[i].count = old.count;
             s.tables[i].metatable_slot = old.metatable_slot ? -rescratch(old.metatable_slot) : 0;

@@ -137,7 +137,7 @@ YAML::Node LoadCache::manifest(const std::filesystem::path& file, const std::str
     read(file, fresh, yaml::kMaxFileBytes, [&](const std::filesystem::path& f) { return yaml::read_data_file(f, display); });
     if (!entry.parsed || entry.source.bytes != fresh.bytes || entry.display != display) {
         entry.parsed = false;  // stays so if parse raises
-        entry.turn_sequence_yaml.reset();
+        entry.fields.reset();
         entry.root = parse(fresh.bytes);
         entry.parsed = true;
         entry.display = display;
@@ -148,10 +148,8 @@ YAML::Node LoadCache::manifest(const std::filesystem::path& file, const std::str
     return entry.root;
 }
 
-const std::string& LoadCache::manifest_turn_sequence(const std::filesystem::path& file, const YAML::Node& node) {
-    ManifestEntry& entry = manifests_[file];
-    if (!entry.turn_sequence_yaml) entry.turn_sequence_yaml = YAML::Dump(node);
-    return *entry.turn_sequence_yaml;
+std::shared_ptr<const void>& LoadCache::manifest_fields(const std::filesystem::path& file) {
+    return manifests_[file].fields;
 }
 
 std::shared_ptr<const yaml::Document> LoadCache::text(const std::string& text, const std::string& display) {

@@ -75,9 +75,10 @@ public:
                         const std::function<YAML::Node(const std::string&)>& parse,
                         const std::optional<FileStamp>& stamp = std::nullopt);
 
-    // YAML::Dump of the manifest's turn_sequence node, worked out once per parse of the manifest
-    // file (the node is from manifest(file, ...) of this load).
-    const std::string& manifest_turn_sequence(const std::filesystem::path& file, const YAML::Node& node);
+    // What the loader read from the tree manifest(file, ...) gave this load (ruleset/Ruleset.cpp,
+    // ManifestFields), kept with that tree: null until the loader sets it, and dropped whenever the
+    // tree is parsed again.
+    std::shared_ptr<const void>& manifest_fields(const std::filesystem::path& file);
 
     // The checked YAML of text that is not a file (a manifest's turn sequence), parsed again only
     // when the text changed; keyed by display.
@@ -143,7 +144,7 @@ private:
         Source source;
         std::string display;
         YAML::Node root;
-        std::optional<std::string> turn_sequence_yaml;  // of root
+        std::shared_ptr<const void> fields;  // of root (manifest_fields)
         bool parsed = false;
         bool used = false;
     };

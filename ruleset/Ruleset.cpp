@@ -105,14 +105,91 @@ std::string scalar(const YAML::Node& node, const std::string& display, const cha
     return node.Scalar();
 }
 
-// A list of names; a single name is accepted as a one-item list.
-std::vector<std::string> list(const YAML::Node& node, const std::string& display, const char* field) {
-    std::vector<std::string> out;
+// What a manifest's tree says, read from it once per parse (the load cache keeps it with the tree):
+// walking the tree through yaml-cpp's nodes at every reload cost a fifth of the manifest's read.
+// Its checks raise as they did; a list whose shape is wrong keeps its error, raised where the
+// list is read (after the files of the lists before it were resolved), so a manifest with more
+// than one problem reports the same one first.
+struct ManifestFields {
+    std::string name, version, extends;
+    std::string turn_sequence_yaml;  // as written (YAML::Dump), "" when absent
+    struct Entries {
+        bool present = false;  // the key is in the manifest
+        std::vector<std::string> names;
+        // Each name as a file: with the list's extension when it has none, "" when it is refused as
+        // written (absolute, or climbing out with '..'; refused when its file is looked for).
+        std::vector<std::string> files;
+        YAML::Mark mark;  // of the list, for the errors of its entries
+        std::optional<std::pair<YAML::Mark, std::string>> error;  // of the list's shape
+        void raise_if_failed(const std::string& display) const {
+            if (error) fail(display, error->first, error->second);
+        }
+    };
+    Entries data, modules, tests;
+};
+
+// A list of names; a single name is accepted as a one-item list. `ext`: the extension of a name
+// written without one.
+ManifestFields::Entries entries_of(const YAML::Node& root, const char* field, const char* ext) {
+    ManifestFields::Entries out;
+    const YAML::Node node = root[field];
+    if (!node) return out;
+    out.present = true;
+    out.mark = node.Mark();
+    const auto add_files = [&] {
+        for (const auto& entry : out.names)
+            out.files.push_back(entry.empty() || entry[0] == '/' || entry_climbs(entry) ? std::string()
+                                : entry_has_extension(entry)                        ? entry
+                                                                                    : entry + ext);
+        return out;
+    };
     if (node.IsNull()) return out;
-    if (node.IsScalar()) return {node.Scalar()};
-    if (!node.IsSequence()) fail(display, node.Mark(), std::string("'") + field + "' must be a list");
-    for (const auto& item : node) out.push_back(scalar(item, display, field));
-    return out;
+    if (node.IsScalar()) {
+        out.names.push_back(node.Scalar());
+        return add_files();
+    }
+    if (!node.IsSequence()) {
+        out.error = std::pair{node.Mark(), std::string("'") + field + "' must be a list"};
+        return out;
+    }
+    for (const auto& item : node) {
+        if (!item.IsScalar()) {
+            out.error = std::pair{item.Mark(), std::string("'") + field + "' must be a single value"};
+            out.names.clear();
+            return out;
+        }
+        out.names.push_back(item.Scalar());
+    }
+    return add_files();
+}
+
+ManifestFields fields_of(const YAML::Node& root, const std::string& display) {
+    if (!root.IsMap()) fail(display, root.Mark(), "a ruleset manifest must be a map (name: ..., data: [...], ...)");
+    static const std::set<std::string> kKnown = {"name", "version", "extends", "turn_sequence",
+                                                 "data", "modules", "tests", "description"};
+    for (const auto& entry : root) {
+        const std::string key = entry.first.Scalar();
+        if (!kKnown.count(key))
+            fail(display, entry.first.Mark(), "unknown key '" + key + "' (a manifest has: name, version, "
+                                              "extends, turn_sequence, data, modules, tests, description)");
+    }
+    ManifestFields f;
+    if (!root["name"]) fail(display, root.Mark(), "the manifest needs a 'name'");
+    f.name = scalar(root["name"], display, "name");
+    if (root["version"]) f.version = scalar(root["version"], display, "version");
+    if (root["extends"]) {
+        f.extends = scalar(root["extends"], display, "extends");
+        if (!valid_name(f.extends))
+            fail(display, root["extends"].Mark(), "'extends: " + f.extends + "' must name a ruleset (found on "
+                                                  "the search path or beside this one), never a path");
+    }
+    // The turn sequence's shape belongs to the ruleset (ASL: players + phases; Bolt Action: the
+    // order-dice steps), so it is passed to Lua as written: umpire.ruleset.turn_sequence.
+    if (const auto turns = root["turn_sequence"]) f.turn_sequence_yaml = YAML::Dump(turns);
+    f.data = entries_of(root, "data", ".yaml");
+    f.modules = entries_of(root, "modules", ".lua");
+    f.tests = entries_of(root, "tests", ".lua");
+    return f;
 }
 
 // Where the files of one manifest resolve, symlinks followed, with each folder resolved once: the
@@ -149,21 +226,23 @@ public:
     // construction and join, which cost more than the system calls here. `stamp` (if given) is
     // set to the file's stamp when it is no symlink.
     std::optional<std::string> regular_file(const std::string& file, std::optional<FileStamp>* stamp = nullptr) {
-        // A file whose stamp is wanted (data, modules, the manifest) is lstat'ed: that one call
-        // tells whether it is there, whether it is a regular file, and its stamp, where listing its
-        // folder first cost five more calls a folder. A file whose stamp is not wanted (spec files)
-        // is answered from its folder's listing with no call when it is missing or a regular file.
-        // A folder in which a file was missing is listed then, for the next names looked for first
-        // in it (manifest entries written without their data/ or rules/). Anything else, or a
-        // folder that cannot be listed, is lstat'ed. (Views into `file`, not substrings: a string
-        // made for each look-up cost more than the look-up.)
+        // A file is lstat'ed: that one call tells whether it is there, whether it is a regular
+        // file, and its stamp, where listing its folder first cost five more calls a folder. A
+        // file in a folder listed already (a folder in which a file was missing, for the next
+        // names looked for first in it: manifest entries written without their data/ or rules/;
+        // the tests folder of a manifest without `tests:`, whose every file is looked up) is
+        // answered from the listing with no call when it is missing, or a regular file whose stamp
+        // is not wanted. Anything else is lstat'ed. (The few spec files a manifest names are
+        // lstat'ed too: listing their folder for them cost more calls, and a string a name.)
+        // (Views into `file`, not substrings: a string made for each look-up cost more than the
+        // look-up.)
         const std::size_t slash = file.rfind('/');
         const bool in_folder = slash != std::string::npos && slash > 0;
         const std::string_view whole(file);
         const std::string_view folder = in_folder ? whole.substr(0, slash) : std::string_view();
         const std::string_view name = slash == std::string::npos ? whole : whole.substr(slash + 1);
         if (in_folder) {
-            if (const auto* names = stamp ? listed(folder) : listing(folder)) {
+            if (const auto* names = listed(folder)) {
                 const auto entry = names->find(name);
                 if (entry == names->end()) return std::nullopt;
                 if (entry->second == DT_REG && !stamp) {
@@ -175,8 +254,9 @@ public:
         // In a folder opened already (real_folder), the name is looked up in that folder.
         const Folder* opened = in_folder ? &real_folder(folder) : nullptr;
         struct stat st {};
+        // The name is the tail of `file`, so its C string is file's own (no copy made for it).
         const bool found = opened && opened->fd >= 0
-                               ? ::fstatat(opened->fd, std::string(name).c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0
+                               ? ::fstatat(opened->fd, file.c_str() + slash + 1, &st, AT_SYMLINK_NOFOLLOW) == 0
                                : ::lstat(file.c_str(), &st) == 0;
         if (!found) {
             if (in_folder) listing(folder);
@@ -192,6 +272,9 @@ public:
         if (!S_ISLNK(st.st_mode) || !fs::is_regular_file(file, ec)) return std::nullopt;
         return canonical(file);
     }
+
+    // Lists `folder` now, for the look-ups of all its files that follow.
+    void list_folder(const std::string& folder) { listing(folder); }
 
     static std::string join(std::string_view folder, std::string_view name) {
         std::string out;
@@ -262,25 +345,25 @@ private:
 // path or a ".." is refused as written, and the file found is checked again after following
 // symlinks (a link in rules/ to ~/.config/... resolves outside and is refused).
 // Returns the file, and appends what the check found to `resolved`.
+// `p` is the entry as a file (ManifestFields::Entries::files: "" if refused as written).
 std::string resolve_file(const fs::path& dir, const std::string& real_dir, Resolver& resolver, const std::string& entry,
-                      const char* subdir, const char* ext, const std::string& display, const YAML::Mark& mark,
-                      std::vector<Manifest::Resolved>* resolved = nullptr) {
-    if (entry.empty() || entry[0] == '/' || entry_climbs(entry))
+                         const std::string& p, const char* subdir, const std::string& display, const YAML::Mark& mark,
+                         std::vector<Manifest::Resolved>* resolved = nullptr) {
+    if (p.empty())
         fail(display, mark, "'" + entry + "': a manifest names files inside its ruleset folder "
                                           "(no absolute paths, no '..')");
-    const std::string p = entry_has_extension(entry) ? entry : entry + ext;
     for (int place = 0; place < 2; ++place) {
         // dir/<entry>, then dir/<subdir>/<entry> (made only when the first is not there)
-        const std::string candidate = place == 0 ? Resolver::join(dir.native(), p)
-                                                 : Resolver::join(Resolver::join(dir.native(), subdir), p);
+        std::string candidate = place == 0 ? Resolver::join(dir.native(), p)
+                                           : Resolver::join(Resolver::join(dir.native(), subdir), p);
         std::optional<FileStamp> stamp;
-        const auto real = resolver.regular_file(candidate, resolved ? &stamp : nullptr);
+        auto real = resolver.regular_file(candidate, resolved ? &stamp : nullptr);
         if (!real) continue;
         if (!inside_real(real_dir, *real))
             fail(display, mark, "'" + entry + "' resolves outside the ruleset folder (to " +
                                     LuaHost::display_path(*real) + ", through a symlink)");
-        if (resolved) resolved->push_back({*real, stamp});
-        return std::string(candidate);
+        if (resolved) resolved->push_back({std::move(*real), stamp});  // moved: no copy of either string
+        return candidate;
     }
     fail(display, mark, "file not found: " + entry + " (looked in " +
                             LuaHost::display_path(dir) + " and " +
@@ -314,42 +397,42 @@ Manifest read_manifest(const fs::path& dir, LoadCache* cache) {
     // const: yaml-cpp's non-const operator[] adds the key it looks up, and a cached tree is read
     // by every later load.
     const YAML::Node root = cache ? cache->manifest(file, display, parse, stamp) : parse(yaml::read_data_file(file, display));
-    if (!root.IsMap()) fail(display, root.Mark(), "a ruleset manifest must be a map (name: ..., data: [...], ...)");
-    static const std::set<std::string> kKnown = {"name", "version", "extends", "turn_sequence",
-                                                 "data", "modules", "tests", "description"};
-    for (const auto& entry : root) {
-        const std::string key = entry.first.Scalar();
-        if (!kKnown.count(key))
-            fail(display, entry.first.Mark(), "unknown key '" + key + "' (a manifest has: name, version, "
-                                              "extends, turn_sequence, data, modules, tests, description)");
+    // What the tree says is worked out once per parse of it (kept with the cached tree); the files
+    // it names are resolved and checked below at every read.
+    std::shared_ptr<const ManifestFields> kept;
+    if (cache) {
+        auto& slot = cache->manifest_fields(file);
+        if (!slot) slot = std::make_shared<const ManifestFields>(fields_of(root, display));
+        kept = std::static_pointer_cast<const ManifestFields>(slot);
+    } else {
+        kept = std::make_shared<const ManifestFields>(fields_of(root, display));
     }
-    if (!root["name"]) fail(display, root.Mark(), "the manifest needs a 'name'");
-    m.name = scalar(root["name"], display, "name");
-    if (root["version"]) m.version = scalar(root["version"], display, "version");
-    if (root["extends"]) {
-        m.extends = scalar(root["extends"], display, "extends");
-        if (!valid_name(m.extends))
-            fail(display, root["extends"].Mark(), "'extends: " + m.extends + "' must name a ruleset (found on "
-                                                  "the search path or beside this one), never a path");
+    const ManifestFields& fields = *kept;
+    m.name = fields.name;
+    m.version = fields.version;
+    m.extends = fields.extends;
+    m.turn_sequence_yaml = fields.turn_sequence_yaml;
+    if (fields.data.present) {
+        fields.data.raise_if_failed(display);
+        for (std::size_t i = 0; i < fields.data.names.size(); ++i)
+            m.data.push_back(resolve_file(m.dir, real_dir, resolver, fields.data.names[i], fields.data.files[i], "data",
+                                          display, fields.data.mark, &m.data_resolved));
     }
-    // The turn sequence's shape belongs to the ruleset (ASL: players + phases; Bolt Action: the
-    // order-dice steps), so it is passed to Lua as written: umpire.ruleset.turn_sequence.
-    if (const auto turns = root["turn_sequence"])
-        m.turn_sequence_yaml = cache ? cache->manifest_turn_sequence(file, turns) : YAML::Dump(turns);
-    if (auto data = root["data"]) {
-        for (const auto& name : list(data, display, "data"))
-            m.data.push_back(resolve_file(m.dir, real_dir, resolver, name, "data", ".yaml", display, data.Mark(), &m.data_resolved));
+    if (fields.modules.present) {
+        fields.modules.raise_if_failed(display);
+        for (std::size_t i = 0; i < fields.modules.names.size(); ++i)
+            m.modules.push_back(resolve_file(m.dir, real_dir, resolver, fields.modules.names[i], fields.modules.files[i],
+                                             "rules", display, fields.modules.mark, &m.modules_resolved));
     }
-    if (auto modules = root["modules"]) {
-        for (const auto& name : list(modules, display, "modules"))
-            m.modules.push_back(resolve_file(m.dir, real_dir, resolver, name, "rules", ".lua", display, modules.Mark(), &m.modules_resolved));
-    }
-    if (auto tests = root["tests"]) {
-        for (const auto& name : list(tests, display, "tests"))
-            m.tests.push_back(resolve_file(m.dir, real_dir, resolver, name, "tests", ".lua", display, tests.Mark()));
+    if (fields.tests.present) {
+        fields.tests.raise_if_failed(display);
+        for (std::size_t i = 0; i < fields.tests.names.size(); ++i)
+            m.tests.push_back(resolve_file(m.dir, real_dir, resolver, fields.tests.names[i], fields.tests.files[i], "tests",
+                                           display, fields.tests.mark));
     } else if (fs::is_directory(m.dir / "tests")) {
         // Listed through the file snapshot: a worker whose files are closed loads the ruleset
         // again from memory (host/FileSnapshot.hpp).
+        resolver.list_folder((m.dir / "tests").native());
         for (const auto& name : file_snapshot::list(m.dir / "tests")) {
             const fs::path test = m.dir / "tests" / name;
             if (test.extension() == ".lua") {

@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "bindings/DataMarks.hpp"
@@ -94,6 +95,35 @@ inline void count_value(std::size_t& values, const std::string& display, const Y
                              " values in one file (aliases expanding without end?)");
 }
 
+// The keys of one map met so far, for the duplicate check: key text -> the line it was first
+// defined at. A data file's maps mostly hold a handful of keys, and a hash map allocated a node for
+// each key of each map (about a tenth of the converter's allocations); so up to kLinear keys are
+// kept in one vector and compared in turn, and a larger map moves them into a hash map.
+class SeenKeys {
+public:
+    explicit SeenKeys(std::size_t size) {
+        if (size > kLinear) hashed_.reserve(size);
+        else few_.reserve(size);
+    }
+    // 0 if `key` is new (it is kept, with `line`); else the line it was first defined at.
+    int add(std::string_view key, int line) {
+        if (hashed_.empty() && few_.size() < kLinear) {
+            for (const auto& [seen, at] : few_)
+                if (seen == key) return at;
+            few_.emplace_back(key, line);
+            return 0;
+        }
+        if (hashed_.empty()) hashed_.insert(few_.begin(), few_.end());
+        const auto [it, fresh] = hashed_.emplace(key, line);
+        return fresh ? 0 : it->second;
+    }
+
+private:
+    static constexpr std::size_t kLinear = 16;
+    std::vector<std::pair<std::string_view, int>> few_;
+    std::unordered_map<std::string_view, int> hashed_;
+};
+
 // YAML nodes -> Values, with every check of the format (see the header).
 template <class Node>
 struct Converter {
@@ -103,7 +133,7 @@ struct Converter {
 
     // A number, or an error at the node when it does not fit a double (1e999, a 30-digit hex):
     // std::stod would throw std::out_of_range, which said only "stod".
-    Value number(const Node& node, const std::string& digits, int base) {
+    double number(const Node& node, const std::string& digits, int base) {
         errno = 0;
         char* end = nullptr;
         const double value = base == 10 ? std::strtod(digits.c_str(), &end)
@@ -112,24 +142,25 @@ struct Converter {
             fail(display, node.Mark(), "number out of range: " +
                                            (node.Scalar().size() > 40 ? node.Scalar().substr(0, 40) + "..." : node.Scalar()) +
                                            " (quote it to keep it as text)");
-        return numeric(value);
+        return value;
     }
-    static Value numeric(double value) {
-        Value v;
-        v.kind = Kind::Number;
-        v.number = value;
-        return v;
+    // Make `out`, a fresh Value (built in place by the caller), a number, a boolean or a string.
+    // A temporary Value moved in (its three members moved, then destroyed) cost more than the
+    // conversion of most scalars.
+    static bool set_number(Value& out, double value) {
+        out.kind = Kind::Number;
+        out.number = value;
+        return true;
     }
-    static Value boolean(bool value) {
-        Value v;
-        v.kind = Kind::Boolean;
-        v.boolean = value;
-        return v;
+    static bool set_boolean(Value& out, bool value) {
+        out.kind = Kind::Boolean;
+        out.boolean = value;
+        return true;
     }
-    static Value string(const std::string& text) {
-        Value v;
-        v.text = text;
-        return v;
+    static bool set_string(Value& out, const std::string& text) {
+        out.kind = Kind::String;
+        out.text = text;
+        return true;
     }
 
     // The scalar's value, or false for null. Compared as string_views, whose == looks at the
@@ -140,24 +171,22 @@ struct Converter {
         const std::string_view text = node.Scalar();
         const std::string_view tag = node.Tag();
         if (tag == "!"sv || tag == "tag:yaml.org,2002:str"sv) {  // quoted, or !!str
-            out = string(node.Scalar());
-            return true;
+            return set_string(out, node.Scalar());
         }
         if (text.empty() || text == "~"sv || text == "null"sv || text == "Null"sv || text == "NULL"sv)
             return false;
-        if (text == "true"sv || text == "True"sv || text == "TRUE"sv) { out = boolean(true); return true; }
-        if (text == "false"sv || text == "False"sv || text == "FALSE"sv) { out = boolean(false); return true; }
+        if (text == "true"sv || text == "True"sv || text == "TRUE"sv) return set_boolean(out, true);
+        if (text == "false"sv || text == "False"sv || text == "FALSE"sv) return set_boolean(out, false);
         const std::string& whole = node.Scalar();
-        if (is_decimal(whole)) { out = number(node, whole, 10); return true; }
-        if (is_hex(whole)) { out = number(node, whole.substr(2), 16); return true; }
-        if (is_octal(whole)) { out = number(node, whole.substr(2), 8); return true; }
-        if (text == ".inf"sv || text == ".Inf"sv || text == ".INF"sv || text == "+.inf"sv) { out = numeric(HUGE_VAL); return true; }
-        if (text == "-.inf"sv || text == "-.Inf"sv || text == "-.INF"sv) { out = numeric(-HUGE_VAL); return true; }
-        if (text == ".nan"sv || text == ".NaN"sv || text == ".NAN"sv) { out = numeric(NAN); return true; }
+        if (is_decimal(whole)) return set_number(out, number(node, whole, 10));
+        if (is_hex(whole)) return set_number(out, number(node, whole.substr(2), 16));
+        if (is_octal(whole)) return set_number(out, number(node, whole.substr(2), 8));
+        if (text == ".inf"sv || text == ".Inf"sv || text == ".INF"sv || text == "+.inf"sv) return set_number(out, HUGE_VAL);
+        if (text == "-.inf"sv || text == "-.Inf"sv || text == "-.INF"sv) return set_number(out, -HUGE_VAL);
+        if (text == ".nan"sv || text == ".NaN"sv || text == ".NAN"sv) return set_number(out, NAN);
         if (tag != "?"sv && tag != "!"sv)
             fail(display, node.Mark(), "unsupported YAML tag '" + node.Tag() + "'");
-        out = string(whole);
-        return true;
+        return set_string(out, whole);
     }
 
     static void place(Entry& entry, const YAML::Mark& m) {
@@ -211,7 +240,7 @@ struct Converter {
                 if (!convert(item, entry.value))
                     fail(display, item.Mark(), "empty item in a list (Lua lists cannot hold nil; "
                                                 "remove it or quote it)");
-                entry.key = numeric(i);
+                set_number(entry.key, i);
                 place(entry, item.Mark());
             }
             pack_key_marks(out);
@@ -223,19 +252,17 @@ struct Converter {
             out.text = mark_text(display, node.Mark());
             out.entries.reserve(node.size());
             // Key text -> line, to report duplicates; views into the tree, which outlives this.
-            std::unordered_map<std::string_view, int> seen;
-            seen.reserve(node.size());
+            SeenKeys seen(node.size());
             for (const auto& item : node) {
                 const Node& key = item.first;
                 if (!key.IsScalar()) fail(display, key.Mark(), "a map key must be a plain value");
                 if (key.Scalar() == "<<" && key.Tag() == "?")
                     fail(display, key.Mark(), "YAML merge keys (<<) are not supported: write the keys "
                                               "out, or quote \"<<\" for a literal key");
-                const auto [it, fresh] = seen.emplace(std::string_view(key.Scalar()), key.Mark().line + 1);
-                if (!fresh)
+                if (const int first = seen.add(std::string_view(key.Scalar()), key.Mark().line + 1))
                     fail(display, key.Mark(), "duplicate key '" + key.Scalar() +
                                                   "' (first defined at line " +
-                                                  std::to_string(it->second) + ")");
+                                                  std::to_string(first) + ")");
                 Entry& entry = out.entries.emplace_back();  // in place, as above; dropped if null
                 if (!scalar(key, entry.key)) fail(display, key.Mark(), "a map key cannot be null");
                 // A Lua table cannot hold a NaN key (lua_rawset raises): refuse it here, with the place.

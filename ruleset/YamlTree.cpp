@@ -111,13 +111,17 @@ Tree read_tree_events(const std::string& text, const std::string& display,
     tree.nodes.reserve(std::min<std::size_t>(text.size() / 12 + 1, 4096));
     std::vector<std::uint32_t> open;
     std::unordered_map<std::string, std::uint32_t> anchors;
-    const auto add = [&](TreeNode node, const yaml_char_t* anchor) {
-        count(node.mark);
+    // The node is made in place (a node built aside and moved in was moved, then destroyed: two
+    // strings and a vector each time); the caller fills in the rest of it.
+    const auto add = [&](YAML::NodeType::value type, const YAML::Mark& mark, const yaml_char_t* anchor) -> TreeNode& {
+        count(mark);
         const auto index = static_cast<std::uint32_t>(tree.nodes.size());
         if (!open.empty()) tree.nodes[open.back()].children.push_back(index);
         if (anchor) anchors[text_of(anchor)] = index;
-        tree.nodes.push_back(std::move(node));
-        return index;
+        TreeNode& node = tree.nodes.emplace_back();
+        node.type = type;
+        node.mark = mark;
+        return node;
     };
     for (;;) {
         Event e;
@@ -138,29 +142,32 @@ Tree read_tree_events(const std::string& text, const std::string& display,
         const yaml_event_t& ev = e.event;
         switch (ev.type) {
         case YAML_SCALAR_EVENT: {
-            TreeNode node;
-            node.text.assign(reinterpret_cast<const char*>(ev.data.scalar.value), ev.data.scalar.length);
+            const std::string_view text(reinterpret_cast<const char*>(ev.data.scalar.value), ev.data.scalar.length);
             const bool plain = ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
-            node.tag = ev.data.scalar.tag ? text_of(ev.data.scalar.tag) : plain ? "?" : "!";
-            node.type = plain && !ev.data.scalar.tag && is_null_text(node.text) ? YAML::NodeType::Null : YAML::NodeType::Scalar;
+            const auto type = plain && !ev.data.scalar.tag && is_null_text(text) ? YAML::NodeType::Null : YAML::NodeType::Scalar;
             // An empty scalar right after a `-` is an empty list item; yaml-cpp marked it at the next token.
-            const bool empty_item = node.text.empty() && plain && ev.start_mark.index == ev.end_mark.index &&
+            const bool empty_item = text.empty() && plain && ev.start_mark.index == ev.end_mark.index &&
                                     !ev.data.scalar.anchor && !ev.data.scalar.tag && !open.empty() &&
                                     tree.nodes[open.back()].type == YAML::NodeType::Sequence;
-            node.mark = empty_item ? positions.next_token(positions.byte(ev.start_mark.index))
-                                   : positions.mark(ev.start_mark);
-            add(std::move(node), ev.data.scalar.anchor);
+            TreeNode& node = add(type,
+                                 empty_item ? positions.next_token(positions.byte(ev.start_mark.index))
+                                            : positions.mark(ev.start_mark),
+                                 ev.data.scalar.anchor);
+            node.text.assign(text);
+            if (ev.data.scalar.tag) node.tag = text_of(ev.data.scalar.tag);
+            else node.tag.assign(1, plain ? '?' : '!');
             break;
         }
         case YAML_SEQUENCE_START_EVENT:
         case YAML_MAPPING_START_EVENT: {
             const bool map = ev.type == YAML_MAPPING_START_EVENT;
-            TreeNode node;
-            node.type = map ? YAML::NodeType::Map : YAML::NodeType::Sequence;
             const yaml_char_t* tag = map ? ev.data.mapping_start.tag : ev.data.sequence_start.tag;
-            node.tag = tag ? text_of(tag) : "?";
-            node.mark = positions.mark(ev.start_mark);
-            open.push_back(add(std::move(node), map ? ev.data.mapping_start.anchor : ev.data.sequence_start.anchor));
+            const auto index = static_cast<std::uint32_t>(tree.nodes.size());
+            TreeNode& node = add(map ? YAML::NodeType::Map : YAML::NodeType::Sequence, positions.mark(ev.start_mark),
+                                 map ? ev.data.mapping_start.anchor : ev.data.sequence_start.anchor);
+            if (tag) node.tag = text_of(tag);
+            else node.tag.assign(1, '?');
+            open.push_back(index);
             break;
         }
         case YAML_SEQUENCE_END_EVENT:

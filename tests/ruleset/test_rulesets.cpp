@@ -149,6 +149,38 @@ TEST_CASE("a missing ruleset or a bad manifest says where", "[rulesets]") {
                       Catch::Contains("base/ruleset.yaml:2:1: unknown key 'modles'"));
 }
 
+// A manifest's fields are read from its tree once per parse and kept with the cached tree
+// (ruleset/Ruleset.cpp, ManifestFields): each reload still reports the first problem a cold read
+// reports (a data file not found before a malformed modules list, as the files are resolved in
+// order), and an edit of the manifest is seen at the next reload.
+TEST_CASE("a manifest's problems are reported in order at every reload, and its edits are seen", "[rulesets][reload]") {
+    const fs::path dir = test_helpers::scratch_copy("manifest-fields");
+    const fs::path base = dir / "base";
+    TestHost t;
+    umpire::ruleset::load(t.host, {base.string()});
+    CHECK(t.eval("type(umpire.rules.extra)") == "nil");
+    const auto refused = [&](const std::string& manifest, const std::string& error) {
+        test_helpers::write(base / "ruleset.yaml", manifest);
+        for (int load = 0; load < 2; ++load)  // the second from the kept fields
+            CHECK_THROWS_WITH(umpire::ruleset::reload(t.host), Catch::Contains(error));
+        CHECK(t.eval("umpire.ruleset.name") == "base");  // the last good rules stay
+    };
+    refused("name: base\ndata: [weapons, nope]\nmodules: {a: 1}\n", "file not found: nope");
+    refused("name: base\ndata: [weapons]\nmodules: {a: 1}\n", "base/ruleset.yaml:3:10: 'modules' must be a list");
+    refused("name: base\ndata: [weapons]\nmodules:\n  - machine_guns\n  - [x]\n", "base/ruleset.yaml:5:5: 'modules' must be a single value");
+    refused("name: base\ndata: weapons\ntests: [{a: 1}]\nmodules: [nope]\n", "file not found: nope");
+    refused("name: base\ndata: weapons\ntests: [{a: 1}]\nmodules: machine_guns\n", "base/ruleset.yaml:3:9: 'tests' must be a single value");
+    test_helpers::write(base / "rules/extra.lua", "return {answer = 42}\n");
+    test_helpers::write(base / "ruleset.yaml", "name: base\ndata: weapons\nmodules: [machine_guns, extra]\n");
+    umpire::ruleset::reload(t.host);
+    CHECK(t.eval("umpire.rules.extra.answer") == "42");
+    test_helpers::write(base / "ruleset.yaml", "name: base\nversion: 2.5\ndata: weapons\nmodules: [machine_guns]\n");
+    umpire::ruleset::reload(t.host);
+    CHECK(t.eval("type(umpire.rules.extra)") == "nil");
+    CHECK(t.eval("umpire.ruleset.version") == "2.5");
+    fs::remove_all(dir);
+}
+
 // Issue 17 item 18: the skirmish EXAMPLE mark belongs to each to-hit row. A house rule that replaces
 // one row with example: false un-marks that row; the invented rows it did not touch stay marked.
 TEST_CASE("a skirmish house rule that replaces one to-hit row un-marks only that row", "[rulesets][skirmish]") {

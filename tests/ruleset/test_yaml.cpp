@@ -64,6 +64,21 @@ TEST_CASE("YAML errors say file:line:col", "[yaml]") {
                       Catch::Equals("data/x.yaml:4:3: duplicate key 'c' (first defined at line 3)"));
     CHECK_THROWS_WITH(umpire::yaml::push_string(L, "a: [1, ~, 3]\n", "data/x.yaml"),
                       Catch::StartsWith("data/x.yaml:1:8: empty item in a list"));
+    // A map's keys are checked for duplicates in a list up to 16 keys, then in a hash map
+    // (YamlConvert.hpp, SeenKeys): a duplicate is found on either side of that change.
+    std::string wide;
+    for (int k = 1; k <= 20; ++k) wide += "k" + std::to_string(k) + ": " + std::to_string(k) + "\n";
+    for (const int again : {1, 16, 17, 20}) {
+        CHECK_THROWS_WITH(umpire::yaml::push_string(L, wide + "k" + std::to_string(again) + ": 0\n", "data/x.yaml"),
+                          Catch::Equals("data/x.yaml:21:1: duplicate key 'k" + std::to_string(again) +
+                                        "' (first defined at line " + std::to_string(again) + ")"));
+        std::string narrow;
+        for (int k = 1; k <= again && k <= 16; ++k) narrow += "k" + std::to_string(k) + ": 1\n";
+        CHECK_THROWS_WITH(umpire::yaml::push_string(L, narrow + "k1: 0\n", "data/x.yaml"),
+                          Catch::Contains("duplicate key 'k1' (first defined at line 1)"));
+    }
+    umpire::yaml::push_string(L, wide, "data/x.yaml");  // twenty keys, none twice
+    lua_pop(L, 1);
     // Found by the YAML fuzzer: a NaN map key made lua_rawset raise inside the loader.
     CHECK_THROWS_WITH(umpire::yaml::push_string(L, "a: {.nan: 2}\n", "data/x.yaml"),
                       Catch::Equals("data/x.yaml:1:5: a map key cannot be NaN (.nan)"));
