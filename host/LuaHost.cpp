@@ -397,7 +397,7 @@ LuaHost::LuaHost(HostOptions options)
     pace_collector(true);
     luaL_openlibs(L_);
     tail_call::make_locator(L_);  // before the sandbox: it reads the real debug, jit.util and string
-    sandbox::init(L_, options_.trusted);
+    sandbox::init(L_, options_.trusted, options_.trusted || options_.sandbox_jit);
 
     lua_newtable(L_);
     state_ref_ = luaL_ref(L_, LUA_REGISTRYINDEX);
