@@ -179,7 +179,7 @@ TEST_CASE("a script that fails says where", "[odds]") {
 
 // The worker compiles a script as the body of a function (so that the JIT can trace it; OddsRunner.cpp,
 // ScriptWorker::load_script): what the text means, and its errors, are those of the text as a chunk.
-TEST_CASE("an odds script means what it says as a chunk, and fails as one", "[odds]") {
+TEST_CASE("an odds script means what it says as a chunk and fails as one", "[odds]") {
     // `...` is no expression of a function without parameters: the chunk runs as it is, with no arguments.
     check_always("local n = select('#', ...)\nreturn n + umpire.dice.d6() * 0", 0);
     // A last line that is a comment does not swallow the wrapper's end.
