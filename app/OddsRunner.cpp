@@ -75,7 +75,7 @@ ScriptWorker::ScriptWorker(const Request& request) : host_(request.host) {
 // Pushes the script as a function of no parameters. A chunk is a vararg function, and LuaJIT
 // starts no trace at a vararg function's entry: under the JIT (--trusted, --jit) the script's own
 // lines (its table constructors, its calls into the rules) ran interpreted on every sample, a
-// sixth of the MG attack sample's time with --jit (docs/performance.md, "Issue 18, session 33").
+// fifth of the MG attack sample's time with --jit (docs/performance.md, "Issue 18, session 33").
 // So once the text compiles as a chunk, it is compiled again as the body of `function() ... end`
 // in a chunk that only makes that function. A valid chunk is a valid function body of the same
 // meaning: the same statements up to the text's end, then the wrapper's `end` (on a line of its
