@@ -62,7 +62,7 @@ ScriptWorker::ScriptWorker(const Request& request) : host_(request.host) {
         const file_snapshot::Recording recording(&host_);  // the next worker's host reads it from memory
         return LuaHost::read_file(request.script, LuaHost::kMaxCodeBytes, "a script");
     };
-    host_.load_chunk(from_file ? script_text() : request.code, (from_file ? "@" : "=") + label_, -1);
+    load_script(from_file ? script_text() : request.code, (from_file ? "@" : "=") + label_);
     function_ = luaL_ref(L, LUA_REGISTRYINDEX);
     lua_pop(L, 1);
     // Everything this worker reads is read: under `odds` in a worker, no file opens from here on
@@ -70,6 +70,35 @@ ScriptWorker::ScriptWorker(const Request& request) : host_(request.host) {
     // enumeration's, the Monte Carlo sampler's before it starts its threads, --compare's), from
     // the files kept in memory; the sampling threads inherit the restriction.
     isolation::close_files();
+}
+
+// Pushes the script as a function of no parameters. A chunk is a vararg function, and LuaJIT
+// starts no trace at a vararg function's entry: under the JIT (--trusted, --jit) the script's own
+// lines (its table constructors, its calls into the rules) ran interpreted on every sample, a
+// fifth of the MG attack sample's time with --jit (docs/performance.md, "Issue 18, session 33").
+// So once the text compiles as a chunk, it is compiled again as the body of `function() ... end`
+// in a chunk that only makes that function. A valid chunk is a valid function body of the same
+// meaning: the same statements up to the text's end, then the wrapper's `end` (on a line of its
+// own, after any comment on the last line); the same lines (the wrapper's start is on line 1);
+// the same chunk name, locals and env. The plain chunk is compiled first because a text that is
+// no chunk may still compile wrapped (`return 1 end, function() return 2` closes the wrapper
+// early), and its error is the chunk's. A chunk the wrapper cannot take (one that reads `...`,
+// outside a vararg function a syntax error; a first line `#!...`, which only a chunk's start
+// skips) runs as it is: an odds script is called with no arguments, so its `...` is empty.
+void ScriptWorker::load_script(const std::string& code, const std::string& chunkname) {
+    lua_State* L = host_.state();
+    const int env = lua_gettop(L);
+    host_.load_chunk(code, chunkname, env);
+    try {
+        host_.load_chunk("return function() " + code + "\nend", chunkname, env);
+        host_.call(0, 1);
+        if (lua_type(L, -1) == LUA_TFUNCTION) {
+            lua_remove(L, -2);  // the plain chunk
+            return;
+        }
+    } catch (const ScriptError&) {
+    }
+    lua_settop(L, env + 1);  // the plain chunk
 }
 
 bool ScriptWorker::state_is_empty() {

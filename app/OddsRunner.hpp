@@ -47,6 +47,7 @@ public:
     ScriptWorker& operator=(const ScriptWorker&) = delete;
 
 private:
+    void load_script(const std::string& code, const std::string& chunkname);
     bool state_is_empty();
     void push_globals();
     bool globals_unchanged(int index);

@@ -401,7 +401,7 @@ LuaHost::LuaHost(HostOptions options)
     // Under --jit a runaway compiled loop is stopped by the worker's kill, not the hook: the
     // traces' lines let the kill name the loop's line (TraceLines.hpp). Before the sandbox too.
     if (options_.sandbox_jit && !options_.trusted) trace_lines::attach(L_);
-    sandbox::init(L_, options_.trusted);
+    sandbox::init(L_, options_.trusted, options_.trusted || options_.sandbox_jit);
 
     lua_newtable(L_);
     state_ref_ = luaL_ref(L_, LUA_REGISTRYINDEX);

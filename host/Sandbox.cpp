@@ -411,7 +411,8 @@ int l_load(lua_State* L) {
         lua_insert(L, -2);
         return 2;
     }
-    if (!host.options().trusted) luaJIT_setmode(L, -1, LUAJIT_MODE_ALLFUNC | LUAJIT_MODE_OFF);
+    // Interpreted like the code that loads it, unless that runs with the JIT on (LuaHost::load_chunk).
+    if (!host.options().trusted && !host.options().sandbox_jit) luaJIT_setmode(L, -1, LUAJIT_MODE_ALLFUNC | LUAJIT_MODE_OFF);
     lua_pushvalue(L, lua_upvalueindex(1));  // the env this load belongs to
     lua_setfenv(L, -2);
     return 1;
@@ -690,7 +691,7 @@ void push_writable(lua_State* L, int index) {
     }
 }
 
-void init(lua_State* L, bool trusted) {
+void init(lua_State* L, bool trusted, bool jit) {
     lua::StackCheck check(L, 0);
     // string.dump must go from the real library: strings reach it through their metatable.
     lua_getglobal(L, "string");
@@ -721,8 +722,11 @@ void init(lua_State* L, bool trusted) {
 
     if (luaL_loadbuffer(L, kPrelude, std::char_traits<char>::length(kPrelude), "=(sandbox)"))
         throw Error(std::string("sandbox prelude: ") + lua_tostring(L, -1));
-    // pairs/next and their loop step run inside rule code: interpreted like it unless trusted.
-    if (!trusted) luaJIT_setmode(L, -1, LUAJIT_MODE_ALLFUNC | LUAJIT_MODE_OFF);
+    // pairs/next and their loop step run inside rule code: interpreted like it, or compiled like it
+    // (trusted, --jit). Under --jit they were interpreted too, and LuaJIT ends a trace that calls a
+    // function it may not compile ("blacklisted"): no rule function walking a table with pairs was
+    // compiled. (The hook gains nothing from them interpreted: rule code's own loops are compiled.)
+    if (!jit) luaJIT_setmode(L, -1, LUAJIT_MODE_ALLFUNC | LUAJIT_MODE_OFF);
     push_ordered_keys(L);
     // The views' real tables, for pairs and next (make_read_only fills it). Weak keys and values:
     // with weak keys only, an entry's value held its real table strongly, and a real table that

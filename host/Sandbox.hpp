@@ -6,8 +6,9 @@ namespace umpire::sandbox {
 
 // Once per lua_State, before any rule code runs: strips what must not be reachable even through
 // the string metatable (string.dump), hides that metatable, and builds the deterministic
-// pairs/next from the prelude.
-void init(lua_State* L, bool trusted);
+// pairs/next from the prelude. `jit`: rule code runs with the JIT on (trusted, or sandboxed with
+// --jit), and so do pairs/next, which run inside it; otherwise they are interpreted like it.
+void init(lua_State* L, bool trusted, bool jit);
 
 // Pushes a new globals table holding only allowed functions (fresh copies of the library
 // tables, so one generation's monkey-patching cannot leak into the next). `_G` is the table

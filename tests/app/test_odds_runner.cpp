@@ -177,6 +177,22 @@ TEST_CASE("a script that fails says where", "[odds]") {
                         Catch::Contains("script.lua:2") && Catch::Contains("boom"));
 }
 
+// The worker compiles a script as the body of a function (so that the JIT can trace it; OddsRunner.cpp,
+// ScriptWorker::load_script): what the text means, and its errors, are those of the text as a chunk.
+TEST_CASE("an odds script means what it says as a chunk and fails as one", "[odds]") {
+    // `...` is no expression of a function without parameters: the chunk runs as it is, with no arguments.
+    check_always("local n = select('#', ...)\nreturn n + umpire.dice.d6() * 0", 0);
+    // A last line that is a comment does not swallow the wrapper's end.
+    check_always("local x = umpire.dice.d6() * 0\nreturn x + 2 -- the end", 2);
+    // A text that is no chunk fails with the chunk's own error, even where it would compile wrapped:
+    // this one closes the wrapper early and would return 1.
+    REQUIRE_THROWS_WITH(run("return 1 end, function() return 2"),
+                        Catch::Contains("script.lua:1") && Catch::Contains("'<eof>' expected near 'end'"));
+    REQUIRE_THROWS_WITH(run("local x =\n"), Catch::Contains("script.lua:2") && Catch::Contains("near '<eof>'"));
+    // Lines are the text's own.
+    REQUIRE_THROWS_WITH(run("local t = {}\n\n\nreturn t.x.y"), Catch::Contains("script.lua:4"));
+}
+
 namespace {
 // scripts/asl/odds_mmg_rof_kia.lua worked out independently, from the rules' numbers alone: an MMG
 // + squad Fire Group (8 column, -1 leader) Prep Fires, then the MMG alone (4 column, -1) while it

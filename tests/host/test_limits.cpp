@@ -183,6 +183,30 @@ TEST_CASE("a hot loop compiles to traces when trusted, and not in the sandbox", 
     CHECK(trace_count(sandboxed.host) == 0);
 }
 
+// The sandbox's pairs (its prelude, host/Sandbox.cpp) runs inside rule code, so under --jit it is
+// compiled like it: interpreted, it ended every trace that called it ("blacklisted"), and no rule
+// loop walking a table with pairs compiled. In the plain sandbox it stays interpreted. (A table of
+// one key: a walk of two keys or more makes a closure, which this LuaJIT does not compile, FNEW.)
+TEST_CASE("under --jit a rule loop over pairs compiles and in the plain sandbox it does not", "[limits][jit]") {
+    const bool jit = GENERATE(true, false);
+    INFO("sandbox_jit " << jit);
+    umpire::HostOptions o;
+    o.sandbox_jit = jit;
+    TestHost t(o);
+    lua_State* L = t.host.state();
+    // Notes the source of each function a trace that compiled starts in (jit.attach, raw state).
+    REQUIRE(luaL_dostring(L, "local util = require('jit.util') compiled_in = {} "
+                             "note_trace = function(what, tr, func) if what == 'stop' then "
+                             "local source = util.funcinfo(func).source if source then compiled_in[source] = true end end end "
+                             "jit.attach(note_trace, 'trace')") == 0);
+    t.host.run_string("local t, s = {a = 6}, 0\n"
+                      "for i = 1, 3000 do for k, v in pairs(t) do s = s + v end end\n"
+                      "assert(s == 18000)", "@walk.lua");
+    REQUIRE(luaL_dostring(L, "jit.attach(note_trace) return compiled_in['@walk.lua'] == true") == 0);
+    CHECK(static_cast<bool>(lua_toboolean(L, -1)) == jit);
+    lua_pop(L, 1);
+}
+
 TEST_CASE("while true do end is stopped in the sandbox with file and line", "[limits]") {
     umpire::HostOptions o;
     o.time_limit = 0.3;
