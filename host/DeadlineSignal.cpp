@@ -95,15 +95,17 @@ const void* interrupted_at(void* context) {
 
 // Past the deadline with the JIT on, the hook may never run (a compiled loop): look at where the
 // thread is. Inside a trace's machine code, its line is noted for the parent, which then names
-// it when it kills the worker. Anywhere else (a C function the trace called, the kernel) the
-// timer looks again kLookAgainNs later, for as long as the call runs.
+// it when it kills the worker. The timer looks again kLookAgainNs later for as long as the call
+// runs: outside a trace (a C function the trace called, the kernel) to find one, and inside one
+// to note it again, which keeps the note fresh against other threads' positions
+// (isolation::note_compiled_loop).
 constexpr std::int64_t kLookAgainNs = 10'000'000;
 
 void look_for_compiled_loop(Slot& slot, void* context) {
     if (!trace_lines::any()) return;
     char where[160];
     if (trace_lines::find(interrupted_at(context), where, sizeof where)) isolation::note_compiled_loop(where);
-    else set_timer(slot, monotonic_now() + kLookAgainNs);
+    set_timer(slot, monotonic_now() + kLookAgainNs);
 }
 
 void on_signal(int, siginfo_t* info, void* context) {

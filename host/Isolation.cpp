@@ -66,6 +66,7 @@ struct Page {
     std::atomic<int> out_of_memory;
     std::atomic<int> where_writing;  // held while a thread writes `where` (note_where)
     std::atomic<int> where_in_loop;  // `where` is a compiled loop's line (note_compiled_loop)
+    std::atomic<std::int64_t> where_in_loop_ns;  // when it was noted (steady_clock)
     char where[256];
 };
 
@@ -361,8 +362,9 @@ std::string death_message(const Limits& limits, const Page& page, int status, in
         return (where.empty() ? "" : where + " ") + "script stopped: killed at the wall-clock limit of " +
                seconds + " s (--timeout): " +
                (slot.trusted.load()        ? "compiled code cannot be interrupted in-process"
-                : page.where_in_loop.load() ? "it was still running a loop compiled under --jit, which "
-                                              "the time check cannot reach (runaway loop?)"
+                : page.where_in_loop.load() ? "it was running code compiled under --jit for the loop at this "
+                                              "line, which the time check cannot reach (the loop that does "
+                                              "not end is this one or one that calls it)"
                                             : "it was still running inside code the time check cannot reach "
                                               "(a C function such as a pattern match: a pattern-matching bomb?; "
                                               "or a loop compiled under --jit)");
@@ -656,9 +658,18 @@ void disarm_slot(int slot) {
 // at once tore the text (a data race). A thread that finds it taken skips its note; the text is
 // "the last known position", and the other thread's is as good. The parent reads it only after the
 // worker has died.
+// A compiled loop's line, noted by its thread's signal every 10 ms while the loop runs, is not
+// written over by other threads' positions (Monte Carlo threads calling their chunks) until it is
+// kLoopNoteFresh old, i.e. until that loop has ended: otherwise the parent, killing the worker
+// for the loop, would name another thread's place.
+constexpr std::int64_t kLoopNoteFreshNs = 50'000'000;
+
 void note_where(const char* where) {
     thread_local std::string last_noted;
-    if (!g_page || (last_noted == where && !g_page->where_in_loop.load(std::memory_order_relaxed))) return;
+    if (!g_page) return;
+    const bool loop_noted = g_page->where_in_loop.load(std::memory_order_relaxed) != 0;
+    if (last_noted == where && !loop_noted) return;
+    if (loop_noted && now_ns() - g_page->where_in_loop_ns.load(std::memory_order_relaxed) < kLoopNoteFreshNs) return;
     if (g_page->where_writing.exchange(1, std::memory_order_acquire) != 0) return;
     std::snprintf(g_page->where, sizeof g_page->where, "%s", where);
     g_page->where_in_loop.store(0, std::memory_order_relaxed);
@@ -674,6 +685,7 @@ void note_compiled_loop(const char* where) {
     std::size_t i = 0;
     for (; i + 1 < sizeof g_page->where && where[i]; ++i) g_page->where[i] = where[i];
     g_page->where[i] = '\0';
+    g_page->where_in_loop_ns.store(now_ns(), std::memory_order_relaxed);
     g_page->where_in_loop.store(1, std::memory_order_relaxed);
     g_page->where_writing.store(0, std::memory_order_release);
 }

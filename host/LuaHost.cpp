@@ -400,7 +400,7 @@ LuaHost::LuaHost(HostOptions options)
     tail_call::make_locator(L_);  // before the sandbox: it reads the real debug, jit.util and string
     // Under --jit a runaway compiled loop is stopped by the worker's kill, not the hook: the
     // traces' lines let the kill name the loop's line (TraceLines.hpp). Before the sandbox too.
-    if (options_.sandbox_jit && !options_.trusted) trace_lines::attach(L_);
+    if (options_.sandbox_jit && !options_.trusted) traces_recorded_ = trace_lines::attach(L_);
     sandbox::init(L_, options_.trusted, options_.trusted || options_.sandbox_jit);
 
     lua_newtable(L_);
@@ -416,7 +416,7 @@ LuaHost::LuaHost(HostOptions options)
 
 LuaHost::~LuaHost() {
     clear_extensions();  // they hold Lua references
-    if (L_ && options_.sandbox_jit && !options_.trusted) trace_lines::forget(L_);
+    if (traces_recorded_) trace_lines::forget(L_);
     if (L_) lua_close(L_);
 }
 

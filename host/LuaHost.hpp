@@ -235,6 +235,7 @@ private:
     // back on at the next top-level call that starts below half the cap.
     void suspend_jit();
     bool jit_suspended_ = false;
+    bool traces_recorded_ = false;  // trace_lines::attach recorded this state's traces (--jit)
     // The collector's pause and step multiplier: kRoomyPause and kRoomyStepMul while the heap is
     // small, LuaJIT's defaults otherwise.
     void pace_collector(bool roomy);

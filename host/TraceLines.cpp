@@ -40,14 +40,15 @@ std::atomic<int> g_states{0};
 bool lock(Slot& slot, unsigned& was) {
     was = slot.sequence.load(std::memory_order_relaxed);
     if (was & 1u) return false;
-    if (!slot.sequence.compare_exchange_strong(was, was + 1, std::memory_order_acquire)) return false;
-    std::atomic_signal_fence(std::memory_order_seq_cst);
+    if (!slot.sequence.compare_exchange_strong(was, was + 1, std::memory_order_relaxed)) return false;
+    // The odd number is seen before any field written after it, by a reader on another core too
+    // (a Monte Carlo thread's signal), on weakly ordered machines as well: a release fence.
+    std::atomic_thread_fence(std::memory_order_release);
     return true;
 }
 
 void unlock(Slot& slot, unsigned was) {
-    std::atomic_signal_fence(std::memory_order_seq_cst);
-    slot.sequence.store(was + 2, std::memory_order_release);
+    slot.sequence.store(was + 2, std::memory_order_release);  // the fields before the even number
 }
 
 // Empties the slots of `owner` (every one, or only those overlapping [begin, end)).
@@ -122,7 +123,7 @@ attach(function(...) pcall(on_trace, ...) end, "trace")
 
 }  // namespace
 
-void attach(lua_State* L) {
+bool attach(lua_State* L) {
     const int top = lua_gettop(L);
     if (luaL_loadbuffer(L, kHandler, std::strlen(kHandler), "=(trace lines)") != 0)
         throw Error(std::string("cannot make the trace-line handler: ") + lua_tostring(L, -1));
@@ -133,7 +134,7 @@ void attach(lua_State* L) {
     lua_pushliteral(L, "jit.util");
     if (lua_pcall(L, 1, 1, 0) != 0 || !lua_istable(L, -1)) {
         lua_settop(L, top);
-        return;  // a LuaJIT without jit.util: compiled loops then name only their chunk
+        return false;  // a LuaJIT without jit.util: compiled loops then name only their chunk
     }
     lua_getfield(L, -1, "funcinfo");
     lua_getfield(L, -2, "tracemc");
@@ -146,6 +147,7 @@ void attach(lua_State* L) {
         throw Error(std::string("cannot attach the trace-line handler: ") + lua_tostring(L, -1));
     g_states.fetch_add(1, std::memory_order_relaxed);
     lua_settop(L, top);
+    return true;
 }
 
 void forget(lua_State* L) {

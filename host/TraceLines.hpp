@@ -2,6 +2,11 @@
 
 // Which line a compiled loop is at, read from a signal handler.
 //
+// The line named is where the interrupted trace starts: the innermost hot loop the thread was
+// in. A runaway loop that calls a function with a short loop of its own is most often caught in
+// that inner loop, so the message says where the thread was, and that the loop that does not end
+// may enclose it.
+//
 // Under --jit a runaway loop compiled into a trace never returns to the interpreter, so the count
 // hook set at the deadline never runs and the worker is killed by its parent, naming only the
 // chunk the host called. The machine code itself says where it is, though: the deadline's signal
@@ -21,11 +26,12 @@ struct lua_State;
 namespace umpire::trace_lines {
 
 /// Starts recording the traces of `L`'s state. Call once per state, before the sandbox replaces
-/// the standard libraries (the handler keeps the real jit and jit.util).
-void attach(lua_State* L);
+/// the standard libraries (the handler keeps the real jit and jit.util). False if this LuaJIT has
+/// no jit.util (nothing is recorded).
+bool attach(lua_State* L);
 
 /// Forgets every range of `L`'s state (its machine code is freed with it): call before lua_close,
-/// for a state attach() was called for.
+/// for a state whose attach() returned true.
 void forget(lua_State* L);
 
 /// Async-signal-safe. Copies "file:line:" of the trace whose machine code holds `address` into

@@ -197,7 +197,7 @@ TEST_CASE("isolation attacks: a compiled loop under --jit is killed at the wall-
         CAPTURE(code);
         CHECK_THAT(message, Catch::Contains(std::string(where) +
                                             "script stopped: killed at the wall-clock limit of 0.3 s (--timeout): it "
-                                            "was still running a loop compiled under --jit"));
+                                            "was running code compiled under --jit for the loop at this line"));
     }
     check_parent_alive();
 }
