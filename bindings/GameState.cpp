@@ -10,6 +10,8 @@
 #include <unordered_set>
 #include <vector>
 
+#include "core/bus/JsonDepth.hpp"
+
 #include "bindings/Game.hpp"
 #include "bindings/LuaError.hpp"
 #include "bindings/ReadOnlyData.hpp"
@@ -54,6 +56,7 @@ TableShape shape_of(lua_State* L, int index) {
 struct Encoder {
     lua_State* L;
     std::set<const void*> seen;  // every table met so far: state must be a tree
+    int depth = 0;
 
     Json value(int index, const std::string& path) {
         switch (lua_type(L, index)) {
@@ -80,6 +83,16 @@ struct Encoder {
     }
 
     Json table(int index, const std::string& path) {
+        if (depth >= bus::kMaxJsonDepth)
+            throw Error((path.size() > 60 ? path.substr(0, 60) + "..." : path) + ": tables nested deeper than " +
+                        std::to_string(bus::kMaxJsonDepth) + " levels cannot be part of the game state");
+        ++depth;
+        Json j = table_body(index, path);
+        --depth;
+        return j;
+    }
+
+    Json table_body(int index, const std::string& path) {
         const void* id = lua_topointer(L, index);
         if (!seen.insert(id).second)
             throw Error(path + ": this table appears twice in the game state (a cycle, or the same "
@@ -287,7 +300,17 @@ struct Writer {
         }
     }
 
+    int depth = 0;
+
     void table(int index) {
+        // (Past the depth the DOM version says where, and refuses it.)
+        if (depth >= bus::kMaxJsonDepth) throw NeedsDom{};
+        ++depth;
+        table_body(index);
+        --depth;
+    }
+
+    void table_body(int index) {
         if (out.size() > max_bytes) throw NeedsDom{};
         if (!seen.insert(lua_topointer(L, index))) throw NeedsDom{};
         if (read_only_data::has_other_metatable(L, index)) throw NeedsDom{};
@@ -350,10 +373,18 @@ struct Writer {
 // Reads JSON as nlohmann reads it and pushes what push_json would push for it, or throws
 // NeedsDom for what it leaves to nlohmann: a string with an escape or a byte outside printable
 // ASCII (UTF-8 checks, \u escapes), and anything malformed (nlohmann names the error).
+// Nesting past bus::kMaxJsonDepth, at byte `at`: refused, not converted (the conversions
+// recurse, and a state 100,000 levels deep overflowed the C stack).
+struct TooDeep {
+    std::size_t at;
+};
+
 struct Reader {
     lua_State* L;
     const char* p;
     const char* end;
+    const char* begin = p;
+    int depth = 0;
 
     void skip_space() {
         while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) ++p;
@@ -414,10 +445,11 @@ struct Reader {
         if (!lua_checkstack(L, 4)) throw NeedsDom{};
         switch (*p) {
             case '{': {
+                if (++depth > bus::kMaxJsonDepth) throw TooDeep{static_cast<std::size_t>(p - begin)};
                 ++p;
                 lua_createtable(L, 0, 0);
                 skip_space();
-                if (p < end && *p == '}') { ++p; return; }
+                if (p < end && *p == '}') { ++p; --depth; return; }
                 for (;;) {
                     skip_space();
                     if (p == end || *p != '"') throw NeedsDom{};
@@ -429,21 +461,22 @@ struct Reader {
                     lua_rawset(L, -3);
                     skip_space();
                     if (p < end && *p == ',') { ++p; continue; }
-                    if (p < end && *p == '}') { ++p; return; }
+                    if (p < end && *p == '}') { ++p; --depth; return; }
                     throw NeedsDom{};
                 }
             }
             case '[': {
+                if (++depth > bus::kMaxJsonDepth) throw TooDeep{static_cast<std::size_t>(p - begin)};
                 ++p;
                 lua_createtable(L, 0, 0);
                 skip_space();
-                if (p < end && *p == ']') { ++p; return; }
+                if (p < end && *p == ']') { ++p; --depth; return; }
                 for (int i = 1;; ++i) {
                     value();
                     lua_rawseti(L, -2, i);
                     skip_space();
                     if (p < end && *p == ',') { ++p; continue; }
-                    if (p < end && *p == ']') { ++p; return; }
+                    if (p < end && *p == ']') { ++p; --depth; return; }
                     throw NeedsDom{};
                 }
             }
@@ -465,12 +498,27 @@ struct Reader {
             value();
             skip_space();
             if (p != end) throw NeedsDom{};
-        } catch (const NeedsDom&) {
+        } catch (...) {
             lua_settop(L, top);
             throw;
         }
     }
 };
+
+[[noreturn]] void refuse_depth(const char* what, std::size_t at) {
+    throw Error(std::string(what) + ": nested deeper than " + std::to_string(bus::kMaxJsonDepth) + " levels (byte " +
+                std::to_string(at) + ")");
+}
+
+// Parses JSON for the DOM path, its nesting checked first (nlohmann's tree and push_json recurse).
+Json parse_bounded(const std::string& json, const char* what) {
+    if (const auto at = bus::too_deep_at(json)) refuse_depth(what, *at);
+    try {
+        return Json::parse(json);
+    } catch (const Json::parse_error& e) {
+        throw Error(std::string(what) + ": " + e.what());
+    }
+}
 
 }  // namespace
 
@@ -577,14 +625,11 @@ void replace_from_json(lua_State* L, int index, const std::string& json) {
             return;
         } catch (const NeedsDom&) {
             // nlohmann reads it, or names what is wrong with it
+        } catch (const TooDeep& deep) {
+            refuse_depth("game state file", deep.at);
         }
     }
-    Json j;
-    try {
-        j = Json::parse(json);
-    } catch (const Json::parse_error& e) {
-        throw Error(std::string("game state file: ") + e.what());
-    }
+    const Json j = parse_bounded(json, "game state file");
     if (!j.is_object() && !(j.is_array() && j.empty()))
         throw Error("game state file: the top level must be a JSON object");
     push_json(L, j);
@@ -597,18 +642,14 @@ void push_from_json(lua_State* L, const std::string& json) {
         return;
     } catch (const NeedsDom&) {
         // nlohmann reads it, or names what is wrong with it
+    } catch (const TooDeep& deep) {
+        refuse_depth("state", deep.at);
     }
     push_from_json_via_dom(L, json);
 }
 
 void push_from_json_via_dom(lua_State* L, const std::string& json) {
-    Json j;
-    try {
-        j = Json::parse(json);
-    } catch (const Json::parse_error& e) {
-        throw Error(std::string("state: ") + e.what());
-    }
-    push_json(L, j);
+    push_json(L, parse_bounded(json, "state"));
 }
 
 }  // namespace umpire::game_state

@@ -7,6 +7,7 @@
 #include "core/Error.hpp"
 #include "core/bus/Event.hpp"
 #include "core/bus/Hash.hpp"
+#include "core/bus/JsonDepth.hpp"
 #include "core/bus/Modifier.hpp"
 #include "core/bus/ModifierPipeline.hpp"
 
@@ -228,24 +229,10 @@ std::pair<std::string, std::size_t> window_at(const std::string& text, std::size
 
 json Journal::parse_untrusted(const std::string& text, const char* what) {
     // Nesting first, in one pass that skips strings: the parser would build the whole tree.
-    int depth = 0;
-    bool in_string = false;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        if (in_string) {
-            if (c == '\\') ++i;
-            else if (c == '"') in_string = false;
-        } else if (c == '"') {
-            in_string = true;
-        } else if (c == '[' || c == '{') {
-            if (++depth > kMaxJsonDepth) {
-                const auto [window, column] = window_at(text, i);
-                throw ParseError(what, window, column,
-                                 "nested deeper than " + std::to_string(kMaxJsonDepth) + " levels (byte " + std::to_string(i) + ")");
-            }
-        } else if (c == ']' || c == '}') {
-            --depth;
-        }
+    if (const auto at = too_deep_at(text)) {
+        const auto [window, column] = window_at(text, *at);
+        throw ParseError(what, window, column,
+                         "nested deeper than " + std::to_string(kMaxJsonDepth) + " levels (byte " + std::to_string(*at) + ")");
     }
     try {
         return json::parse(text);

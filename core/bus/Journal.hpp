@@ -138,9 +138,8 @@ public:
 
     // JSON text from a stranger (a journal, the starting state it records), parsed: ParseError
     // (`what` names it) for malformed text, a number that does not fit, or nesting deeper than
-    // kMaxJsonDepth, which is refused before the parse (a deep tree costs its size in stack
-    // elsewhere: the game state is converted to Lua recursively).
-    static constexpr int kMaxJsonDepth = 256;
+    // kMaxJsonDepth (JsonDepth.hpp), which is refused before the parse (a deep tree costs its
+    // size in stack elsewhere: the game state is converted to Lua recursively).
     static nlohmann::json parse_untrusted(const std::string& text, const char* what);
 
     // The rule log for --explain: one line per entry, indented two spaces per depth, with a

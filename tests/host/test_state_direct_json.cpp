@@ -144,3 +144,50 @@ TEST_CASE("the direct state writer and reader refuse what the DOM refuses, in it
         CHECK(direct == dom);
     }
 }
+
+// A state nested 100,000 levels deep overflowed the C stack, reading (`run --state`, a journal's
+// recorded state) and writing (`--save-state` of a state rule code built that deep): a SIGSEGV,
+// of the whole process without the worker. Past bus::kMaxJsonDepth (256) levels both are refused
+// (session 33, found by h4's journal attacks).
+TEST_CASE("a state nested past 256 levels is refused, read or written, and one within is kept", "[state]") {
+    TestHost t;
+    lua_State* L = t.host.state();
+    const int top = lua_gettop(L);
+    const auto nested = [](int levels, const char* inner) {
+        return "{\"a\":" + std::string(static_cast<std::size_t>(levels), '[') + inner +
+               std::string(static_cast<std::size_t>(levels), ']') + "}";
+    };
+    for (const char* inner : {"1", "\"\\n\""}) {  // the direct reader, and the DOM (an escape)
+        INFO(inner);
+        const std::string deep = nested(100000, inner);
+        CHECK_THAT(error_of([&] { game_state::push_from_json(L, deep); }), Catch::Contains("nested deeper than 256 levels"));
+        CHECK_THAT(error_of([&] { game_state::push_from_json_via_dom(L, deep); }), Catch::Contains("nested deeper than 256 levels"));
+        lua_newtable(L);
+        CHECK_THAT(error_of([&] { game_state::replace_from_json(L, -1, deep); }),
+                   Catch::Contains("game state file: nested deeper than 256 levels"));
+        lua_pop(L, 1);
+        CHECK(lua_gettop(L) == top);
+        // 255 levels of arrays in the top object: 256 in all, kept.
+        const std::string within = nested(255, inner);
+        game_state::push_from_json(L, within);
+        CHECK(game_state::to_canonical_json(L, -1) == within);
+        lua_pop(L, 1);
+        CHECK_THAT(error_of([&] { game_state::push_from_json(L, nested(256, inner)); }),
+                   Catch::Contains("nested deeper than 256 levels"));
+    }
+    for (const int levels : {100000, 256}) {
+        INFO(levels);
+        t.host.run_string("local t = {} __deep = t for i = 1, " + std::to_string(levels) + " do local n = {} t[1] = n t = n end");
+        push_global(t, "__deep");
+        CHECK_THAT(error_of([&] { game_state::to_canonical_json(L, -1); }),
+                   Catch::Contains("tables nested deeper than 256 levels cannot be part of the game state"));
+        CHECK_THAT(error_of([&] { game_state::to_canonical_json_via_dom(L, -1); }), Catch::Contains("nested deeper than 256 levels"));
+        CHECK_FALSE(game_state::try_canonical_json(L, -1, 100000000).has_value());
+        lua_pop(L, 1);
+    }
+    t.host.run_string("local t = {} __deep = t for i = 1, 255 do local n = {} t[1] = n t = n end");
+    push_global(t, "__deep");
+    CHECK(game_state::to_canonical_json(L, -1).size() == 2 * 255 + 2);  // [[...[{}]...]]
+    lua_pop(L, 1);
+    CHECK(lua_gettop(L) == top);
+}
