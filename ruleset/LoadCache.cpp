@@ -56,7 +56,12 @@ std::optional<std::pair<std::string, FileStamp>> read_once(const std::filesystem
         if (ec) throw changed("cannot tell where it leads (/proc/self/fd: " + ec.message() + ")");
         if (real.native() != checked) throw changed("it now leads to " + LuaHost::display_path(real));
     }
-    if (!S_ISREG(st.st_mode)) throw changed("it is no longer a regular file");
+    // (A file no check found, a scenario or the manifest, was never a regular file the rules
+    // checked: then it is just not one. The session 33 review.)
+    if (!S_ISREG(st.st_mode)) {
+        if (checked.empty()) throw ScriptError(display + ": not a regular file (a folder, a FIFO or a device?)", display);
+        throw changed("it is no longer a regular file");
+    }
     if (static_cast<std::uint64_t>(st.st_size) > max_bytes) return std::nullopt;
     std::pair<std::string, FileStamp> out{std::string(), stamp_from(st)};
     std::string& bytes = out.first;

@@ -205,12 +205,12 @@ for part, seed in ipairs({20261125, 3, 77, 1999, 4242, 8080, 31337, 271828}) do
   test("mg_attack.fire_memoized gives mg_attack.fire's attacks (and errors, and what they leave): 1,000 random attacks, each after one differing in one value only (part " .. part .. " of 8)", function()
     local kept, malfunctions, errors, differing = compare_cases(seed, 1000, {})
     -- the cases reach the memo often, and the attacks it keeps differ, malfunction and raise errors
-    -- (floors about four fifths of what a part meets: a quarter of the cases kept, an eighth each
-    -- malfunctioning and failing)
+    -- (floors four fifths of the least any part meets: kept 249-298, malfunctions 337-371,
+    -- errors 537-587, differing 47-71)
     ok(kept >= 200, kept .. " cases were kept by the memo")
-    ok(malfunctions >= 100, malfunctions .. " cases malfunctioned")
-    ok(errors >= 100, errors .. " cases raised an error")
-    ok(differing >= 20, differing .. " pairs of cases differing in one value had a different FP or result")
+    ok(malfunctions >= 270, malfunctions .. " cases malfunctioned")
+    ok(errors >= 430, errors .. " cases raised an error")
+    ok(differing >= 38, differing .. " pairs of cases differing in one value had a different FP or result")
   end)
 end
 
@@ -271,8 +271,9 @@ local KEPT_ONLY = {["spec.residual"] = false, ["spec.breakdown"] = false, ["spec
 for part, seed in ipairs({1234567, 7654321}) do
   test("mg_attack.fire_memoized: 1,500 attacks the memo keeps, each after one differing in one value of its MG, its squad or the options (part " .. part .. " of 2)", function()
     local kept, malfunctions = compare_cases(seed, 1500, KEPT_ONLY)
-    ok(kept >= 1200, kept .. " cases were kept by the memo")
-    ok(malfunctions >= 450, malfunctions .. " cases malfunctioned")
+    -- (four fifths of the least met: kept 1,287, malfunctions 1,165)
+    ok(kept >= 1030, kept .. " cases were kept by the memo")
+    ok(malfunctions >= 930, malfunctions .. " cases malfunctioned")
   end)
 end
 
@@ -299,8 +300,9 @@ COUNTERS.vary_only = true
 for part, seed in ipairs({424242, 242424}) do
   test("mg_attack.fire_memoized: 1,500 attacks with fire counters, phases, FPF, Subsequent First Fire, directing leaders and target hexes, each after one differing in one of these (part " .. part .. " of 2)", function()
     local kept, malfunctions, errors = compare_cases(seed, 1500, COUNTERS)
-    ok(kept >= 200, kept .. " cases were kept by the memo")
-    ok(errors >= 120, errors .. " cases raised an error")
+    -- (four fifths of the least met: kept 576, errors 850)
+    ok(kept >= 460, kept .. " cases were kept by the memo")
+    ok(errors >= 680, errors .. " cases raised an error")
   end)
 end
 
