@@ -50,7 +50,7 @@ int cmd_test(const Common& common, const std::vector<std::string>& names) {
         }
         std::cout << total.passed << " passed, " << total.failed << " failed" << std::endl;
         return total.failed ? kScriptError : kOk;
-    }, {}, {}, FileAccess::none_reloading);
+    }, {}, names, FileAccess::none_reloading);  // a ruleset named by its folder is read in the worker, as for `check`
 }
 
 }  // namespace umpire::cli

@@ -176,6 +176,14 @@ grep -q '"outcome": 32' "$work/out" && grep -q '"outcome": 22' "$work/out" && gr
 # gave the worker no inputs, and said "cannot read .../ruleset.yaml".
 "$umpire" check "$work/rs/base" > "$work/out" 2> "$work/err" \
   || { echo "FAIL: check of a folder off the search path"; cat "$work/out" "$work/err"; fail=1; }
+# The same for `test`: before, its worker was given no folder either, and failed with "cannot read
+# base/ruleset.yaml" (it passed with --no-isolate). The spec reads the ruleset's data, so it
+# passes only when the worker read the folder named.
+mkdir -p "$work/rs/base/tests"
+printf 'tests: [t]\n' >> "$work/rs/base/ruleset.yaml"
+printf 'test("the data of a folder off the search path", function() eq(umpire.data.d.x, 41) end)\n' > "$work/rs/base/tests/t.lua"
+"$umpire" test "$work/rs/base" > "$work/out" 2> "$work/err" && grep -q "^1 passed, 0 failed" "$work/out" \
+  || { echo "FAIL: test of a folder off the search path"; cat "$work/out" "$work/err"; fail=1; }
 UMPIRE_VERBOSE=1 "$umpire" run -e 'return 1' > /dev/null 2> "$work/err"
 if grep -q "no Landlock" "$work/err"; then echo "note: this kernel has no Landlock; reads were not confined"; fi
 
