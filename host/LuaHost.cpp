@@ -296,6 +296,7 @@ struct LuaHost::Limits {
     // in this call): a memory error carries no traceback, so this is how it names file:line.
     char memory_file[200] = "";
     int memory_line = 0;
+    bool memory_compiled = false;  // memory_line is the line of a compiled loop (find_caller)
     std::unique_ptr<Watchdog> watchdog;  // made on the first call with a time limit
     std::unique_ptr<DeadlineSignal> deadline_signal;  // made on the first sandboxed call with one
     bool deadline_armed = false;  // this call's deadline is on the DeadlineSignal
@@ -325,6 +326,7 @@ void LuaHost::count_hook(lua_State* L, lua_Debug* ar) {
     if (near_cap && lua_getinfo(L, "Sl", ar) && ar->currentline > 0) {
         std::snprintf(limits.memory_file, sizeof limits.memory_file, "%s", ar->short_src);
         limits.memory_line = ar->currentline;
+        limits.memory_compiled = false;
     }
     // A plain buffer: lua_error below must not skip the destructor of a C++ object.
     char problem[160] = "";
@@ -454,6 +456,7 @@ void LuaHost::call(int nargs, int nresults) {
     const int handler = base + 1;
     const bool outer = call_depth_++ == 0;
     if (outer) {
+        call_frame_ = __builtin_frame_address(0);
         if (jit_suspended_ && alloc_->used <= alloc_->limit / 2) {
             luaJIT_setmode(L_, 0, LUAJIT_MODE_ENGINE | LUAJIT_MODE_ON);
             jit_suspended_ = false;
@@ -464,6 +467,7 @@ void LuaHost::call(int nargs, int nresults) {
         limits_->stop[0] = '\0';
         limits_->memory_file[0] = '\0';
         limits_->memory_line = 0;
+        limits_->memory_compiled = false;
         limits_->jit_watch = false;
         limits_->has_deadline = options_.time_limit > 0;
         limits_->deadline = std::chrono::steady_clock::now() +
@@ -534,9 +538,13 @@ void LuaHost::call(int nargs, int nresults) {
             ? " (~" + std::to_string(charged_ >> 20) + " MiB of it is C++ memory kept for the rules: "
               "distributions, subscriptions, odds tallies, chain folds; a value that never repeats?)"
             : " (a table or string growing without end?)";
+        // The line of a compiled loop is where the loop begins, not the line that allocated.
+        const std::string compiled = limits_->memory_compiled && !file.empty()
+            ? "; it was running code compiled under --jit for the loop at this line (the allocation is in it or in a function it calls)"
+            : "";
         const std::string place = !file.empty() ? file + ":" + std::to_string(limits_->memory_line) + ": " : called;
         throw ScriptError(place + "memory limit: the rules used more than " + std::to_string(options_.memory_limit >> 20) +
-                              " MiB of Lua memory" + why,
+                              " MiB of Lua memory" + why + compiled,
                           file.empty() ? called_file : file,
                           file.empty() ? 0 : limits_->memory_line);
     }
@@ -630,13 +638,32 @@ void LuaHost::suspend_jit() {
 // read there (--jit until suspend_jit, --trusted, whose coroutine library is Lua's own; the
 // error names the function the host called instead, LuaHost::call).
 void LuaHost::note_refused_allocation() {
-    if (call_depth_ == 0 || options_.trusted || (options_.sandbox_jit && !jit_suspended_)) return;
+    if (call_depth_ == 0 || options_.trusted) return;
+    if (options_.sandbox_jit && !jit_suspended_) {
+        // Compiled code keeps its place in registers, not in the Lua stack's frames, so the
+        // frames are not read; but a trace that grows a table or makes a string calls LuaJIT's C
+        // helpers, and the return address into it names its loop (trace_lines::find_caller).
+        char where[200];
+        if (!traces_recorded_ || !trace_lines::find_caller(L_, call_frame_, where, sizeof where)) return;
+        // "file:line:", the file's name perhaps holding colons itself
+        std::string text = where;
+        if (!text.empty() && text.back() == ':') text.pop_back();
+        const std::size_t colon = text.rfind(':');
+        if (colon == std::string::npos) return;
+        const int line = std::atoi(text.c_str() + colon + 1);
+        if (line <= 0) return;
+        std::snprintf(limits_->memory_file, sizeof limits_->memory_file, "%s", text.substr(0, colon).c_str());
+        limits_->memory_line = line;
+        limits_->memory_compiled = true;
+        return;
+    }
     lua_Debug ar;
     for (lua_State* thread : {running_, L_}) {
         for (int level = 0; thread && lua_getstack(thread, level, &ar); ++level) {
             if (lua_getinfo(thread, "Sl", &ar) && ar.currentline > 0) {
                 std::snprintf(limits_->memory_file, sizeof limits_->memory_file, "%s", ar.short_src);
                 limits_->memory_line = ar.currentline;
+                limits_->memory_compiled = false;
                 return;
             }
         }

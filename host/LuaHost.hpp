@@ -236,6 +236,9 @@ private:
     void suspend_jit();
     bool jit_suspended_ = false;
     bool traces_recorded_ = false;  // trace_lines::attach recorded this state's traces (--jit)
+    // The frame of the outermost call's LuaHost::call: the C stack a memory error's search for a
+    // compiled loop ends at (note_refused_allocation, trace_lines::find_caller).
+    const void* call_frame_ = nullptr;
     // The collector's pause and step multiplier: kRoomyPause and kRoomyStepMul while the heap is
     // small, LuaJIT's defaults otherwise.
     void pace_collector(bool roomy);

@@ -4,6 +4,7 @@
 
 #include "core/Error.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstring>
@@ -171,6 +172,57 @@ bool find(const void* address, char* out, unsigned size) {
         out[i] = '\0';
         std::atomic_thread_fence(std::memory_order_acquire);
         if (slot.sequence.load(std::memory_order_relaxed) == before) return true;
+    }
+    return false;
+}
+
+// The stack is searched a word at a time, from the newest frame to the oldest, for a value that
+// lies in one of the state's trace ranges. A trace calls a helper (lj_tab_grow, lj_str_new, ...)
+// with the x86 `call`, which pushes the address after it: an address inside the trace. The
+// helpers' own frames sit above that word and hold no machine-code addresses of the state's
+// traces (unless stale, from an earlier call of the same trace: then the line is still that
+// trace's). Words outside every range are skipped after two compares against the bounds of all
+// the state's ranges, so only a few words reach the slot search. The words read include the
+// padding of C frames, which AddressSanitizer keeps poisoned: the search is not instrumented.
+#if defined(__SANITIZE_ADDRESS__)
+#define UMPIRE_NO_ASAN __attribute__((no_sanitize("address")))
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UMPIRE_NO_ASAN __attribute__((no_sanitize("address")))
+#endif
+#endif
+#ifndef UMPIRE_NO_ASAN
+#define UMPIRE_NO_ASAN
+#endif
+
+constexpr std::uintptr_t kMostStack = std::uintptr_t{1} << 20;
+
+UMPIRE_NO_ASAN bool find_caller(lua_State* L, const void* stack_top, char* out, unsigned size) {
+    std::uintptr_t low = UINTPTR_MAX, high = 0;
+    for (Slot& slot : g_slots) {
+        if (slot.owner.load(std::memory_order_relaxed) != L) continue;
+        low = std::min(low, slot.begin.load(std::memory_order_relaxed));
+        high = std::max(high, slot.end.load(std::memory_order_relaxed));
+    }
+    if (low >= high) return false;
+    const auto* word = static_cast<const std::uintptr_t*>(__builtin_frame_address(0));
+    const auto* top = static_cast<const std::uintptr_t*>(stack_top);
+    // (a frame address from another stack, e.g. a coroutine's C stack, would be a wild range)
+    if (top <= word || reinterpret_cast<std::uintptr_t>(top) - reinterpret_cast<std::uintptr_t>(word) > kMostStack)
+        return false;
+    for (; word < top; ++word) {
+        const std::uintptr_t value = *word;
+        if (value < low || value >= high) continue;
+        for (Slot& slot : g_slots) {
+            const unsigned before = slot.sequence.load(std::memory_order_acquire);
+            if ((before & 1u) || slot.owner.load(std::memory_order_relaxed) != L) continue;
+            if (value < slot.begin.load(std::memory_order_relaxed) || value >= slot.end.load(std::memory_order_relaxed))
+                continue;
+            unsigned i = 0;
+            for (; i + 1 < size && i < kWhere && slot.where[i]; ++i) out[i] = slot.where[i];
+            out[i] = '\0';
+            if (slot.sequence.load(std::memory_order_acquire) == before) return true;
+        }
     }
     return false;
 }

@@ -39,6 +39,16 @@ void forget(lua_State* L);
 /// (interpreted code, or a C function such as a pattern match).
 bool find(const void* address, char* out, unsigned size);
 
+/// Which trace of `L`'s state (the lua_State given to attach) the calling thread is in, when it
+/// runs a C function that trace called: a memory error raised while a compiled loop grows a table
+/// comes through LuaJIT's C helpers, called from the trace's machine code with a plain call, and
+/// the Lua stack's frames say nothing of where the trace is. The C stack does: the return address
+/// into the trace lies on it, between this function's frame and `stack_top` (the frame address of
+/// a function below the Lua call, LuaHost::call's). Copies "file:line:" of the newest such trace
+/// into `out` and returns true; false if none (interpreted code: its frames name the line).
+/// Not for a signal handler: it is cheap enough only for an error path.
+bool find_caller(lua_State* L, const void* stack_top, char* out, unsigned size);
+
 /// Async-signal-safe: whether any state records its traces (so a signal may look).
 bool any();
 

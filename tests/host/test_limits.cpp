@@ -382,6 +382,25 @@ TEST_CASE("a memory error under --jit or --trusted names a place", "[limits][mem
     CHECK(lua_gettop(L) == 0);
 }
 
+// A single allocation from below half the cap to past it, made by a compiled loop (a table's
+// array part doubling, in a helper the trace calls): the loop's line, found from the return
+// address into its trace on the C stack (trace_lines::find_caller). Before, under --jit, the
+// error named only the chunk the host called ("grow.lua: memory limit ..."). Fresh hosts, since
+// which traces LuaJIT compiles varies from run to run.
+TEST_CASE("a memory error in a compiled loop under --jit names the loop's line", "[limits][memory][jit]") {
+    umpire::HostOptions o;
+    o.memory_limit = 8 << 20;
+    o.sandbox_jit = true;
+    const char* grow = "local t = {}\nlocal n = 0\nfor i = 1, 1e8 do\n  t[i] = i\nend\nreturn #t\n";
+    for (int run = 0; run < 10; ++run) {
+        TestHost t(o);
+        // (a loop's trace starts at its body's first instruction: line 4, as the deadline's
+        // signal names a runaway compiled loop)
+        check_memory_error(t, grow, "grow.lua", "grow.lua:4: ", 4);
+        CHECK_THROWS_WITH(t.host.run_string(grow, "@grow.lua"), Catch::Contains("compiled under --jit for the loop at this line"));
+    }
+}
+
 // umpire.bus.emit and umpire.odds.chain call rule code back through the host, on the main thread;
 // inside a coroutine that crashed the process (SIGSEGV). They are refused there, with the reason,
 // in the sandbox and trusted alike, and the host goes on.
