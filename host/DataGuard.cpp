@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "bindings/DataCaches.hpp"
 #include "bindings/Game.hpp"
 #include "bindings/LuaError.hpp"
 #include "bindings/ReadOnlyData.hpp"
@@ -633,6 +634,10 @@ void DataGuard::restore(lua_State* L, int index) {
         lua_pop(L, 1);
     }
     lua_pop(L, 1);
+    // What rule code worked out from the changed data and kept must go with the change
+    // (bindings/DataCaches.hpp): the tables above are the same ones, so no cache keyed on them
+    // could tell.
+    data_caches::empty_all(L);
 }
 
 bool DataGuard::sealed(lua_State* L, int index) { return find(L, index) != nullptr; }
