@@ -63,6 +63,11 @@ void check_inputs(const nlohmann::json& inputs) {
         if (key == "args" || key == "rulesets") list_of_text(key.c_str());
         else if (key == "code" || key == "script") {
             if (!it.value().is_string()) throw Error("inputs." + key + " must be a string, not a " + it.value().type_name());
+            // Precompiled bytecode (what string.dump makes: ESC first) is never run; the sandbox's
+            // text-only load refused it, but with an error naming neither the journal nor why.
+            if (key == "code" && it.value().get_ref<const std::string&>().rfind('\x1b', 0) == 0)
+                throw Error("inputs.code is precompiled Lua bytecode (its first byte is ESC, 0x1B): a journal records "
+                            "the script's source text, and bytecode is never run");
         } else if (key == "state") {
             if (it.value().is_null()) continue;
             if (!it.value().is_string()) throw Error("inputs.state must be the game state as JSON text, not a " + std::string(it.value().type_name()));
