@@ -1,5 +1,7 @@
 #include "bindings/DataCaches.hpp"
 
+#include "bindings/LuaTables.hpp"
+
 namespace umpire::data_caches {
 namespace {
 
@@ -9,17 +11,7 @@ constexpr const char* kCachesKey = "umpire.data_caches";
 }  // namespace
 
 void push_new(lua_State* L) {
-    lua_getfield(L, LUA_REGISTRYINDEX, kCachesKey);
-    if (!lua_istable(L, -1)) {
-        lua_pop(L, 1);
-        lua_newtable(L);
-        lua_newtable(L);
-        lua_pushliteral(L, "k");
-        lua_setfield(L, -2, "__mode");
-        lua_setmetatable(L, -2);
-        lua_pushvalue(L, -1);
-        lua_setfield(L, LUA_REGISTRYINDEX, kCachesKey);
-    }
+    lua::push_weak_keyed(L, kCachesKey);
     lua_newtable(L);
     lua_pushvalue(L, -1);
     lua_pushboolean(L, 1);
@@ -38,16 +30,7 @@ void empty_all(lua_State* L) {
     while (lua_next(L, caches) != 0) {
         lua_pop(L, 1);
         const int cache = lua_gettop(L);
-        if (lua_istable(L, cache)) {
-            // Clearing an existing field during a traversal is allowed by next().
-            lua_pushnil(L);
-            while (lua_next(L, cache) != 0) {
-                lua_pop(L, 1);
-                lua_pushvalue(L, -1);
-                lua_pushnil(L);
-                lua_rawset(L, cache);
-            }
-        }
+        if (lua_istable(L, cache)) lua::clear_table(L, cache);
     }
     lua_pop(L, 1);
 }

@@ -15,6 +15,7 @@
 #include "bindings/DataCaches.hpp"
 #include "bindings/Game.hpp"
 #include "bindings/LuaError.hpp"
+#include "bindings/LuaTables.hpp"
 #include "bindings/ReadOnlyData.hpp"
 #include "host/LuaHost.hpp"
 
@@ -614,14 +615,7 @@ void DataGuard::restore(lua_State* L, int index) {
         const Snapshot::Table& t = s->tables[i];
         lua_rawgeti(L, anchor, static_cast<int>(i + 1));
         const int table = lua_gettop(L);
-        // Clearing an existing field during a traversal is allowed by next().
-        lua_pushnil(L);
-        while (lua_next(L, table) != 0) {
-            lua_pop(L, 1);
-            lua_pushvalue(L, -1);
-            lua_pushnil(L);
-            lua_rawset(L, table);
-        }
+        lua::clear_table(L, table);
         for (std::size_t k = t.first; k < t.first + t.count; ++k) {
             const Entry& e = s->entries[k];
             s->push_value(e.key);
