@@ -1,13 +1,16 @@
 // The caches rule code keeps of answers worked out from umpire.data (umpire.data_cache): tables
-// the host empties whenever it puts umpire.data back after a run changed it.
+// the host empties after every run (host/DataGuard.cpp, put_back: the check each run ends with).
 //
 // Why. umpire.data is read-only, but a write to an existing key is found only after the run
 // (host/DataGuard.hpp), which then puts the data back in place. Whatever rule code worked out from
 // the written data in the meantime and kept (asl's attack memos, its IFT turned on its side, the
 // compiled copiers of umpire.copy) would otherwise answer from it until the next reload, in every
-// later run: a refused run would leave a trace after all. The caches cannot see the restore (the
-// tables keep their identity, which is what they key on), so the host tells them the only way that
-// costs a hot path nothing: it empties them, and an empty cache is a cold one.
+// later run: a refused run would leave a trace after all. The same for a run that changes the data
+// and puts it back itself before it ends: the guard finds nothing, yet the caches hold what was
+// worked out in between. The caches cannot see either (the tables keep their identity, which is
+// what they key on), so the host empties them after every run, the only way that costs a hot path
+// nothing; an empty cache is a cold one. Filling them again costs a run little: `umpire test`, a
+// run per spec, took no longer.
 //
 // Each cache is a plain table made by the host and listed in a weak-keyed table of the registry,
 // so a load generation's caches go with it. Emptying one removes its keys (raw) and keeps its

@@ -37,10 +37,10 @@ int l_where(lua_State* L) {
 
 /// @lua umpire.data_cache()
 /// ---A new, empty table for answers worked out from `umpire.data` and kept for later calls (a
-/// ---memo, a data table turned on its side, a compiled copier). The host empties it whenever it
-/// ---puts `umpire.data` back after a run changed it (the run is refused), so that nothing worked
-/// ---out from the changed data outlives the change: keep such answers here, not in a table of
-/// ---your own, and treat a missing entry as not worked out yet. The table is otherwise yours
+/// ---memo, a data table turned on its side, a compiled copier). The host empties it after each
+/// ---run (a script, a spec test, an odds run, the load itself), so that nothing a run worked out
+/// ---from data it changed outlives that run: keep such answers here, not in a table of your own,
+/// ---and treat a missing entry as not worked out yet. The table is otherwise yours
 /// ---(its metatable too); emptying keeps the metatable.
 /// ---@return table cache
 int l_data_cache(lua_State* L) {

@@ -21,10 +21,11 @@
 // these. Cost: one raw look-up per data value and one next() per live key, per run.
 //
 // On a change, restore() puts every table back in place from the copy (same tables, so a module
-// that captured a subtable sees the clean one too), empties the caches rule code keeps of answers
-// worked out from the data (umpire.data_cache: they may hold answers from the changed data, and
-// key on the tables' identity, which the restore keeps), and the run is refused with the changed
-// path.
+// that captured a subtable sees the clean one too), and the run is refused with the changed path.
+// After every run, changed or not, the caches rule code keeps of answers worked out from the data
+// are emptied (umpire.data_cache, bindings/DataCaches.hpp): they key on the tables' identity,
+// which a restore keeps, so they could not tell that a run changed the data, whether the guard put
+// it back or the run did.
 #pragma once
 #include <lua.hpp>
 
@@ -59,9 +60,7 @@ public:
     // The first changed path ("umpire.data.ift.columns[3]") of the sealed tree whose root is the
     // table at `index`, or "" when nothing changed or that table was never sealed.
     std::string verify(lua_State* L, int index);
-    // Puts the sealed tree rooted at `index` back as it was sealed (no-op if never sealed), and
-    // empties rule code's data caches (umpire.data_cache, bindings/DataCaches.hpp), which may
-    // hold answers worked out from the changed data.
+    // Puts the sealed tree rooted at `index` back as it was sealed (no-op if never sealed).
     void restore(lua_State* L, int index);
     // Is the table at `index` the root of a kept seal (so that verify and restore cover it)?
     bool sealed(lua_State* L, int index);
@@ -76,6 +75,7 @@ public:
 
     // After a run: verifies the committed generation's umpire.data; on a change restores it and
     // throws ScriptError "<who> changed umpire.data.x[3] (data is read-only; copy it first)".
+    // Either way it empties the data caches (umpire.data_cache).
     // Runs inside LuaHost::protect (the walk may allocate).
     static void check(LuaHost& host, const std::string& who);
     // After a run that failed anyway (call it while handling that run's error): restores the

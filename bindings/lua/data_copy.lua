@@ -106,8 +106,8 @@ end
 -- number 1 walked from a node into its copier: `umpire.copy_chain({d, 1})`, after a copy of {d},
 -- ended in "data_copy.lua:143: attempt to index local 'node' (a function value)".) Both are data
 -- caches (umpire.data_cache): a copier compiled while a run had removed a key from a data table
--- would copy without that key for the rest of the load generation, after the host put the key
--- back; the host empties them then, and the next copy compiles again.
+-- would copy without that key for the rest of the load generation, once the key is back; the
+-- host empties them after each run, and the next copy compiles again.
 local copier_of, chain_copier = umpire.data_cache(), umpire.data_cache()
 local COPIER = {}
 

@@ -67,10 +67,11 @@ TEST_CASE("an odds run whose script changes umpire.data is refused", "[data][odd
 
 // What rule code works out from umpire.data and keeps (asl's attack memo and its memo of
 // effective numbers, the IFT turned on its side, the copiers of umpire.copy and of an MG counter)
-// is kept in data caches, which the host empties when it puts the data back after a run changed
-// it (bindings/DataCaches.hpp). Before, a run that changed the data and used those rules, then
-// was refused, left its answers behind: every later run of the host answered from the changed
-// data (an attack of FP 5 on the 3 column of a table that has none) until the next reload.
+// is kept in data caches, which the host empties after every run (bindings/DataCaches.hpp).
+// Before, a run that changed the data and used those rules left its answers behind, whether it
+// was refused (the guard put the data back) or put the data back itself: every later run of the
+// host answered from the changed data (an attack of FP 5 on the 3 column of a table that has
+// none) until the next reload.
 TEST_CASE("nothing worked out from changed umpire.data outlives the run that changed it", "[data][memo]") {
     const std::string asl = (fs::path(UMPIRE_SOURCE_DIR) / "rulesets" / "asl").string();
     // The answers of the rules that keep what they work out from the data: an MG attack from the
@@ -115,4 +116,22 @@ TEST_CASE("nothing worked out from changed umpire.data outlives the run that cha
     t.host.run_string(answers);
     REQUIRE(t.lines.size() == 1);
     CHECK(t.lines.back() == clean);
+
+    // A run that puts the data back itself is not refused (nothing differs at the check), and
+    // what it worked out in between goes all the same. (A key it removed cannot be put back: a
+    // new key is refused at once. So the counter keeps its B# here.)
+    const auto changes = [](const char* column, const char* result, const char* modifier) {
+        return std::string("local d = umpire.data\n") + "d.ift.columns[3] = " + column + "\n" +
+               "local results = d.ift.results\n;(results[7] or results['7'])[4] = '" + result + "'\n" +
+               "d.breakdown_modifiers.rows.sustained_fire.modifier = " + modifier + "\n";
+    };
+    test_helpers::TestHost u;
+    umpire::ruleset::load(u.host, {asl});
+    u.host.run_string(changes("3", "5KIA", "-5") + answers + changes("4", "NMC", "-2"));
+    REQUIRE(u.lines.size() == 1);
+    CHECK(u.lines.back() == "column 3, B# 6 under Sustained Fire, IFT 6/7 5KIA, counter B# 11 and 11");
+    u.lines.clear();
+    u.host.run_string(answers);
+    REQUIRE(u.lines.size() == 1);
+    CHECK(u.lines.back() == clean);
 }

@@ -21,8 +21,8 @@ local NONE = {}
 -- Every attack finds its column (A7.31) and its printed result (A7.3) in data/ift.yaml, which is
 -- read-only once loaded, so what the look-ups need is worked out once per `data.ift` table and
 -- kept (`seen.ift` is the table it was worked out for; a reload brings a new one; `seen` is a data
--- cache, umpire.data_cache, which the host empties when it puts umpire.data back after a run
--- changed it, so that what was worked out from the changed table is worked out again):
+-- cache, umpire.data_cache, which the host empties after each run, so that nothing worked out
+-- from a table a run changed outlives that run):
 --   column_of: FP -> column, filled in as FPs are met;
 --   index_of:  column -> its position in `columns` (a repeated column: the last one, as a scan finds);
 --   result_at: column -> {Final DR row 0..15 -> printed result}, the results table turned on its side

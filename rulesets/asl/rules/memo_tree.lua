@@ -20,9 +20,9 @@ local function node()
   return {nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil}
 end
 
--- A memo is a data cache (umpire.data_cache): the host empties it when it puts umpire.data back
--- after a run changed it, since an answer kept then may have been worked out from the changed
--- data. An emptied memo reads as full (size = infinity, through this metatable), so the check
+-- A memo is a data cache (umpire.data_cache): the host empties it after each run, since a run may
+-- have changed umpire.data (and been refused, or put it back itself), and an answer kept then may
+-- have been worked out from the changed data. An emptied memo reads as full (size = infinity, through this metatable), so the check
 -- each owner makes at entry, `memo.size >= its limit`, starts it again, and a memo in use pays
 -- nothing for it (its own `size` is read raw; the metatable is consulted only once emptied).
 local EMPTIED = {__index = {size = 1 / 0}}

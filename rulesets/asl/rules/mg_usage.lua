@@ -20,7 +20,7 @@ local function is_smc(u) return u.kind == "leader" or u.kind == "smc" or u.kind 
 -- 18), kept by counter table so that a counter costs no look-up of its copier. It depends only on
 -- umpire.data, which the rules only read (a reload runs this module again, with an empty cache),
 -- and is a data cache (umpire.data_cache): a copier compiled while a run had removed a key of the
--- counter would leave it out after the host put the key back, so the host empties it then.
+-- counter would leave it out once the key is back, so the host empties it after each run.
 local make_copier, merge = umpire.copier, umpire.merge
 local copier_of = umpire.data_cache()
 

@@ -11,7 +11,7 @@ local NONE = {}
 -- so a profile costs no look-up of the copier. They depend only on umpire.data, which the rules
 -- only read (a reload runs this module again, with an empty cache). It is a data cache
 -- (umpire.data_cache): a copier compiled while a run had removed a key of a profile would leave it
--- out after the host put the key back, so the host empties it then.
+-- out once the key is back, so the host empties it after each run.
 local make_copier = umpire.copier
 local copier_of = umpire.data_cache()
 
