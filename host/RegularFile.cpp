@@ -3,8 +3,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <algorithm>
+#include <cerrno>
 #include <cstdint>
 
 namespace umpire::regular_file {
@@ -44,7 +44,8 @@ Read read(const std::filesystem::path& file, std::size_t max_bytes, const std::s
     for (;;) {
         if (size == bytes.size()) {
             if (bytes.size() > max_bytes) return out;
-            bytes.resize(std::min(bytes.size() * 2, max_bytes + 1));
+            // (to one byte past the cap at most: enough to tell that the file grew past it)
+            bytes.resize(std::min(bytes.size() * 2, max_bytes < SIZE_MAX ? max_bytes + 1 : SIZE_MAX));
         }
         const ssize_t got = ::read(opened.fd, bytes.data() + size, bytes.size() - size);
         if (got < 0) {
