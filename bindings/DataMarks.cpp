@@ -1,6 +1,7 @@
 #include "bindings/DataMarks.hpp"
 
 #include "bindings/LuaError.hpp"
+#include "bindings/LuaTables.hpp"
 
 #include <cstdint>
 #include <cstring>
@@ -14,19 +15,6 @@ constexpr const char* kKeyMarks = "umpire.yaml.key_marks";
 constexpr const char* kSelfMarks = "umpire.yaml.self_marks";  // weak: table -> mark
 constexpr const char* kSequences = "umpire.yaml.sequences";   // weak: table -> true
 
-// Pushes the weak-keyed registry table `name`, creating it on first use.
-void push_weak(lua_State* L, const char* name) {
-    lua_getfield(L, LUA_REGISTRYINDEX, name);
-    if (!lua_isnil(L, -1)) return;
-    lua_pop(L, 1);
-    lua_newtable(L);
-    lua_newtable(L);
-    lua_pushliteral(L, "k");
-    lua_setfield(L, -2, "__mode");
-    lua_setmetatable(L, -2);
-    lua_pushvalue(L, -1);
-    lua_setfield(L, LUA_REGISTRYINDEX, name);
-}
 
 // The packed form (KeyMarks): a 32-bit length and the display name, then records of a type byte
 // (kBoolean: one byte; kNumber: a double; kString: a 32-bit length and the bytes) and the line
@@ -125,7 +113,7 @@ void push_key(lua_State* L, const Record& r) {
 // Pushes the key-mark table of the table at `table` (absolute) for a deep merge to write to:
 // packed marks are unpacked into a table {key -> mark} first; none gives a new, empty one.
 void push_writable_key_marks(lua_State* L, int table) {
-    push_weak(L, kKeyMarks);
+    lua::push_weak_keyed(L, kKeyMarks);
     lua_pushvalue(L, table);
     lua_rawget(L, -2);
     if (lua_istable(L, -1)) {
@@ -182,11 +170,11 @@ void KeyMarks::add(bool key, int line, int column) {
 }
 
 Writer::Writer(lua_State* L) : L_(L) {
-    push_weak(L, kKeyMarks);
+    lua::push_weak_keyed(L, kKeyMarks);
     key_marks_ = lua_gettop(L);
-    push_weak(L, kSelfMarks);
+    lua::push_weak_keyed(L, kSelfMarks);
     self_marks_ = lua_gettop(L);
-    push_weak(L, kSequences);
+    lua::push_weak_keyed(L, kSequences);
     sequences_ = lua_gettop(L);
 }
 
@@ -211,13 +199,13 @@ void push_where(lua_State* L, int table_index, int key_index) {
     if (table_index < 0) table_index = lua_gettop(L) + table_index + 1;
     if (key_index < 0) key_index = lua_gettop(L) + key_index + 1;
     if (key_index == 0 || lua_isnil(L, key_index)) {
-        push_weak(L, kSelfMarks);
+        lua::push_weak_keyed(L, kSelfMarks);
         lua_pushvalue(L, table_index);
         lua_rawget(L, -2);
         lua_remove(L, -2);
         return;
     }
-    push_weak(L, kKeyMarks);
+    lua::push_weak_keyed(L, kKeyMarks);
     lua_pushvalue(L, table_index);
     lua_rawget(L, -2);
     lua_remove(L, -2);
@@ -243,7 +231,7 @@ void push_where(lua_State* L, int table_index, int key_index) {
 
 bool is_sequence(lua_State* L, int table_index) {
     if (table_index < 0) table_index = lua_gettop(L) + table_index + 1;
-    push_weak(L, kSequences);
+    lua::push_weak_keyed(L, kSequences);
     lua_pushvalue(L, table_index);
     lua_rawget(L, -2);
     const bool result = lua_toboolean(L, -1);
@@ -273,7 +261,7 @@ void deep_merge(lua_State* L, int dst, int src) {
             // The key's mark now points into the file that provided the new value.
             push_where(L, src, key);
             if (!lua_isnil(L, -1)) {
-                push_weak(L, kKeyMarks);
+                lua::push_weak_keyed(L, kKeyMarks);
                 lua_pushvalue(L, dst);
                 lua_rawget(L, -2);
                 const bool marked = !lua_isnil(L, -1);

@@ -1,4 +1,4 @@
-// umpire.data, umpire.where, umpire.copy and umpire.merge.
+// umpire.data, umpire.where, umpire.data_cache, umpire.copy and umpire.merge.
 //
 // umpire.copy is Lua (bindings/lua/data_copy.lua, run with the full library): rule code copies
 // data tables on every attack (an MG counter, a weapon profile), and a copy of a read-only data
@@ -7,6 +7,7 @@
 // call and a hash insertion per key.
 #include <string>
 
+#include "bindings/DataCaches.hpp"
 #include "bindings/Game.hpp"
 #include "bindings/LuaError.hpp"
 #include "bindings/DataMarks.hpp"
@@ -34,6 +35,19 @@ int l_where(lua_State* L) {
     });
 }
 
+/// @lua umpire.data_cache()
+/// ---A new, empty table for answers worked out from `umpire.data` and kept for later calls (a
+/// ---memo, a data table turned on its side, a compiled copier). The host empties it after each
+/// ---run (a script, a spec test, an odds run, the load itself), so that nothing a run worked out
+/// ---from data it changed outlives that run: keep such answers here, not in a table of your own,
+/// ---and treat a missing entry as not worked out yet. The table is otherwise yours
+/// ---(its metatable too); emptying keeps the metatable.
+/// ---@return table cache
+int l_data_cache(lua_State* L) {
+    data_caches::push_new(L);
+    return 1;
+}
+
 // The registry's slot for the pairs rule code sees (register_rule_pairs).
 constexpr const char* kRulePairsKey = "umpire.rule_pairs";
 
@@ -47,7 +61,9 @@ void open_data(lua_State* L) {
     lua_setfield(L, -2, "data");
     lua_pushcfunction(L, l_where);
     lua_setfield(L, -2, "where");
-    // umpire.copy (documented in data_copy.lua)
+    lua_pushcfunction(L, l_data_cache);
+    lua_setfield(L, -2, "data_cache");
+    // umpire.copy (its copiers are kept in data caches) (documented in data_copy.lua)
     push_embedded_chunk(L, "data_copy.lua");
     lua_pushvalue(L, -2);
     lua_pushstring(L, read_only_data::kMarker);

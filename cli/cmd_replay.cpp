@@ -6,15 +6,11 @@
 #include "bindings/GameLog.hpp"
 #include "app/Replay.hpp"
 #include "cli/Common.hpp"
+#include "host/RegularFile.hpp"
 #include "ruleset/Load.hpp"
 #include "ruleset/Ruleset.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
 #include <filesystem>
 
@@ -26,34 +22,26 @@ namespace {
 // The journal's text. A journal is untrusted input, and its path may name anything: a FIFO would
 // block the read for ever, /dev/zero fill the address space, a folder read as empty. So it must
 // be a regular file (symlinks followed), opened without blocking and checked on the descriptor
-// read, at most 64 MiB (parsed into a JSON tree of about ten times its size).
+// read, at most 64 MiB (parsed into a JSON tree of about ten times its size): the host's one
+// bounded read of a regular file (host/RegularFile.hpp), with this command's messages.
 std::string read_journal(const std::string& file) {
     constexpr std::size_t kMaxBytes = std::size_t{64} << 20;
     const auto refuse = [&](const std::string& why) { return Error(file + ": " + why); };
-    const int fd = ::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) throw refuse(std::string("cannot read the journal: ") + std::strerror(errno));
-    struct Closer {
-        int fd;
-        ~Closer() { ::close(fd); }
-    } closer{fd};
-    struct stat st {};
-    if (::fstat(fd, &st) != 0) throw refuse(std::string("cannot read the journal: ") + std::strerror(errno));
-    if (!S_ISREG(st.st_mode))
-        throw refuse(std::string("a journal is a JSON file, and this is ") +
-                     (S_ISDIR(st.st_mode) ? "a folder" : S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISCHR(st.st_mode) ? "a device" : "no regular file"));
-    std::string text;
-    char piece[1 << 16];
-    for (;;) {
-        const ssize_t got = ::read(fd, piece, sizeof piece);
-        if (got < 0 && errno == EINTR) continue;
-        if (got < 0) throw refuse(std::string("cannot read the journal: ") + std::strerror(errno));
-        if (got == 0) break;
-        text.append(piece, static_cast<std::size_t>(got));
-        if (text.size() > kMaxBytes)  // counted as read: a file that grows is caught too
+    auto got = regular_file::read(file, kMaxBytes);
+    using Status = regular_file::Read::Status;
+    switch (got.status) {
+        case Status::read: return std::move(got.bytes);
+        case Status::not_regular:
+            throw refuse(std::string("a journal is a JSON file, and this is ") + regular_file::kind_of(got.st));
+        case Status::too_big:  // by its size, or grown past it while read
             throw refuse("more than " + std::to_string(kMaxBytes >> 20) + " MiB; a journal may hold at most " +
                          std::to_string(kMaxBytes >> 20) + " MiB");
+        case Status::cannot_open:
+        case Status::read_error:
+        case Status::elsewhere:  // (nothing checked: not met)
+            break;
     }
-    return text;
+    throw refuse(std::string("cannot read the journal: ") + std::strerror(got.error));
 }
 
 // Checks what the header's inputs hold before any of it is used: each field this version knows,
@@ -75,6 +63,11 @@ void check_inputs(const nlohmann::json& inputs) {
         if (key == "args" || key == "rulesets") list_of_text(key.c_str());
         else if (key == "code" || key == "script") {
             if (!it.value().is_string()) throw Error("inputs." + key + " must be a string, not a " + it.value().type_name());
+            // Precompiled bytecode (what string.dump makes: ESC first) is never run; the sandbox's
+            // text-only load refused it, but with an error naming neither the journal nor why.
+            if (key == "code" && it.value().get_ref<const std::string&>().rfind('\x1b', 0) == 0)
+                throw Error("inputs.code is precompiled Lua bytecode (its first byte is ESC, 0x1B): a journal records "
+                            "the script's source text, and bytecode is never run");
         } else if (key == "state") {
             if (it.value().is_null()) continue;
             if (!it.value().is_string()) throw Error("inputs.state must be the game state as JSON text, not a " + std::string(it.value().type_name()));

@@ -22,6 +22,10 @@
 //
 // On a change, restore() puts every table back in place from the copy (same tables, so a module
 // that captured a subtable sees the clean one too), and the run is refused with the changed path.
+// After every run, changed or not, the caches rule code keeps of answers worked out from the data
+// are emptied (umpire.data_cache, bindings/DataCaches.hpp): they key on the tables' identity,
+// which a restore keeps, so they could not tell that a run changed the data, whether the guard put
+// it back or the run did.
 #pragma once
 #include <lua.hpp>
 
@@ -71,6 +75,7 @@ public:
 
     // After a run: verifies the committed generation's umpire.data; on a change restores it and
     // throws ScriptError "<who> changed umpire.data.x[3] (data is read-only; copy it first)".
+    // Either way it empties the data caches (umpire.data_cache).
     // Runs inside LuaHost::protect (the walk may allocate).
     static void check(LuaHost& host, const std::string& who);
     // After a run that failed anyway (call it while handling that run's error): restores the

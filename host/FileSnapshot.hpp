@@ -8,7 +8,10 @@
 // side's odds. So in such a worker every file the loader reads (manifests, data files, modules,
 // scenarios, the odds script) and every folder it lists is kept here the first time, inside a
 // Recording; a later read of the same path is answered from memory. A path not kept goes to the
-// kernel as before, which refuses it once the files are closed ("cannot read ...").
+// kernel as before, which refuses it once the files are closed ("cannot read ..."). The read that
+// keeps a file is the loader's checked one (ruleset/LoadCache.hpp, read_source: one descriptor,
+// checked to lead where the manifest's check found the file), so what every later load is
+// answered was checked once, as in any other process.
 //
 // Only a worker that closes its files and loads again afterwards turns this on (enable()): `odds`,
 // `test` (which reads every ruleset and spec ahead, then closes) and a `serve` page (which reads

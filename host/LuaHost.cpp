@@ -424,7 +424,14 @@ LuaHost::~LuaHost() {
 
 void LuaHost::load_chunk(const std::string& code, const std::string& chunkname, int env_index) {
     if (env_index < 0) env_index = lua_gettop(L_) + env_index + 1;
-    // Mode "t": text only; precompiled bytecode can break the VM's safety assumptions.
+    // Mode "t": text only; precompiled bytecode can break the VM's safety assumptions. Said here
+    // with the place: LuaJIT's own refusal ("attempt to load chunk with wrong mode") names none.
+    if (!code.empty() && code[0] == '\x1b') {
+        const std::string place = chunkname.empty() || (chunkname[0] != '@' && chunkname[0] != '=') ? chunkname : chunkname.substr(1);
+        throw ScriptError(place + ":1: precompiled Lua bytecode (its first byte is ESC, 0x1B) is refused: rules and "
+                                  "scripts are loaded as source text only",
+                          place, 1);
+    }
     if (luaL_loadbufferx(L_, code.data(), code.size(), chunkname.c_str(), "t") != 0)
         throw lua::to_script_error(L_, LUA_ERRSYNTAX);
     if (!options_.trusted && !options_.sandbox_jit) {

@@ -41,13 +41,25 @@ void read_ahead(const std::vector<std::string>& names_or_dirs, const std::vector
     for (const auto& name : names_or_dirs) {
         try {
             const auto layers = chain(find(name, search_path), search_path);  // reads the manifests
+            // Each read as a load reads it (read_source: checked to lead where the manifest's
+            // check found it), since what is kept here is what every later load is answered.
             for (const auto& m : layers) {
-                for (std::size_t i = 0; i < m.data.size(); ++i)
-                    yaml::read_data_file(m.data[i], display_of(m.data_resolved[i].real, cwd));
-                for (const auto& file : m.modules) LuaHost::read_file(file, LuaHost::kMaxCodeBytes, "a rules module");
+                for (std::size_t i = 0; i < m.data.size(); ++i) {
+                    const std::string display = display_of(m.data_resolved[i].real, cwd);
+                    read_source(m.data[i], yaml::kMaxFileBytes, [&](const fs::path& f) { return yaml::read_data_file(f, display); },
+                                m.data_resolved[i].real, display);
+                }
+                for (std::size_t i = 0; i < m.modules.size(); ++i)
+                    read_source(m.modules[i], LuaHost::kMaxCodeBytes, [](const fs::path& f) {
+                        return LuaHost::read_file(f, LuaHost::kMaxCodeBytes, "a rules module");
+                    }, m.modules_resolved[i].real, display_of(m.modules_resolved[i].real, cwd));
                 const auto [folder, files] = scenario_folder(m.dir, m.real_dir, cwd);
-                for (const auto& file : files)
-                    if (file.inside) yaml::read_data_file(file.path, folder + "/" + std::string(file.name()));
+                for (const auto& file : files) {
+                    if (!file.inside) continue;
+                    const std::string display = folder + "/" + std::string(file.name());
+                    read_source(file.path, yaml::kMaxFileBytes, [&](const fs::path& f) { return yaml::read_data_file(f, display); },
+                                file.real, display);
+                }
             }
             if (specs)  // the named ruleset's own specs: the last layer of its chain
                 for (const auto& file : layers.back().tests)

@@ -1,15 +1,12 @@
 #include "ruleset/LoadCache.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
+#include <system_error>
 #include <utility>
 
 #include "host/FileSnapshot.hpp"
 #include "bindings/LuaError.hpp"
 #include "host/LuaHost.hpp"
+#include "host/RegularFile.hpp"
 #include "ruleset/YamlLoader.hpp"
 
 namespace umpire::ruleset {
@@ -22,88 +19,76 @@ bool LoadCache::unchanged(const Source& source, const std::string& file, const s
 
 namespace {
 
-// The bytes and stamp of a regular file of at most max_bytes, with one open and one fstat: the
-// stamp is that of the very file read (stat followed by a read of the path walked the path three
-// times: the stamp's stat, the size check's, the open), taken before its bytes are read. None
-// when the file cannot be opened, or is (or grew while read) over max_bytes: the caller's read
-// then meets the same file and raises its error.
+// The bytes and stamp of a regular file of at most max_bytes, with one open and one fstat
+// (host/RegularFile.hpp): the stamp is that of the very file read, taken before its bytes are
+// read. None when the file cannot be opened, or is (or grew while read) over max_bytes: the
+// caller's read then meets the same file and raises its error.
 //
 // `checked` (if not empty) is where the manifest's check found the file, inside the ruleset
-// folder (ruleset/Ruleset.cpp, resolve_file). The check and this open are two steps on a path,
-// so a symlink swapped in between (for the file, or for any folder on its path) would be
-// followed out of the folder. So the descriptor opened is asked where it leads
-// (/proc/self/fd): anything but the file checked is refused, never read. And a file that is no
+// folder (ruleset/Ruleset.cpp, resolve_file and Resolver::regular_file; Scenarios.cpp,
+// scenario_folder). The check and this open are two steps on a path, so a symlink swapped in
+// between (for the file, or for any folder on its path) would be followed out of the folder: the
+// descriptor leading anywhere but the file checked is refused, never read. And a file that is no
 // longer a regular file (a FIFO swapped in, which would block the reader for ever) is refused
 // here, not left to the caller's read of the path.
 std::optional<std::pair<std::string, FileStamp>> read_once(const std::filesystem::path& file, std::size_t max_bytes,
                                                            const std::string& checked, const std::string& display) {
-    struct Descriptor {
-        int fd;
-        ~Descriptor() {
-            if (fd >= 0) ::close(fd);
-        }
-    } opened{::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC)};
-    struct stat st {};
-    if (opened.fd < 0 || ::fstat(opened.fd, &st) != 0) return std::nullopt;
+    auto got = regular_file::read(file, max_bytes, checked);
+    using Status = regular_file::Read::Status;
     const auto changed = [&](const std::string& now) {
         return ScriptError(display + ": changed while the rules were read: " + now +
                                ", not the file checked inside the ruleset folder (not read; save again to reload)",
                            display);
     };
-    if (!checked.empty()) {
-        std::error_code ec;
-        const auto real = std::filesystem::read_symlink("/proc/self/fd/" + std::to_string(opened.fd), ec);
-        if (ec) throw changed("cannot tell where it leads (/proc/self/fd: " + ec.message() + ")");
-        if (real.native() != checked) throw changed("it now leads to " + LuaHost::display_path(real));
+    switch (got.status) {
+        case Status::read: return std::pair<std::string, FileStamp>{std::move(got.bytes), stamp_from(got.st)};
+        case Status::elsewhere:
+            if (got.leads_to.empty())
+                throw changed("cannot tell where it leads (/proc/self/fd: " + std::error_code(got.error, std::generic_category()).message() + ")");
+            throw changed("it now leads to " + LuaHost::display_path(got.leads_to));
+        case Status::not_regular:
+            // (A file no check found was never a regular file the rules checked: then it is just
+            // not one. The session 33 review.)
+            if (checked.empty())
+                throw ScriptError(display + ": not a regular file (" + regular_file::kind_of(got.st) + ")", display);
+            throw changed("it is no longer a regular file (" + std::string(regular_file::kind_of(got.st)) + ")");
+        case Status::cannot_open:
+        case Status::too_big:
+        case Status::read_error: return std::nullopt;
     }
-    // (A file no check found, a scenario or the manifest, was never a regular file the rules
-    // checked: then it is just not one. The session 33 review.)
-    if (!S_ISREG(st.st_mode)) {
-        if (checked.empty()) throw ScriptError(display + ": not a regular file (a folder, a FIFO or a device?)", display);
-        throw changed("it is no longer a regular file");
-    }
-    if (static_cast<std::uint64_t>(st.st_size) > max_bytes) return std::nullopt;
-    std::pair<std::string, FileStamp> out{std::string(), stamp_from(st)};
-    std::string& bytes = out.first;
-    // One byte more than the size asked for, so that a file that grew is read to its end too.
-    std::size_t size = 0;
-    bytes.resize(static_cast<std::size_t>(st.st_size) + 1);
-    for (;;) {
-        if (size == bytes.size()) {
-            if (bytes.size() > max_bytes) return std::nullopt;
-            bytes.resize(bytes.size() * 2);
-        }
-        const ssize_t got = ::read(opened.fd, bytes.data() + size, bytes.size() - size);
-        if (got < 0) {
-            if (errno == EINTR) continue;
-            return std::nullopt;
-        }
-        if (got == 0) break;
-        size += static_cast<std::size_t>(got);
-    }
-    if (size > max_bytes) return std::nullopt;
-    bytes.resize(size);
-    return out;
+    return std::nullopt;
 }
 
 }  // namespace
+
+std::pair<std::string, std::optional<FileStamp>> read_source(const std::filesystem::path& file, std::size_t max_bytes,
+                                                             const std::function<std::string(const std::filesystem::path&)>& read,
+                                                             const std::string& checked, const std::string& display) {
+    // In a worker that keeps its files (host/FileSnapshot.hpp), a file read before (by a load
+    // before this one, or the read-ahead) is answered from memory; the first read of a file is
+    // checked as any other, then kept.
+    if (auto kept = file_snapshot::enabled() ? file_snapshot::find(file) : std::nullopt)
+        return {std::move(*kept), stamp_of(file)};
+    if (auto once = read_once(file, max_bytes, checked, display)) {
+        file_snapshot::keep(file, once->first);
+        return {std::move(once->first), once->second};
+    }
+    const auto stamp = stamp_of(file);
+    std::string bytes = read(file);  // raises the usual errors (missing, unreadable, too big)
+    // ... which it should have: read_once refused this file a moment ago, so a read of the path
+    // that succeeds now read another file, swapped in meanwhile (read_once, `checked`).
+    if (!checked.empty())
+        throw ScriptError(display + ": changed while the rules were read (not read; save again to reload)", display);
+    return {std::move(bytes), stamp};
+}
 
 void LoadCache::read(const std::filesystem::path& file, Source& fresh, std::size_t max_bytes,
                      const std::function<std::string(const std::filesystem::path&)>& read,
                      const std::string& checked, const std::string& display) {
     const std::int64_t started = now_ns();
-    auto once = file_snapshot::enabled() ? std::nullopt : read_once(file, max_bytes, checked, display);
-    if (once) {
-        fresh.bytes = std::move(once->first);
-        fresh.stamp = once->second;
-    } else {
-        fresh.stamp = stamp_of(file);
-        fresh.bytes = read(file);  // raises the usual errors (missing, unreadable, too big)
-        // ... which it should have: read_once refused this file a moment ago, so a read of the
-        // path that succeeds now read another file, swapped in meanwhile (read_once, `checked`).
-        if (!checked.empty() && !file_snapshot::enabled())
-            throw ScriptError(display + ": changed while the rules were read (not read; save again to reload)", display);
-    }
+    auto [bytes, stamp] = read_source(file, max_bytes, read, checked, display);
+    fresh.bytes = std::move(bytes);
+    fresh.stamp = stamp;
     fresh.trusted = fresh.stamp && settled(*fresh.stamp, started, settle_margin);
     ++counts_.reads;
 }
@@ -132,14 +117,15 @@ std::shared_ptr<const yaml::Document> LoadCache::data(const std::string& file,
 
 YAML::Node LoadCache::manifest(const std::filesystem::path& file, const std::string& display,
                                const std::function<YAML::Node(const std::string&)>& parse,
-                               const std::optional<FileStamp>& stamp) {
+                               const std::optional<FileStamp>& stamp, const std::string& checked) {
     ManifestEntry& entry = manifests_[file];
     if (entry.parsed && entry.display == display && unchanged(entry.source, file.native(), stamp)) {
         entry.used = true;
         return entry.root;
     }
     Source fresh;  // a manifest is capped like data
-    read(file, fresh, yaml::kMaxFileBytes, [&](const std::filesystem::path& f) { return yaml::read_data_file(f, display); });
+    read(file, fresh, yaml::kMaxFileBytes, [&](const std::filesystem::path& f) { return yaml::read_data_file(f, display); },
+         checked, display);
     if (!entry.parsed || entry.source.bytes != fresh.bytes || entry.display != display) {
         entry.parsed = false;  // stays so if parse raises
         entry.fields.reset();

@@ -40,6 +40,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ruleset/FileStamp.hpp"
@@ -53,6 +54,19 @@ struct Document;
 }  // namespace umpire
 
 namespace umpire::ruleset {
+
+// The bytes of a file a load reads, and its stamp (none if it could not be taken), as every load
+// reads them: a regular file of at most max_bytes through one descriptor (host/RegularFile.hpp),
+// refused (ScriptError naming `display`) if it is no longer one, or if `checked` is not empty and
+// the descriptor leads anywhere but there (the canonical path the manifest's check found: a
+// symlink swapped in since). A file that cannot be opened or is too big goes through `read(file)`,
+// which raises the usual errors. In a worker that keeps its files (host/FileSnapshot.hpp), a file
+// kept already is answered from memory, and one read here is kept: the first read of each is
+// checked as in any other process.
+std::pair<std::string, std::optional<FileStamp>> read_source(
+    const std::filesystem::path& file, std::size_t max_bytes,
+    const std::function<std::string(const std::filesystem::path&)>& read, const std::string& checked,
+    const std::string& display);
 
 class LoadCache {
 public:
@@ -70,10 +84,10 @@ public:
                                                const std::string& checked = {});
 
     // The YAML tree of a ruleset.yaml, parsed again (by parse, which raises its errors) only when
-    // its bytes changed. Read it as a const YAML::Node. stamp: as for data().
+    // its bytes changed. Read it as a const YAML::Node. stamp, checked: as for data().
     YAML::Node manifest(const std::filesystem::path& file, const std::string& display,
                         const std::function<YAML::Node(const std::string&)>& parse,
-                        const std::optional<FileStamp>& stamp = std::nullopt);
+                        const std::optional<FileStamp>& stamp = std::nullopt, const std::string& checked = {});
 
     // What the loader read from the tree manifest(file, ...) gave this load (ruleset/Ruleset.cpp,
     // ManifestFields), kept with that tree: null until the loader sets it, and dropped whenever the
@@ -125,10 +139,7 @@ private:
     static bool unchanged(const Source& source, const std::string& file,
                           const std::optional<FileStamp>& stamp = std::nullopt);
     // Reads file and fills `fresh` (stamp taken before the bytes: a write in between leaves a
-    // stamp that no longer matches, so the file is read again next time). A regular file of at
-    // most max_bytes is opened once and its stamp taken from that descriptor; anything else (a
-    // file too big, missing or unreadable, or any read in a worker that keeps its files,
-    // host/FileSnapshot.hpp) goes through read(file), which raises the usual errors.
+    // stamp that no longer matches, so the file is read again next time), by read_source.
     // `checked`, `display`: as for data() (not checked when empty).
     void read(const std::filesystem::path& file, Source& fresh, std::size_t max_bytes,
               const std::function<std::string(const std::filesystem::path&)>& read,

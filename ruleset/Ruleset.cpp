@@ -396,7 +396,14 @@ Manifest read_manifest(const fs::path& dir, LoadCache* cache) {
     };
     // const: yaml-cpp's non-const operator[] adds the key it looks up, and a cached tree is read
     // by every later load.
-    const YAML::Node root = cache ? cache->manifest(file, display, parse, stamp) : parse(yaml::read_data_file(file, display));
+    // Read through one descriptor checked to lead where the check above found the file (the
+    // manifest was read by its path before, so a FIFO or a symlink out swapped in after the check
+    // was read as the manifest).
+    const std::string checked = real_file ? *real_file : std::string();
+    const YAML::Node root = cache ? cache->manifest(file, display, parse, stamp, checked)
+                                  : parse(read_source(file, yaml::kMaxFileBytes, [&](const fs::path& f) {
+                                        return yaml::read_data_file(f, display);
+                                    }, checked, display).first);
     // What the tree says is worked out once per parse of it (kept with the cached tree); the files
     // it names are resolved and checked below at every read.
     std::shared_ptr<const ManifestFields> kept;

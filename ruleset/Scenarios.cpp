@@ -63,7 +63,9 @@ void read_layer(LuaHost& host, Book& book, const Manifest& layer, const std::str
             continue;
         }
         const std::string display = folder + "/" + std::string(file_name);
-        scenario.document = host.extension<LoadCache>().data(file.path, display, host.state(), file.stamp);
+        // (read through one descriptor checked to lead where scenario_folder found the file: it
+        // was read by its path before, so a FIFO or a symlink out swapped in since was read)
+        scenario.document = host.extension<LoadCache>().data(file.path, display, host.state(), file.stamp, file.real);
         const std::size_t bytes = scenario.document->heap_bytes;
         if (!host.charge_memory(bytes))
             throw ScriptError(display + ":1:1: memory limit: keeping this scenario takes ~" + std::to_string(bytes >> 20) +
@@ -132,10 +134,11 @@ ScenarioFolder scenario_folder(const fs::path& layer, const std::string& real_la
     } opened{::open(folder.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)};
     const bool missing = opened.fd < 0 && errno == ENOENT;
     bool folder_inside = false;
+    std::string real_folder;  // canonical(folder), "" if it did not resolve
     if (!real_layer.empty() && (opened.fd >= 0 || missing)) {
         // A folder that is no symlink, or a missing one (display_path shows it under its resolved
         // parent, as fs::weakly_canonical does).
-        const std::string real_folder = (real_layer == "/" ? "" : real_layer) + "/scenarios";
+        real_folder = (real_layer == "/" ? "" : real_layer) + "/scenarios";
         out.display = display_of(real_folder, cwd);
         if (missing) return out;
         folder_inside = true;
@@ -145,6 +148,7 @@ ScenarioFolder scenario_folder(const fs::path& layer, const std::string& real_la
         if (!fs::is_directory(folder, ec)) return out;
         const fs::path real = fs::canonical(folder, ec);
         folder_inside = !ec && inside_real(real_layer, real.native());
+        if (!ec) real_folder = real.native();
     }
     // Listed through the file snapshot, so that a later load of the same ruleset in a worker whose
     // files are closed lists it from memory; by a load of a host, only when the folder changed.
@@ -168,14 +172,16 @@ ScenarioFolder scenario_folder(const fs::path& layer, const std::string& real_la
         std::string file = folder.native() + "/" + file_name;
         if ((opened.fd >= 0 ? ::fstatat(opened.fd, file_name.c_str(), &st, AT_SYMLINK_NOFOLLOW) : ::lstat(file.c_str(), &st)) != 0)
             continue;
-        ScenarioFile scenario{std::move(file), false, std::nullopt};
+        ScenarioFile scenario{std::move(file), false, std::nullopt, {}};
         std::error_code ec;
         if (S_ISREG(st.st_mode)) {
             scenario.inside = folder_inside;
             scenario.stamp = stamp_from(st);
+            if (!real_folder.empty()) scenario.real = real_folder + "/" + file_name;
         } else if (S_ISLNK(st.st_mode) && fs::is_regular_file(scenario.path, ec)) {
             const fs::path real = fs::canonical(scenario.path, ec);
             scenario.inside = !ec && inside_real(real_layer, real.native());
+            if (!ec) scenario.real = real.native();
         } else {
             continue;  // not a regular file
         }

@@ -36,6 +36,9 @@ struct ScenarioFile {
     std::string_view name() const { return std::string_view(path).substr(path.rfind('/') + 1); }
     bool inside = false;
     std::optional<FileStamp> stamp;
+    // Where the check found it (its canonical path), for the read to check that it still leads
+    // there (ruleset/LoadCache.hpp, read_source); "" when it did not resolve.
+    std::string real;
 };
 
 // Whether `name` (a file's name without ".yaml") is one umpire.data.scenario accepts: letters,

@@ -104,8 +104,11 @@ end
 -- that rule code never sees). Only read-only data tables are ever keys of a node, so a copier
 -- found is one compiled for data. (The copier was kept at [1], and a list that went on with the
 -- number 1 walked from a node into its copier: `umpire.copy_chain({d, 1})`, after a copy of {d},
--- ended in "data_copy.lua:143: attempt to index local 'node' (a function value)".)
-local copier_of, chain_copier = {}, {}
+-- ended in "data_copy.lua:143: attempt to index local 'node' (a function value)".) Both are data
+-- caches (umpire.data_cache): a copier compiled while a run had removed a key from a data table
+-- would copy without that key for the rest of the load generation, once the key is back; the
+-- host empties them after each run, and the next copy compiles again.
+local copier_of, chain_copier = umpire.data_cache(), umpire.data_cache()
 local COPIER = {}
 
 local function check_table(t, what, level)

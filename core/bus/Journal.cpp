@@ -8,6 +8,7 @@
 #include "core/bus/Event.hpp"
 #include "core/bus/Hash.hpp"
 #include "core/bus/JsonDepth.hpp"
+#include "core/bus/JsonKeys.hpp"
 #include "core/bus/Modifier.hpp"
 #include "core/bus/ModifierPipeline.hpp"
 
@@ -228,6 +229,12 @@ std::pair<std::string, std::size_t> window_at(const std::string& text, std::size
 }  // namespace
 
 json Journal::parse_untrusted(const std::string& text, const char* what) {
+    // A byte-order mark: the JSON library skipped it without a word, and JSON text has none (RFC
+    // 8259 §8.1: "MUST NOT add a byte order mark"), so the file was written by something else
+    // than umpire (an editor), and is said to be so.
+    if (text.rfind("\xEF\xBB\xBF", 0) == 0)
+        throw ParseError(what, "", 0, "starts with a byte-order mark (bytes EF BB BF, line 1, column 1): JSON text has none "
+                                      "(save it as UTF-8 without a BOM)");
     // Nesting first, in one pass that skips strings: the parser would build the whole tree.
     if (const auto at = too_deep_at(text)) {
         const auto [window, column] = window_at(text, *at);
@@ -235,7 +242,16 @@ json Journal::parse_untrusted(const std::string& text, const char* what) {
                          "nested deeper than " + std::to_string(kMaxJsonDepth) + " levels (byte " + std::to_string(*at) + ")");
     }
     try {
-        return json::parse(text);
+        json parsed = json::parse(text);
+        // A key given twice in one object: the library kept the last without a word.
+        if (const auto twice = duplicate_key_at(text)) {
+            const auto [line, column] = line_and_column(text, twice->at);
+            const auto [window, offset] = window_at(text, twice->at);
+            throw ParseError(what, window, offset,
+                             "the key " + json(twice->key).dump(-1, ' ', false, json::error_handler_t::replace) + " is given twice in one object (line " +
+                                 std::to_string(line) + ", column " + std::to_string(column) + ")");
+        }
+        return parsed;
     } catch (const json::parse_error& e) {
         const std::size_t at = e.byte > 0 ? e.byte - 1 : 0;
         const auto [window, column] = window_at(text, at);

@@ -196,6 +196,15 @@ function umpire.copy_chain(tables) end
 ---@param name string scenario name (letters, digits, _ and - only)
 ---@return table scenario
 function umpire.data.scenario(name) end
+
+---A new, empty table for answers worked out from `umpire.data` and kept for later calls (a
+---memo, a data table turned on its side, a compiled copier). The host empties it after each
+---run (a script, a spec test, an odds run, the load itself), so that nothing a run worked out
+---from data it changed outlives that run: keep such answers here, not in a table of your own,
+---and treat a missing entry as not worked out yet. The table is otherwise yours
+---(its metatable too); emptying keeps the metatable.
+---@return table cache
+function umpire.data_cache() end
 umpire.dice = {}
 
 ---How many of n dice of `sides` faces meet the target: face >= target (how = ">=", the

@@ -60,6 +60,11 @@ changed("entry_turn_too_big", lambda j: j["entries"][0].__setitem__("turn", 1844
 changed("entry_seq_negative", lambda j: j["entries"][0].__setitem__("seq", -5))
 changed("entry_unknown_field", lambda j: j["entries"][0].__setitem__("evil", 1))
 changed("entry_kind", lambda j: j["entries"][0].__setitem__("kind", "nuke"))
+write("bom", "\ufeff" + text)
+write("duplicate_key", text.replace('"seed":1', '"seed":1,\n"seed":2', 1))
+write("duplicate_key_escaped", text.replace('"seed":1', '"seed":1,"s\\u0065ed":1', 1))
+inputs("state_duplicate_key", "state", '{"a": 1, "a": 2}')
+inputs("code_bytecode", "code", "\x1bLJ\x02\x00print(1)")
 PY
 ln -s /dev/zero "$work/j/dev_zero.json"
 mkfifo "$work/j/fifo.json"
@@ -109,6 +114,12 @@ replay_refused fifo "a journal is a JSON file, and this is a FIFO"
 replay_refused folder "a journal is a JSON file, and this is a folder"
 replay_refused yaml "not valid JSON (byte 0)"
 replay_refused huge "a journal may hold at most 64 MiB"
+replay_refused bom "starts with a byte-order mark (bytes EF BB BF, line 1, column 1)"
+replay_refused duplicate_key 'the key "seed" is given twice in one object (line 2, column 1)'
+replay_refused duplicate_key_escaped 'the key "seed" is given twice in one object (line 1, column'
+replay_refused state_duplicate_key 'bad inputs.state'
+replay_refused state_duplicate_key 'the key "a" is given twice in one object (line 1, column 10)'
+replay_refused code_bytecode "inputs.code is precompiled Lua bytecode (its first byte is ESC, 0x1B)"
 # A name given many times is looked up and loaded once (100 000 copies took minutes): the replay
 # diverges from nothing.
 expect 0 "replay loads ruleset 'asl'" replay "$work/j/ruleset_many.json"

@@ -43,6 +43,27 @@ TEST_CASE("load accepts text, refuses bytecode, and stays in the sandbox", "[san
     CHECK(refused.find("text") != std::string::npos);
 }
 
+// A script, a module or a spec file that is bytecode is refused by the host before LuaJIT sees it:
+// LuaJIT's own refusal, "attempt to load chunk with wrong mode", named no file (`umpire run b.lua`
+// said just that).
+TEST_CASE("a chunk of bytecode given to the host is refused, naming its file", "[sandbox]") {
+    TestHost t;
+    const std::string code = std::string("\x1bLJ\x02\x00print(1)", 13);
+    CHECK_THROWS_WITH(t.host.run_string(code, "=(command line)"),
+                      "(command line):1: precompiled Lua bytecode (its first byte is ESC, 0x1B) is refused: rules and "
+                      "scripts are loaded as source text only");
+    const auto file = test_helpers::scratch_root() / "bytecode.lua";
+    test_helpers::write(file, code);
+    try {
+        t.host.run_file(file);
+        FAIL("bytecode ran");
+    } catch (const umpire::ScriptError& e) {
+        CHECK(std::string(e.what()).rfind(umpire::LuaHost::display_path(file) + ":1: precompiled Lua bytecode", 0) == 0);
+        CHECK(e.file == umpire::LuaHost::display_path(file));
+        CHECK(e.line == 1);
+    }
+}
+
 TEST_CASE("pairs visits keys in a fixed order whatever the insertion order", "[sandbox]") {
     TestHost t;
     const std::string walk = R"(

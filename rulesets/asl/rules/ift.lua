@@ -20,16 +20,19 @@ local NONE = {}
 
 -- Every attack finds its column (A7.31) and its printed result (A7.3) in data/ift.yaml, which is
 -- read-only once loaded, so what the look-ups need is worked out once per `data.ift` table and
--- kept (`ift_seen` is the table it was worked out for; a reload brings a new one):
+-- kept (`seen.ift` is the table it was worked out for; a reload brings a new one; `seen` is a data
+-- cache, umpire.data_cache, which the host empties after each run, so that nothing worked out
+-- from a table a run changed outlives that run):
 --   column_of: FP -> column, filled in as FPs are met;
 --   index_of:  column -> its position in `columns` (a repeated column: the last one, as a scan finds);
 --   result_at: column -> {Final DR row 0..15 -> printed result}, the results table turned on its side
 --              so that an attack's result is two look-ups (before: the position, the row, then the
 --              entry, and the `data.ift` look-ups around them, ~640 machine instructions an attack).
-local ift_seen, column_of, index_of, result_at
+local seen = umpire.data_cache()
+local column_of, index_of, result_at
 
 local function ift_tables(tables)
-  ift_seen, column_of, index_of, result_at = tables, {}, {}, {}
+  seen.ift, column_of, index_of, result_at = tables, {}, {}, {}
   local cols, results = tables.columns, tables.results
   for i, c in ipairs(cols) do index_of[c] = i end
   for _, c in ipairs(cols) do
@@ -46,7 +49,7 @@ end
 --- The IFT column for an FP: the column itself or the next LOWER one (A7.31); 0 if below the 1 column.
 local function column(fp)
   local tables = data.ift
-  if tables ~= ift_seen then ift_tables(tables) end
+  if tables ~= seen.ift then ift_tables(tables) end
   local best = column_of[fp]
   if best then return best end
   best = 0
@@ -60,7 +63,7 @@ ift.column = column
 function ift.column_left(col, n)
   n = n or 1
   local tables = data.ift
-  if tables ~= ift_seen then ift_tables(tables) end
+  if tables ~= seen.ift then ift_tables(tables) end
   local cols = tables.columns
   local idx = index_of[col] or 0  -- (the column's position, as a scan of `cols` finds it)
   if col ~= 0 and idx == 0 then error("ift.column_left: " .. tostring(col) .. " is not an IFT column") end
@@ -75,7 +78,7 @@ end
 -- ift.lookup against it.)
 local function lookup_written(col, final_dr)
   local tables = data.ift
-  if tables ~= ift_seen then ift_tables(tables) end
+  if tables ~= seen.ift then ift_tables(tables) end
   local idx = index_of[col]
   if not idx then error("ift.lookup: no IFT column " .. tostring(col)) end
   local row = final_dr
@@ -89,7 +92,7 @@ end
 --- The printed result for a column and a Final DR (rows 0 = "<= 0" and 15 = ">= 15").
 local function lookup(col, final_dr)
   local tables = data.ift
-  if tables ~= ift_seen then ift_tables(tables) end
+  if tables ~= seen.ift then ift_tables(tables) end
   local by_row = result_at[col]
   local row = final_dr
   if row > 15 then row = 15 end

@@ -20,9 +20,18 @@ local function node()
   return {nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil}
 end
 
+-- A memo is a data cache (umpire.data_cache): the host empties it after each run, since a run may
+-- have changed umpire.data (and been refused, or put it back itself), and an answer kept then may
+-- have been worked out from the changed data. An emptied memo reads as full (size = infinity, through this metatable), so the check
+-- each owner makes at entry, `memo.size >= its limit`, starts it again, and a memo in use pays
+-- nothing for it (its own `size` is read raw; the metatable is consulted only once emptied).
+local EMPTIED = {__index = {size = 1 / 0}}
+
 --- A fresh, empty memo: {root = its first node, size = the count of its nodes}.
 function tree.new()
-  return {root = node(), size = 0}
+  local memo = setmetatable(umpire.data_cache(), EMPTIED)
+  memo.root, memo.size = node(), 0
+  return memo
 end
 
 --- Empties `memo` in place (its owner keeps the same table, and whatever else it wrote there):

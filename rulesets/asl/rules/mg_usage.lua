@@ -18,9 +18,11 @@ local function is_smc(u) return u.kind == "leader" or u.kind == "smc" or u.kind 
 -- the counter's data table (a constructor compiled once for its keys that makes the copy at its final
 -- size: a `pairs` loop growing the copy key by key cost more than the rest of the MG's set-up, issue
 -- 18), kept by counter table so that a counter costs no look-up of its copier. It depends only on
--- umpire.data, which the rules only read (a reload runs this module again, with an empty cache).
+-- umpire.data, which the rules only read (a reload runs this module again, with an empty cache),
+-- and is a data cache (umpire.data_cache): a copier compiled while a run had removed a key of the
+-- counter would leave it out once the key is back, so the host empties it after each run.
 local make_copier, merge = umpire.copier, umpire.merge
-local copier_of = {}
+local copier_of = umpire.data_cache()
 
 --- A fresh MG/SW instance from data/sw_mg.yaml (counter data), with fields overridden by `fields`.
 function usage.counter(key, fields)

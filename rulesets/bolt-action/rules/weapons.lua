@@ -9,9 +9,11 @@ local NONE = {}
 -- their keys that makes the copy at its final size; the sandbox's `pairs` over each table of the
 -- chain cost about 17,000 machine instructions a model, issue 18) is kept by weapon data table,
 -- so a profile costs no look-up of the copier. They depend only on umpire.data, which the rules
--- only read (a reload runs this module again, with an empty cache).
+-- only read (a reload runs this module again, with an empty cache). It is a data cache
+-- (umpire.data_cache): a copier compiled while a run had removed a key of a profile would leave it
+-- out once the key is back, so the host empties it after each run.
 local make_copier = umpire.copier
-local copier_of = {}
+local copier_of = umpire.data_cache()
 
 -- The copier of weapon id's profile (the tables of its `as` chain, the one it starts from first,
 -- the weapon's own last: each key from the last table that has it), made and kept on its first

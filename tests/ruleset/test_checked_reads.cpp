@@ -1,0 +1,198 @@
+// Every file a load reads is read through one descriptor checked to lead where the manifest's
+// check found it (ruleset/LoadCache.hpp, read_source; host/RegularFile.hpp): the data files and
+// modules since session 33, and now the scenarios, the manifest itself and the first read of each
+// file in a worker that keeps its files (host/FileSnapshot.hpp). The check and the read are two
+// steps on a path, so a file swapped between them for a symlink out of the ruleset folder was
+// read as the ruleset's own, and a FIFO blocked the read. The swap is made between the two steps
+// by giving the read what the check found before the swap; a thread swapping a scenario while
+// the rules load again and again checks the whole load, where the steps cannot be parted.
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <functional>
+#include <string>
+#include <thread>
+
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "host/FileSnapshot.hpp"
+#include "ruleset/Load.hpp"
+#include "ruleset/LoadCache.hpp"
+#include "ruleset/Ruleset.hpp"
+#include "ruleset/Scenarios.hpp"
+#include "ruleset/YamlLoader.hpp"
+#include "tests/support/helpers.hpp"
+
+using test_helpers::TestHost;
+using umpire::ruleset::LoadCache;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A ruleset with one scenario and a manifest, and a folder outside it holding look-alikes.
+struct Swappable {
+    fs::path root, dir, outside, scenario, manifest;
+    explicit Swappable(const std::string& tag) {
+        root = test_helpers::scratch_root() / ("checked-reads-" + tag);
+        fs::remove_all(root);
+        dir = root / "house";
+        outside = root / "outside";
+        fs::create_directories(dir / "scenarios");
+        fs::create_directories(outside);
+        manifest = dir / "ruleset.yaml";
+        scenario = dir / "scenarios/ambush.yaml";
+        test_helpers::write(manifest, "name: house\nversion: '1'\n");
+        test_helpers::write(scenario, "name: inside\n");
+        test_helpers::write(outside / "ambush.yaml", "name: outside\n");
+        test_helpers::write(outside / "ruleset.yaml", "name: outside\nversion: '1'\n");
+    }
+    // Replaces `file` with a symlink to its look-alike outside.
+    void swap_out(const fs::path& file) const {
+        fs::remove(file);
+        fs::create_symlink(outside / file.filename(), file);
+    }
+    void swap_fifo(const fs::path& file) const {
+        fs::remove(file);
+        REQUIRE(::mkfifo(file.c_str(), 0600) == 0);
+    }
+};
+
+std::string error_of(const std::function<void()>& f) {
+    try {
+        f();
+    } catch (const std::exception& e) {
+        return e.what();
+    }
+    return "";
+}
+
+const auto read_yaml = [](const std::string& display) {
+    return [display](const fs::path& f) { return umpire::yaml::read_data_file(f, display); };
+};
+
+}  // namespace
+
+TEST_CASE("a scenario swapped after the check is refused, not read", "[reload][checked]") {
+    const Swappable s("scenario");
+    std::error_code ec;
+    const auto [folder, files] = umpire::ruleset::scenario_folder(s.dir, fs::canonical(s.dir).native(), fs::current_path().native());
+    REQUIRE(files.size() == 1);
+    CHECK(files[0].real == fs::canonical(s.scenario).native());  // what the read checks against
+    TestHost t;
+    auto& cache = t.host.extension<LoadCache>();
+    const auto read = [&] { cache.data(files[0].path, "house/scenarios/ambush.yaml", t.host.state(), std::nullopt, files[0].real); };
+    SECTION("for a symlink out of the ruleset") {
+        s.swap_out(s.scenario);
+        const std::string error = error_of(read);
+        CHECK(error.find("house/scenarios/ambush.yaml: changed while the rules were read: it now leads to") != std::string::npos);
+        CHECK(error.find("outside/ambush.yaml") != std::string::npos);
+    }
+    SECTION("for a FIFO") {
+        s.swap_fifo(s.scenario);
+        CHECK(error_of(read).find("changed while the rules were read: it is no longer a regular file (a FIFO)") != std::string::npos);
+    }
+}
+
+TEST_CASE("a manifest swapped after the check is refused, not read", "[reload][checked]") {
+    const Swappable s("manifest");
+    const std::string checked = fs::canonical(s.manifest).native();
+    TestHost t;
+    auto& cache = t.host.extension<LoadCache>();
+    const auto parse = [](const std::string& text) { return YAML::Load(text); };
+    SECTION("through the load cache") {
+        s.swap_out(s.manifest);
+        const std::string error = error_of([&] { cache.manifest(s.manifest, "house/ruleset.yaml", parse, std::nullopt, checked); });
+        CHECK(error.find("house/ruleset.yaml: changed while the rules were read: it now leads to") != std::string::npos);
+        CHECK(error.find("outside/ruleset.yaml") != std::string::npos);
+    }
+    SECTION("without one (a read-ahead, a check)") {
+        s.swap_fifo(s.manifest);
+        const std::string error = error_of([&] {
+            umpire::ruleset::read_source(s.manifest, 1 << 20, read_yaml("house/ruleset.yaml"), checked, "house/ruleset.yaml");
+        });
+        CHECK(error.find("house/ruleset.yaml: changed while the rules were read: it is no longer a regular file (a FIFO)") !=
+              std::string::npos);
+    }
+}
+
+// In a worker that keeps its files, every read went by path (the kept copy answering the later
+// ones), so the first one, the one kept, was never checked. Run in a child process: keeping is
+// turned on for the whole process, and never off.
+TEST_CASE("in a worker that keeps its files, the first read of a file is checked, then kept", "[reload][checked]") {
+    const Swappable s("snapshot");
+    const std::string checked = fs::canonical(s.scenario).native();
+    s.swap_out(s.scenario);
+    const pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        int code = 0;
+        try {
+            umpire::file_snapshot::enable();
+            const umpire::file_snapshot::Recording recording;
+            const std::string error = error_of([&] {
+                umpire::ruleset::read_source(s.scenario, 1 << 20, read_yaml("ambush.yaml"), checked, "ambush.yaml");
+            });
+            if (error.find("ambush.yaml: changed while the rules were read: it now leads to") == std::string::npos) code = 2;
+            else if (umpire::file_snapshot::find(s.scenario)) code = 3;  // nothing refused is kept
+            // A file that is where it was checked is read and kept.
+            const std::string good = fs::canonical(s.manifest).native();
+            const auto [bytes, stamp] = umpire::ruleset::read_source(s.manifest, 1 << 20, read_yaml("m"), good, "m");
+            if (code == 0 && (bytes.find("house") == std::string::npos || !umpire::file_snapshot::find(s.manifest))) code = 4;
+        } catch (...) {
+            code = 5;
+        }
+        ::_exit(code);
+    }
+    int status = 0;
+    REQUIRE(::waitpid(child, &status, 0) == child);
+    REQUIRE(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 0);  // 2: the swapped file was read; 3: it was kept; 4: a good one was not
+}
+
+// The whole load, where the check and the read cannot be parted: a thread swaps the scenario for
+// a symlink out and back while the rules are loaded again and again. A load reads the scenario
+// inside or refuses it; it never reads the one outside. (Before, about one load in 75 read it.)
+TEST_CASE("a scenario swapped to and fro while the rules load is never read from outside", "[reload][checked]") {
+    const Swappable s("race");
+    // Scenarios read before the swapped one (files are read in name order, after all were
+    // checked), so that the time between its check and its read is worth a few swaps.
+    for (int i = 0; i < 20; ++i) {
+        std::string text;
+        for (int k = 0; k < 40; ++k) text += "unit" + std::to_string(k) + ": {name: squad, fp: 4, range: 6, morale: 7}\n";
+        test_helpers::write(s.dir / ("scenarios/a" + std::to_string(10 + i) + ".yaml"), text);
+    }
+    const fs::path link = s.dir / "scenarios/.link", copy = s.dir / "scenarios/.copy";
+    std::atomic<bool> stop{false};
+    std::thread swapper([&] {
+        for (int i = 0; !stop; ++i) {
+            std::error_code ec;
+            if (i % 2) {
+                fs::create_symlink(s.outside / "ambush.yaml", link, ec);
+                fs::rename(link, s.scenario, ec);
+            } else {
+                test_helpers::write(copy, "name: inside\n");
+                fs::rename(copy, s.scenario, ec);
+            }
+        }
+    });
+    TestHost t;
+    int loaded = 0, refused = 0, outside = 0, none = 0;
+    for (int i = 0; i < 1000; ++i) {
+        try {
+            umpire::ruleset::load(t.host, {s.dir.string()});
+            const std::string name = t.eval("(function() local ok, a = pcall(umpire.data.scenario, 'ambush') return ok and a.name or 'none' end)()");
+            if (name == "outside") ++outside;
+            else if (name == "inside") ++loaded;
+            else ++none;
+        } catch (const std::exception& e) {
+            ++refused;
+        }
+    }
+    stop = true;
+    swapper.join();
+    INFO(loaded << " read inside, " << none << " refused at the check, " << refused << " loads refused");
+    CHECK(outside == 0);
+    CHECK(loaded > 0);
+}
