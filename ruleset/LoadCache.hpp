@@ -118,11 +118,13 @@ public:
     void end_load(lua_State* L);
 
     // How much work the loads of this host did, for tests and benchmarks: files read from disk,
-    // YAML files parsed (data and manifests), modules compiled, folders listed (folder_names).
+    // YAML files parsed (data and manifests), modules compiled, folders listed (folder_names),
+    // manifests whose spec files were resolved (ruleset/Ruleset.cpp, spec_files; the loader counts).
     struct Counts {
-        long reads = 0, parses = 0, compiles = 0, listings = 0;
+        long reads = 0, parses = 0, compiles = 0, listings = 0, spec_resolutions = 0;
     };
     const Counts& counts() const { return counts_; }
+    void count_spec_resolution() { ++counts_.spec_resolutions; }
 
     // How long after its last change a file's stamp is trusted (FileStamp.hpp); tests set 0 to
     // see the stat path without waiting.

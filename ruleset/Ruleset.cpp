@@ -126,6 +126,19 @@ struct ManifestFields {
         }
     };
     Entries data, modules, tests;
+
+    // The spec files this parse named, as the last load that resolved them found them, and what
+    // that depended on (SpecFiles, below); kept with the parse, so an edit of the manifest drops it.
+    // Mutable: the fields are shared read-only with the cached tree, and this is a memo of the
+    // loads that read them, filled and read by those loads only (one host's thread).
+    struct SpecFiles {
+        std::string dir, real_dir;  // the ruleset folder as spelled (Manifest::dir), and resolved
+        // Each folder the look-ups went through or could have (the folder as spelled), with its
+        // lstat stamp taken before them; none where the folder was missing.
+        std::vector<std::pair<std::string, std::optional<FileStamp>>> folders;
+        std::vector<std::string> tests;  // Manifest::tests
+    };
+    mutable std::optional<SpecFiles> spec_files;
 };
 
 // A list of names; a single name is accepted as a one-item list. `ext`: the extension of a name
@@ -370,6 +383,129 @@ std::string resolve_file(const fs::path& dir, const std::string& real_dir, Resol
                             LuaHost::display_path(dir / subdir) + ")");
 }
 
+// The spec files of a manifest (Manifest::tests), resolved and checked as every file it names:
+// inside the ruleset folder, symlinks followed. `plain` is cleared when one of them is not simply
+// the ruleset folder's resolved path and its spelling below the folder (a symlink on the way, a
+// "." in the entry): a resolution that depends on more than the names in the folders it went through.
+std::vector<std::string> resolve_spec_files(const Manifest& m, const ManifestFields& fields, Resolver& resolver,
+                                            const std::string& display, bool& plain) {
+    std::vector<std::string> tests;
+    const std::string& dir = m.dir.native();
+    const auto check_plain = [&](const std::string& file, const std::string& real) {
+        if (file.size() <= dir.size() || real != Resolver::join(m.real_dir, std::string_view(file).substr(dir.size() + 1)))
+            plain = false;
+    };
+    if (fields.tests.present) {
+        std::vector<Manifest::Resolved> resolved;
+        for (std::size_t i = 0; i < fields.tests.names.size(); ++i) {
+            tests.push_back(resolve_file(m.dir, m.real_dir, resolver, fields.tests.names[i], fields.tests.files[i], "tests",
+                                         display, fields.tests.mark, &resolved));
+            check_plain(tests.back(), resolved.back().real);
+        }
+    } else if (fs::is_directory(m.dir / "tests")) {
+        // Listed through the file snapshot: a worker whose files are closed loads the ruleset
+        // again from memory (host/FileSnapshot.hpp).
+        resolver.list_folder((m.dir / "tests").native());
+        for (const auto& name : file_snapshot::list(m.dir / "tests")) {
+            const fs::path test = m.dir / "tests" / name;
+            if (test.extension() == ".lua") {
+                const auto real = resolver.regular_file(test.native());
+                std::error_code not_found;  // a dangling link: empty, so refused
+                const std::string real_path = real ? *real : fs::canonical(test, not_found).native();
+                if (!inside_real(m.real_dir, real_path))
+                    throw ScriptError(LuaHost::display_path(test) + ": resolves outside the ruleset folder "
+                                      "(a symlink?); spec files must be inside it", LuaHost::display_path(test));
+                check_plain(test.native(), real_path);
+                tests.push_back(test.native());
+            }
+        }
+        std::sort(tests.begin(), tests.end());
+    }
+    return tests;
+}
+
+// Takes the stamp (lstat) of every folder the spec files' look-ups go through or could: the
+// ruleset folder and, for each entry, every folder between it and the entry's file, in both
+// places an entry is looked for (dir/<entry>, dir/tests/<entry>); with no `tests:`, the tests
+// folder. False when one of them is there but is no folder (a symlink: what it leads to is not
+// stamped here), or is too new for its stamp to be trusted (FileStamp.hpp).
+bool stamp_spec_folders(const std::string& dir, const ManifestFields& fields, std::int64_t started,
+                        std::chrono::nanoseconds margin, ManifestFields::SpecFiles& out) {
+    std::vector<std::string> folders{dir};
+    const auto add_folders_of = [&](const std::string& rel) {  // rel: a file below dir
+        for (std::size_t slash = rel.find('/'); slash != std::string::npos; slash = rel.find('/', slash + 1)) {
+            std::string folder = Resolver::join(dir, std::string_view(rel).substr(0, slash));
+            if (std::find(folders.begin(), folders.end(), folder) == folders.end()) folders.push_back(std::move(folder));
+        }
+    };
+    if (fields.tests.present) {
+        for (const auto& file : fields.tests.files) {
+            add_folders_of(file);
+            add_folders_of(Resolver::join("tests", file));
+        }
+    } else {
+        add_folders_of("tests/");
+    }
+    for (auto& folder : folders) {
+        struct stat st {};
+        std::optional<FileStamp> stamp;
+        if (::lstat(folder.c_str(), &st) == 0) {
+            if (!S_ISDIR(st.st_mode)) return false;
+            stamp = stamp_from(st);
+            if (!settled(*stamp, started, margin)) return false;
+        }
+        out.folders.emplace_back(std::move(folder), stamp);
+    }
+    return true;
+}
+
+// Has every folder the stamp it had (taken by stamp_spec_folders, when it was settled)?
+bool folders_unchanged(const std::vector<std::pair<std::string, std::optional<FileStamp>>>& folders) {
+    for (const auto& [folder, stamp] : folders) {
+        struct stat st {};
+        const bool there = ::lstat(folder.c_str(), &st) == 0;
+        if (there != stamp.has_value() || (there && stamp_from(st) != *stamp)) return false;
+    }
+    return true;
+}
+
+// Manifest::tests for a read of a manifest. A load never reads a spec file, but it checks them as
+// every file a manifest names (a spec file that is missing or leads out of the ruleset folder fails
+// the load), and for asl's 28 that was an lstat each and a tenth of a reload's time with nothing
+// changed. So a load of a host (with its cache; not in a worker that keeps its files, whose reads
+// come from memory) keeps the spec files with the parse of the manifest that named them, and takes
+// them from there when nothing their resolution depended on changed: the ruleset folder resolves
+// to the same place, and every folder the look-ups went through has the stamp it had then, which
+// was settled. Why that is the same answer: a folder's mtime and ctime change whenever a name in it
+// is added, removed or renamed, and a file or folder swapped for a symlink, or removed, is such a
+// change in the folder that holds it (LoadCache::folder_names stands on the same argument); what a
+// name is cannot change without one. Kept only when no spec file went through a symlink (the place
+// a symlink leads to is in no stamped folder) and every folder was there as a folder or missing.
+std::vector<std::string> spec_files(const Manifest& m, const ManifestFields& fields, Resolver& resolver,
+                                    const std::string& display, LoadCache* cache) {
+    if (fields.tests.present) fields.tests.raise_if_failed(display);
+    const bool keep = cache && !file_snapshot::enabled() && !m.real_dir.empty();
+    ManifestFields::SpecFiles now;
+    bool trusted = false;
+    if (keep) {
+        const auto& kept = fields.spec_files;
+        if (kept && kept->dir == m.dir.native() && kept->real_dir == m.real_dir && folders_unchanged(kept->folders))
+            return kept->tests;
+        now.dir = m.dir.native();
+        now.real_dir = m.real_dir;
+        trusted = stamp_spec_folders(m.dir.native(), fields, now_ns(), cache->settle_margin, now);
+    }
+    fields.spec_files.reset();
+    if (cache) cache->count_spec_resolution();
+    bool plain = true;
+    now.tests = resolve_spec_files(m, fields, resolver, display, plain);
+    if (keep && trusted && plain) {
+        fields.spec_files = std::move(now);
+        return fields.spec_files->tests;
+    }
+    return now.tests;
+}
+
 }  // namespace
 
 Manifest read_manifest(const fs::path& dir, LoadCache* cache) {
@@ -431,28 +567,7 @@ Manifest read_manifest(const fs::path& dir, LoadCache* cache) {
             m.modules.push_back(resolve_file(m.dir, real_dir, resolver, fields.modules.names[i], fields.modules.files[i],
                                              "rules", display, fields.modules.mark, &m.modules_resolved));
     }
-    if (fields.tests.present) {
-        fields.tests.raise_if_failed(display);
-        for (std::size_t i = 0; i < fields.tests.names.size(); ++i)
-            m.tests.push_back(resolve_file(m.dir, real_dir, resolver, fields.tests.names[i], fields.tests.files[i], "tests",
-                                           display, fields.tests.mark));
-    } else if (fs::is_directory(m.dir / "tests")) {
-        // Listed through the file snapshot: a worker whose files are closed loads the ruleset
-        // again from memory (host/FileSnapshot.hpp).
-        resolver.list_folder((m.dir / "tests").native());
-        for (const auto& name : file_snapshot::list(m.dir / "tests")) {
-            const fs::path test = m.dir / "tests" / name;
-            if (test.extension() == ".lua") {
-                const auto real = resolver.regular_file(test.native());
-                std::error_code not_found;  // a dangling link: empty, so refused
-                if (!inside_real(real_dir, real ? *real : fs::canonical(test, not_found).native()))
-                    throw ScriptError(LuaHost::display_path(test) + ": resolves outside the ruleset folder "
-                                      "(a symlink?); spec files must be inside it", LuaHost::display_path(test));
-                m.tests.push_back(test.native());
-            }
-        }
-        std::sort(m.tests.begin(), m.tests.end());
-    }
+    m.tests = spec_files(m, fields, resolver, display, cache);
     return m;
 }
 

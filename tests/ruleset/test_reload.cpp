@@ -752,6 +752,104 @@ TEST_CASE("a reload lists the scenarios folder again only when a name in it chan
     fs::remove(outside);
 }
 
+// A load checks the spec files a manifest names (there, and inside the ruleset folder) but never
+// reads them, so a reload takes them from the load before while no folder they are looked up in
+// changed (ruleset/Ruleset.cpp, spec_files). Each step compares the spec files the host's cached
+// read of the manifest gives with a cold read's, and each change of a name must fail or pass the
+// reload as a cold load does (the last good rules staying after a failure).
+TEST_CASE("a reload resolves the spec files again only when a folder they are looked up in changed", "[reload][incremental]") {
+    const auto next_tick = [] { std::this_thread::sleep_for(std::chrono::milliseconds(20)); };
+    const fs::path outside = test_helpers::scratch_root() / "specs-outside";
+    fs::remove_all(outside);
+    fs::create_directories(outside / "tests");
+    test_helpers::write(outside / "a.lua", "-- outside\n");
+    test_helpers::write(outside / "tests/a.lua", "-- outside\n");
+    test_helpers::write(outside / "tests/b.lua", "-- outside\n");
+    for (const bool listed : {true, false}) {  // with `tests:`, and the tests folder as it is
+        CAPTURE(listed);
+        const fs::path dir = small_ruleset(listed ? "specs-listed" : "specs-folder");
+        if (listed)
+            test_helpers::write(dir / "ruleset.yaml", "name: specs\ndata: [stats]\nmodules: [specs-listed]\ntests: [tests/a, b]\n");
+        fs::create_directories(dir / "tests");
+        test_helpers::write(dir / "tests/a.lua", "-- a\n");
+        test_helpers::write(dir / "tests/b.lua", "-- b\n");
+        TestHost t;
+        auto& cache = t.host.extension<LoadCache>();
+        cache.settle_margin = std::chrono::nanoseconds(0);
+        next_tick();
+        umpire::ruleset::load(t.host, {dir.string()});
+        const auto resolutions = [&] { return counts_of(t.host).spec_resolutions; };
+        // Reloads; true if it loaded (else the last good rules are still there), and the spec files
+        // of the cached read are a cold read's.
+        const auto reload = [&](long expected_resolutions) {
+            const long before = resolutions();
+            bool loaded = true;
+            try {
+                umpire::ruleset::reload(t.host);
+            } catch (const umpire::ScriptError&) {
+                loaded = false;
+                CHECK(t.eval("umpire.ruleset.name") == (listed ? "specs" : "specs-folder"));
+            }
+            CHECK(resolutions() - before == expected_resolutions);
+            if (loaded) CHECK(umpire::ruleset::read_manifest(dir, &cache).tests == umpire::ruleset::read_manifest(dir).tests);
+            return loaded;
+        };
+        CHECK(reload(0));
+        next_tick();
+        test_helpers::write(dir / "tests/a.lua", "-- a, edited\n");  // no name changed: nothing to resolve
+        CHECK(reload(0));
+        next_tick();
+        fs::remove(dir / "tests/b.lua");
+        CHECK(reload(1) == !listed);  // a spec file named and gone
+        if (!listed) CHECK(reload(0));
+        next_tick();
+        test_helpers::write(dir / "tests/b.lua", "-- b\n");
+        CHECK(reload(1));
+        CHECK(reload(0));
+        next_tick();
+        test_helpers::write(dir / "b.lua", "-- b, beside the manifest\n");  // looked for there first
+        CHECK(reload(1));
+        next_tick();
+        fs::remove(dir / "b.lua");
+        CHECK(reload(1));
+        next_tick();
+        fs::remove(dir / "tests/a.lua");
+        fs::create_symlink(outside / "a.lua", dir / "tests/a.lua");
+        CHECK_FALSE(reload(1));
+        CHECK_FALSE(reload(1));
+        next_tick();
+        fs::remove(dir / "tests/a.lua");
+        test_helpers::write(dir / "tests/a.lua", "-- a\n");
+        CHECK(reload(1));
+        CHECK(reload(0));
+        next_tick();
+        fs::rename(dir / "tests", dir / "tests-moved");
+        fs::create_directory_symlink(outside / "tests", dir / "tests");
+        CHECK_FALSE(reload(1));
+        next_tick();
+        fs::remove(dir / "tests");
+        fs::rename(dir / "tests-moved", dir / "tests");
+        CHECK(reload(1));
+        CHECK(reload(0));
+        // A spec file that is a symlink to another folder of the ruleset: that folder's names are
+        // not stamped, so its resolution is not kept; its target swapped for a symlink out of the
+        // ruleset is refused.
+        next_tick();
+        fs::create_directories(dir / "other");
+        test_helpers::write(dir / "other/a.lua", "-- a, elsewhere\n");
+        fs::remove(dir / "tests/a.lua");
+        fs::create_symlink("../other/a.lua", dir / "tests/a.lua");
+        CHECK(reload(1));
+        CHECK(reload(1));
+        next_tick();
+        fs::remove(dir / "other/a.lua");
+        fs::create_symlink(outside / "a.lua", dir / "other/a.lua");
+        CHECK_FALSE(reload(1));
+        fs::remove_all(dir);
+    }
+    fs::remove_all(outside);
+}
+
 TEST_CASE("a failed reload that kept the data tables leaves them and the scenarios as they were", "[reload][reuse]") {
     const fs::path dir = small_ruleset("solo");
     TestHost t;
