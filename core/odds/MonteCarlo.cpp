@@ -171,7 +171,8 @@ private:
     std::vector<Counts> counts_;
     // A worker's script gives the same Outcome object for a result it has kept (app/ScriptOutcome.hpp),
     // so a tally entry is found again by the object's address before its key text is hashed and
-    // compared (~130 machine instructions a sample of the MG attack): a few addresses a worker,
+    // compared (the sampler's own part of an MG attack sample 160 -> 101 machine instructions,
+    // docs/performance.md, "Issue 18, session 34, h1"): a few addresses a worker,
     // each the identity of the tally's own copy (so no other outcome can have it) with its count.
     // Element addresses of an unordered_map outlive its rehashes.
     struct Seen {
