@@ -477,9 +477,12 @@ void LuaHost::call(int nargs, int nresults) {
         limits_->memory_compiled = false;
         limits_->jit_watch = false;
         limits_->has_deadline = options_.time_limit > 0;
-        limits_->deadline = std::chrono::steady_clock::now() +
-                            std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                std::chrono::duration<double>(options_.time_limit));
+        // The clock is read only for a call that has a deadline (an odds worker without
+        // --timeout calls once a sample).
+        if (limits_->has_deadline)
+            limits_->deadline = std::chrono::steady_clock::now() +
+                                std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                    std::chrono::duration<double>(options_.time_limit));
         if (isolation::in_worker()) {
             // The chunk being called is the last known position if the worker dies in it. Its
             // name is looked up again only for another function than the last call's (an odds

@@ -172,6 +172,51 @@ TEST_CASE("runs that write no global share one globals table", "[odds]") {
     CHECK(seen[4] == seen[3]);
 }
 
+// A worker reads a run's result through its Lua tree of kept results and checks the run's globals
+// in Lua (ScriptWorker::make_epilogue). Runs in a random order: results that are a prefix of
+// another's, have another value or type, or the same fields set in another order, and runs that
+// write a global (rawset, a plain global, load removed). Each run reads as itself, and each
+// begins with clean globals (`clean`).
+TEST_CASE("each run of a worker reads as itself and begins clean, in any order of runs", "[odds]") {
+    umpire::odds_runner::Request request;
+    request.code = R"(
+local clean = rawget(_G, 'y') == nil and x == nil and rawget(_G, '_G') == _G and load == loadstring
+  and type(load) == 'function'
+local d = umpire.dice.d(8)
+local t
+if d == 1 then t = {a = 1}
+elseif d == 2 then t = {a = 1, b = 2}
+elseif d == 3 then t = {}; t.b = 2; t.a = 1
+elseif d == 4 then t = {a = 2}
+elseif d == 5 then rawset(_G, 'y', 1); t = {a = 1}
+elseif d == 6 then x = 1; t = {a = 1, b = 2}
+elseif d == 7 then t = {a = 1, b = 2, c = 3}
+else load = nil; t = {a = '1'}
+end
+t.clean = clean
+return t
+)";
+    umpire::odds_runner::ScriptWorker worker(request);
+    const char* const expected[] = {"{a=1,clean=true}",     "{a=1,b=2,clean=true}", "{a=1,b=2,clean=true}",
+                                    "{a=2,clean=true}",     "{a=1,clean=true}",     "{a=1,b=2,clean=true}",
+                                    "{a=1,b=2,c=3,clean=true}", "{a=\"1\",clean=true}"};
+    struct Faces : umpire::dice::DieSource {
+        std::vector<std::uint32_t> faces;
+        std::size_t next = 0;
+        std::uint32_t die(std::uint32_t) override { return faces.at(next++); }
+    } source;
+    std::uint64_t x = 20261125;
+    for (int i = 0; i < 2000; ++i) {
+        x = x * 16807 % 2147483647;
+        source.faces.push_back(static_cast<std::uint32_t>(x % 8) + 1);
+    }
+    for (std::size_t i = 0; i < source.faces.size(); ++i) {
+        const std::uint32_t face = source.faces[i];
+        INFO("run " << i << ", face " << face);
+        CHECK(worker.run(source).key() == expected[face - 1]);
+    }
+}
+
 TEST_CASE("a script that fails says where", "[odds]") {
     REQUIRE_THROWS_WITH(run("local x = umpire.dice.d6()\nif x == 6 then error('boom') end\nreturn x"),
                         Catch::Contains("script.lua:2") && Catch::Contains("boom"));

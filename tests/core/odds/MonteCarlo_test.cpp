@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <mutex>
 #include <vector>
 
@@ -147,4 +148,35 @@ TEST_CASE("A script error in a worker stops the run and is rethrown", "[odds][mo
     CHECK_THROWS_WITH(monte_carlo(failing, options), "boom");
     options.progress = [](double) {};
     CHECK_THROWS_WITH(monte_carlo(failing, options), "boom");
+}
+
+// The sampler finds a tally entry again by the address of the outcome a script gives
+// (MonteCarlo.cpp, Sampler::Seen), but only for the tally's own copy of it, which keeps that
+// address taken. Here faces 1-3 give the same Outcome objects every time (as an odds worker gives
+// its kept outcomes) and faces 4-6 a new Outcome each sample, freed once tallied, so the next new
+// one often takes its address: had the sampler kept that address, a 5 would be counted as the 4
+// before it. The counts must be the script's own log of its faces.
+TEST_CASE("Monte Carlo tallies outcomes that reuse an address by their keys", "[odds][monte-carlo]") {
+    static const Outcome kept[3] = {Outcome(1), Outcome(2), Outcome(3)};
+    std::vector<std::uint32_t> faces;
+    MonteCarloOptions options;
+    options.samples = 20000;
+    options.seed = 7;
+    options.threads = 1;
+    const Result mc = monte_carlo(
+        [&] {
+            return Script([&](DieSource& d) {
+                const std::uint32_t face = d.die(6);
+                faces.push_back(face);
+                return face <= 3 ? kept[face - 1] : Outcome(static_cast<double>(face));
+            });
+        },
+        options);
+    REQUIRE(faces.size() == options.samples);
+    for (std::uint32_t face = 1; face <= 6; ++face) {
+        INFO("face " << face);
+        const OutcomeStats* o = mc.find(Outcome(static_cast<double>(face)).key());
+        REQUIRE(o != nullptr);
+        CHECK(o->count == static_cast<std::uint64_t>(std::count(faces.begin(), faces.end(), face)));
+    }
 }
