@@ -263,8 +263,9 @@ function ift.resolve(spec)
   if col ~= 0 and spec.residual_of then out.residual = ift.residual(spec.residual_of, spec, out) end
   return out
 end
--- (what mg_attack checks before it skips the first half: see ift.resolve_column)
-ift.resolve_as_written = ift.resolve
+-- (what mg_attack checks before it skips the first half: see ift.resolve_column; and the second
+-- half as written, whose attack's `original` is its DR's total)
+ift.resolve_as_written, ift.resolve_column_as_written = ift.resolve, ift.resolve_column
 
 -- The DRM kinds that shift Residual FP (options.residual_shift_kinds, A8.26) as a set, made once per
 -- options table (read-only once loaded; a reload brings a new one) instead of at every attack.
