@@ -241,7 +241,9 @@ local function fire_worked_out(spec, leaf)
       if single then
         a.mg = mg_result(mg, r.malfunctioned, r.removed, a.colored, phase, sus, nil, true)
       else
-        a.mg[mg.name] = mg_result(mg, r.malfunctioned, r.removed, a.colored, phase, sus)
+        -- (the name read after the result is made, as ever: a house rule's ROF may change it)
+        local result = mg_result(mg, r.malfunctioned, r.removed, a.colored, phase, sus)
+        a.mg[mg.name] = result
       end
       if target_units then
         for _, u in ipairs(target_units) do rules.mg_rof.record_shot(mg, u, tgt.location) end
