@@ -7,9 +7,12 @@ local ift = {}
 -- umpire.cite, umpire.data and umpire.rules are fixed for the load generation that loads this module: kept in a local, since every
 -- look-up through the read-only `umpire` view costs an attack time (issue 18).
 local cite, data, rules = umpire.cite, umpire.data, umpire.rules
--- The same for the dice library (its functions are still looked up at each call) and the sum of a
--- DRM list.
+-- The same for the ASL DR and the sum of a DRM list. umpire.dice is a read-only view, opened once
+-- per state (bindings/api_modules.cpp) and never written after: a look-up of `dice.dr` through it
+-- at each attack cost ≈ 155 machine instructions more than an upvalue (bench/per_call.sh), for
+-- the same function.
 local dice, total_of = umpire.dice, umpire.bus.total_of
+local roll_dr = dice.dr
 -- Whether the journal is on (an odds run turns it off): the hot paths below read it once and make
 -- no citation call while it is off, when umpire.cite would return at once (each call still cost an
 -- attack ~400 machine instructions: a vararg call and its checks).
@@ -193,7 +196,7 @@ end
 
 --- Roll (or take) the DR of an attack. The coloured die is kept apart: it is the ROF dr (A9.2).
 function ift.roll(dr)
-  dr = dr or dice.dr()
+  dr = dr or roll_dr()
   return dr
 end
 
@@ -242,7 +245,7 @@ function ift.resolve_column(label, drm_list, dr, fp, col)
   -- ift.drm and ift.roll written out (a call each an attack); the pipeline's name is read only by
   -- the journal, so it is made only for it
   local drm, pipeline = total_of(journaling and drm_name(label) or "IFT DRM", drm_list or NONE)
-  dr = dr or dice.dr()
+  dr = dr or roll_dr()
   local final = dr.total + drm
   local res = lookup(col, final)
   if journaling then
@@ -266,8 +269,9 @@ function ift.resolve(spec)
   if col ~= 0 and spec.residual_of then out.residual = ift.residual(spec.residual_of, spec, out) end
   return out
 end
--- (what mg_attack checks before it skips the first half: see ift.resolve_column)
-ift.resolve_as_written = ift.resolve
+-- (what mg_attack checks before it skips the first half: see ift.resolve_column; and the second
+-- half as written, whose attack's `original` is its DR's total)
+ift.resolve_as_written, ift.resolve_column_as_written = ift.resolve, ift.resolve_column
 
 -- The DRM kinds that shift Residual FP (options.residual_shift_kinds, A8.26) as a set, made once per
 -- options table (read-only once loaded; a reload brings a new one) instead of at every attack.
@@ -375,7 +379,7 @@ end
 --- Minimal Morale Check (outside A9; only as deep as the A9 examples need): Final DR > ML breaks the unit,
 -- Final DR = ML pins it (A10.2). `n` is the +n of an nMC, `drm` the leadership DRM of a leader in the Location.
 function ift.morale_check(unit, n, drm, dr)
-  dr = dr or dice.dr()
+  dr = dr or roll_dr()
   local final = dr.total + (n or 0) + (drm or 0)
   local out
   if final > unit.morale then out = "broken"; unit.broken = true
@@ -390,7 +394,7 @@ end
 
 --- Minimal Pin Task Check (A7.8; outside A9): Final DR > ML pins.
 function ift.pin_task_check(unit, drm, dr)
-  dr = dr or dice.dr()
+  dr = dr or roll_dr()
   local final = dr.total + (drm or 0)
   local out = final > unit.morale and "pinned" or "passed"
   if out == "pinned" then unit.pinned = true end

@@ -88,19 +88,26 @@ end
 
 -- One MG's result after the attack's DR: its malfunction check (A9.7: `malfunctioned`, `removed`),
 -- then whether it keeps its ROF (A9.2; a Sustained Fire MG never does, A9.3) from the coloured dr.
-local function mg_result(mg, malfunctioned, removed, colored, phase, sus)
+-- `kept`: the memo's record of an attack (see the memo below), which keeps the ROF context once
+-- made: its phase and Sustained Fire are values of the memo's key, so every attack it answers has
+-- the same context (made only when needed, as the attack worked out makes it: for a nil phase
+-- after_ctx raises, and an attack whose MG malfunctioned never asks for it). `one`: the result is
+-- returned as the results of an attack of this MG alone, by its name: made with its one key, in
+-- place of an empty table grown by one (≈ 190 instructions less, bench/per_call.sh), here for
+-- both ways of making an attack, so that a bad name raises the same error.
+local function mg_result(mg, malfunctioned, removed, colored, phase, sus, kept, one)
   local keep = false
   if not (mg.malfunctioned or mg.removed) then
-    keep = rules.mg_rof.after_attack(mg, colored, after_ctx(phase, sus))
+    local c = kept and kept.rof_ctx
+    if not c then
+      c = after_ctx(phase, sus)
+      if kept then kept.rof_ctx = c end
+    end
+    keep = rules.mg_rof.after_attack(mg, colored, c)
   end
-  return {malfunctioned = malfunctioned, removed = removed, keeps_rof = keep, counter = mg.fire_counter}
-end
-
--- The results of an attack of one MG, by its name: made with its one key, in place of an empty
--- table grown by one (≈ 190 instructions less, bench/per_call.sh), here for both ways of making
--- an attack, so that a bad name raises the same error.
-local function results_of_one(mg, result)
-  return {[mg.name] = result}
+  local result = {malfunctioned = malfunctioned, removed = removed, keeps_rof = keep, counter = mg.fire_counter}
+  if one then return {[mg.name] = result} end
+  return result
 end
 
 -- One IFT attack, every part worked out (mg_attack.fire; `leaf`: a leaf of the memo below, which
@@ -231,8 +238,13 @@ local function fire_worked_out(spec, leaf)
       local r
       if several then r = res[mg.name] else r = rules.sw_malfunction.check(mg, a.dr, breakdown_ctx(spec, use, mg, sus, ctx)) end
       if leaf then eff = r.eff end
-      local result = mg_result(mg, r.malfunctioned, r.removed, a.colored, phase, sus)
-      if single then a.mg = results_of_one(mg, result) else a.mg[mg.name] = result end
+      if single then
+        a.mg = mg_result(mg, r.malfunctioned, r.removed, a.colored, phase, sus, nil, true)
+      else
+        -- (the name read after the result is made, as ever: a house rule's ROF may change it)
+        local result = mg_result(mg, r.malfunctioned, r.removed, a.colored, phase, sus)
+        a.mg[mg.name] = result
+      end
       if target_units then
         for _, u in ipairs(target_units) do rules.mg_rof.record_shot(mg, u, tgt.location) end
       end
@@ -261,8 +273,9 @@ end
 --              Sustained Fire, two options, the 001 rows), as the levels that memo walks for
 --              those values (sw_malfunction.numbers_path, walked in this memo: it empties it
 --              when the options or rows change; none for a dismantled MG);
---   the spec:  fpf (true or false), phase, range, and the number of the attack's Area Fire
---              reasons (`area`: each halves every firer's FP, A7.23);
+--   the spec:  fpf and subsequent_first_fire (true or false: with the phase and the MG's fire
+--              counter they decide Sustained Fire, A9.3), phase, range, and the number of the
+--              attack's Area Fire reasons (`area`: each halves every firer's FP, A7.23);
 --   the MG:    fire_counter, fp, range;
 --   each unit of `units`, in order: whether it has forfeited its Inherent FP, else its fp and
 --              range (a unit fires as {name, fp, range}: its other fields change no number);
@@ -295,6 +308,8 @@ local memo_ift
 -- sw_malfunction.numbers_path): read once, at the first attack of the load generation (this
 -- module loads before sustained_fire), so that each attack compares each function once.
 local usage_check, sf_applies, sf_check, ift_resolve, mal_check, mal_check_numbers, mal_numbers
+-- (and ift.resolve_column as ift.lua writes it, which fire_kept compares: see there)
+local resolve_column_as_written
 
 -- The levels of one unit of `units` (see above), from `node`.
 local function unit_levels(node, u)
@@ -311,6 +326,7 @@ local function memo_leaf(spec)
   if not usage_check then
     usage_check, sf_applies, sf_check = usage.check_as_written, sf.applies_as_written, sf.check_as_written
     ift_resolve, mal_check = ift.resolve_as_written, mal.check_as_written
+    resolve_column_as_written = ift.resolve_column_as_written
     mal_check_numbers, mal_numbers = mal.check_numbers_as_written, mal.numbers_as_written
   end
   if usage.check ~= usage_check or sf.applies ~= sf_applies or sf.check ~= sf_check or ift.resolve ~= ift_resolve
@@ -327,10 +343,14 @@ local function memo_leaf(spec)
   if tgt.hex or (target_units and target_units[1] ~= nil) then return nil end
   local range = spec.range
   if range and range > 16 then return nil end
-  -- (a list that is no table raises an error in the rules, but would read here as an empty one)
+  -- (a list that is no table raises an error in the rules, but a string would read here as an
+  -- empty list, and any other value raises here too; a list whose first entry is there is no
+  -- string, so its type is asked only when it has none: ≈ 80 instructions an attack less)
   local area, units = spec.area, spec.units
   if area == nil then area = NONE elseif type(area) ~= "table" then return nil end
-  if units == nil then units = NONE elseif type(units) ~= "table" then return nil end
+  if units == nil then units = NONE end
+  local u1 = units[1]
+  if u1 == nil and type(units) ~= "table" then return nil end
   -- (the IFT's columns: when they change, the memo starts again empty)
   local ift_tables = data.ift
   if memo.size >= MEMO_LIMIT or ift_tables ~= memo_ift then
@@ -339,10 +359,12 @@ local function memo_leaf(spec)
   end
   -- The MG's effective numbers depend on what sw_malfunction's memo reads (the MG, the squad,
   -- Sustained Fire, options, the 001 rows): the key starts with that memo's levels for those
-  -- values, walked in this memo (nil: it keeps none, e.g. for a dismantled MG). Sustained Fire
-  -- as the rules decide it (A9.3: the spec holds the three values sustained_fire.applies reads
-  -- from the attack's context; the function as written, checked above).
-  local node = numbers_path(memo, mg, user, sf_applies(mg, spec) and 1 or 0)
+  -- values, walked in this memo (nil: it keeps none, e.g. for a dismantled MG). In place of
+  -- Sustained Fire, its bit of the first level is whether the spec says Subsequent First Fire:
+  -- sustained_fire.applies as written (checked above) reads that, FPF, the phase and the MG's
+  -- fire counter (A9.3), and the last three are levels of the key below, so the key still
+  -- decides Sustained Fire, without a call of the function at each attack.
+  local node = numbers_path(memo, mg, user, spec.subsequent_first_fire and 1 or 0)
   if not node then return nil end
   -- The next level packs the number of units (at most 15 kept), FPF and the number of Area
   -- Fire reasons (as ipairs walks them) into one whole number, 0..16 for a usual attack (a fast
@@ -350,7 +372,6 @@ local function memo_leaf(spec)
   -- levels, so that it is prefix-free. (The counts of a usual attack, none or one, are read
   -- without a loop: a loop in a function's trace stops LuaJIT's recording of it.)
   local n_units, n_area = 0, 0
-  local u1 = units[1]
   if u1 ~= nil then
     n_units = 1
     if units[2] ~= nil then
@@ -377,15 +398,21 @@ end
 
 -- An attack whose dice-independent half is `kept` (see above): its dice half only.
 local function fire_kept(spec, mg, kept)
-  local a = rules.ift.resolve_column(spec.label or "attack", spec.drm, spec.dr, kept.fp, kept.column)
-  if a.dr then
+  local resolve_column = rules.ift.resolve_column
+  local a = resolve_column(spec.label or "attack", spec.drm, spec.dr, kept.fp, kept.column)
+  local dr = a.dr
+  if dr then
     -- (check_numbers' work without its table: memo_leaf checked that it is as written). The
     -- Original DR is read from a.dr as check_numbers reads it, not from a.original: a house rule
     -- replacing ift.resolve_column (which the memo does not skip) may change the DR or leave out
-    -- `original`, and the attack worked out checks a.dr.
-    local dr = a.dr
-    local removed, malfunctioned = rules.sw_malfunction.check_outcome(mg, type(dr) == "table" and dr.total or dr, kept.eff)
-    a.mg = results_of_one(mg, mg_result(mg, malfunctioned, removed, a.colored, spec.phase, kept.sustained))
+    -- `original`, and the attack worked out checks a.dr. The DR of the function as written is a
+    -- table (its `dr.total + drm` raises for any other value), so its total is read without a
+    -- call of `type` (≈ 80 instructions, bench/per_call.sh).
+    local original
+    if resolve_column == resolve_column_as_written then original = dr.total
+    else original = type(dr) == "table" and dr.total or dr end
+    local removed, malfunctioned = rules.sw_malfunction.check_outcome(mg, original, kept.eff)
+    a.mg = mg_result(mg, malfunctioned, removed, a.colored, spec.phase, kept.sustained, kept, true)
   else
     a.mg = {}
   end

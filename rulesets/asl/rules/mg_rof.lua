@@ -37,15 +37,21 @@ function rof.after_attack(mg, colored, ctx)
   if mg.dismantled then rof_n = umpire.rules.sw_dismantle.fire_numbers(mg).rof or 0 end
   local keep = colored <= rof_n
   mg.rof_kept = keep
+  -- (cited only with the journal on, as above: umpire.cite with constant strings returns at once
+  -- with it off, but its call and arguments still cost every attack more than this check)
   if keep then
-    cite("A9.2", "%s: Original coloured dr %d <= ROF %d: retains Multiple ROF and may fire again this phase", mg.name or "MG", colored, rof_n)
+    if journal_on() then
+      cite("A9.2", "%s: Original coloured dr %d <= ROF %d: retains Multiple ROF and may fire again this phase", mg.name or "MG", colored, rof_n)
+    end
   else
     local counter = rof.counter_for(ctx.phase) or mg.fire_counter
     mg.fire_counter = counter
     -- (the counter's words are given as pieces of the pattern, not joined here: a string built for
     -- a citation would be built in every attack, journal on or off)
-    cite("A9.2", "%s: Original coloured dr %d > ROF %d: loses Multiple ROF%s%s%s", mg.name or "MG", colored, rof_n,
-      counter and ", marked with a " or "", counter or "", counter and " counter" or "")
+    if journal_on() then
+      cite("A9.2", "%s: Original coloured dr %d > ROF %d: loses Multiple ROF%s%s%s", mg.name or "MG", colored, rof_n,
+        counter and ", marked with a " or "", counter or "", counter and " counter" or "")
+    end
   end
   return keep
 end

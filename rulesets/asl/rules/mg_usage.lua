@@ -17,20 +17,23 @@ local function is_smc(u) return u.kind == "leader" or u.kind == "smc" or u.kind 
 -- Every attack copies its MG's counter from data/sw_mg.yaml, with the copier umpire.copier makes for
 -- the counter's data table (a constructor compiled once for its keys that makes the copy at its final
 -- size: a `pairs` loop growing the copy key by key cost more than the rest of the MG's set-up, issue
--- 18), kept by counter table so that a counter costs no look-up of its copier. It depends only on
--- umpire.data, which the rules only read (a reload runs this module again, with an empty cache),
--- and is a data cache (umpire.data_cache): a copier compiled while a run had removed a key of the
--- counter would leave it out once the key is back, so the host empties it after each run.
+-- 18), kept by the counter's key, with the counter table it was made for: a look-up by a string
+-- stays on the interpreter's fast path, where one by a table leaves it (≈ 100 machine instructions
+-- more, memo_tree.lua), and a counter table put in place of another under the same key (a write to
+-- umpire.data, undone after the run) gets a copier of its own. It depends only on umpire.data,
+-- which the rules only read (a reload runs this module again, with an empty cache). Both tables are
+-- data caches (umpire.data_cache): a copier compiled while a run had removed a key of the counter
+-- would leave it out once the key is back, so the host empties them after each run.
 local make_copier, merge = umpire.copier, umpire.merge
-local copier_of = umpire.data_cache()
+local copier_of, copied_table_of = umpire.data_cache(), umpire.data_cache()
 
 --- A fresh MG/SW instance from data/sw_mg.yaml (counter data), with fields overridden by `fields`.
 function usage.counter(key, fields)
   local c = data.sw_mg.counters[key] or error("mg_usage.counter: no counter '" .. tostring(key) .. "' in data/sw_mg.yaml")
-  local copier = copier_of[c]
-  if not copier then
+  local copier = copier_of[key]
+  if copied_table_of[key] ~= c then
     copier = make_copier({c})
-    copier_of[c] = copier
+    copier_of[key], copied_table_of[key] = copier, c
   end
   local w = copier()
   -- (the counter's own `key` field, if it had one, wins)

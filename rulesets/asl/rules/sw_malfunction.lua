@@ -219,7 +219,8 @@ end
 -- of `mg` fired by `user` are keyed by in the memo above, in an attack whose context holds only
 -- Sustained Fire (`flags` 1) or nothing (0): mg_attack's plain attack. mg_attack walks them first
 -- in its own memo, then the levels of its own values: the effective numbers it keeps are a
--- function of this node. `m` is emptied when the data they depend on changed; nil when no numbers
+-- function of its whole key (its `flags` bit 1 is whether the attack says Subsequent First
+-- Fire, and Sustained Fire a function of that and of later levels of its key). `m` is emptied when the data they depend on changed; nil when no numbers
 -- are kept for these values (a dismantled MG, a replaced rule).
 mal.numbers_path = numbers_path
 
@@ -314,7 +315,8 @@ function mal.check_outcome(mg, original_dr, eff)
     local r = breakdown.check(eff, original_dr, mg.name)
     eliminated, malfunction, low_ammo = r.eliminated, r.malfunction, r.low_ammo
   end
-  mark(mg, eliminated, malfunction, low_ammo)
+  -- (most DRs leave nothing to mark: no call then)
+  if eliminated or malfunction or low_ammo then mark(mg, eliminated, malfunction, low_ammo) end
   return eliminated, malfunction
 end
 

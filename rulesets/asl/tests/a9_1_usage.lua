@@ -54,3 +54,23 @@ test("A9.1: every MG counter is a fresh copy of its data with the given fields",
   end
   raises(function() U().counter("no_such_mg") end, "no counter 'no_such_mg'")
 end)
+
+-- mg_usage.counter keeps its copier by the counter's key, with the data table it copies: a table
+-- put in place of the counter's under the same key (a write to umpire.data) is copied itself,
+-- not through the copier of the table it replaced.
+test("A9.1: a counter whose data table was replaced under its key is a copy of the new table", function()
+  local counters = umpire.data.sw_mg.counters
+  local written = counters.ger_mmg
+  eq(U().counter("ger_mmg").B, written.B)
+  local changed = {}
+  for k, v in pairs(written) do changed[k] = v end
+  changed.B, changed.fp = 9, 6
+  counters.ger_mmg = changed
+  local fine, err = pcall(function()
+    local c = U().counter("ger_mmg", {fire_counter = "First Fire"})
+    eq({c.B, c.fp, c.fire_counter, c.name}, {9, 6, "First Fire", written.name})
+  end)
+  counters.ger_mmg = written
+  ok(fine, tostring(err))
+  eq(U().counter("ger_mmg").B, written.B)
+end)

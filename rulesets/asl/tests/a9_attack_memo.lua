@@ -333,6 +333,12 @@ local HOUSE = {
   {"ift", "resolve_column", function(w) return function(...) local a = w(...)
     if a.dr then a.dr = {total = a.dr.total + 5, colored = a.dr.colored, white = a.dr.white} end
     return a end end},
+  -- (a DR given as its total, a number, which the malfunction check reads as the Original DR: an
+  -- attack from the memo reads a DR's total without asking its type only from the function as
+  -- written)
+  {"ift", "resolve_column", function(w) return function(...) local a = w(...)
+    if a.dr then a.dr = a.dr.total + 4 end
+    return a end end},
 }
 
 test("mg_attack.fire_memoized: a house rule replacing a function whose work the memo skips is asked at every attack", function()
