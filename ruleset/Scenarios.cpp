@@ -26,25 +26,72 @@ namespace {
 constexpr const char* kBookMeta = "umpire.scenario_book";
 constexpr std::string_view kYaml = ".yaml";
 
+// A kept scenario's parsed values and their charge against the memory cap. A reload takes the
+// load cache's document again when the file did not change, so the books of several generations
+// (the committed one and those waiting for the collector) hold the same document: it is charged
+// once, by the first book that takes it, and given back when no book holds it any more. Charged
+// again by every book, a host's charges grew by the scenarios' size at every reload until the
+// collector freed the old books: ~190 kB a reload of asl, which pushed the host past the heap size
+// at which the collector keeps its roomy pace (host/LuaHost.cpp, pace_collector) after some forty
+// reloads, and every reload after that paid for the smaller steps.
+struct KeptScenario {
+    std::shared_ptr<const yaml::Document> document;
+    Game* game = nullptr;
+    std::size_t charged = 0;
+    KeptScenario() = default;
+    KeptScenario(const KeptScenario&) = delete;
+    KeptScenario& operator=(const KeptScenario&) = delete;
+    ~KeptScenario() {
+        if (game && charged) game->release_memory(charged);
+    }
+};
+
+// The documents the books of one host keep, by address, each with its charge (the entry of a
+// document no book holds any more has expired: its address may be reused by a new document, which
+// then gets an entry of its own).
+struct KeptScenarios {
+    explicit KeptScenarios(Game&) {}
+    std::map<const yaml::Document*, std::weak_ptr<const KeptScenario>> by_document;
+};
+
 // What one load found: each scenario by name (the leaf's when layers share a name), and where it
 // looked, for the "no scenario" message. The userdata behind umpire.data.scenario owns it; its
-// __gc gives the charge back when the load generation is dropped.
+// __gc drops its hold on each document, whose charge is given back with the last hold.
 struct Book {
     struct Scenario {
-        std::shared_ptr<const yaml::Document> document;
+        std::shared_ptr<const KeptScenario> kept;
         std::string refused;  // why the file cannot be used (a symlink out of its ruleset)
     };
     std::map<std::string, Scenario> by_name;
     std::string looked;  // " <layer>/scenarios" for each layer, leaf first
-    Game* game = nullptr;
-    std::size_t charged = 0;
 };
 
 int book_gc(lua_State* L) {
     auto* book = static_cast<Book*>(luaL_checkudata(L, 1, kBookMeta));
-    if (book->game && book->charged) book->game->release_memory(book->charged);
     book->~Book();
     return 0;
+}
+
+// The hold on `document` for a book of `host`: the one other books of the host hold, or a new one
+// charged against the host's memory cap (ScriptError naming `display` if it would pass the cap).
+std::shared_ptr<const KeptScenario> hold(LuaHost& host, std::shared_ptr<const yaml::Document> document,
+                                         const std::string& display) {
+    auto& kept = host.extension<KeptScenarios>().by_document;
+    if (const auto found = kept.find(document.get()); found != kept.end())
+        if (auto held = found->second.lock()) return held;
+    // Entries of documents no book holds are dropped here, as the documents change.
+    std::erase_if(kept, [](const auto& e) { return e.second.expired(); });
+    const std::size_t bytes = document->heap_bytes;
+    if (!host.charge_memory(bytes))
+        throw ScriptError(display + ":1:1: memory limit: keeping this scenario takes ~" + std::to_string(bytes >> 20) +
+                              " MiB of C++ memory, which would pass the Lua memory cap (kept scenarios count against it)",
+                          display, 1);
+    auto held = std::make_shared<KeptScenario>();
+    held->game = &host;
+    held->charged = bytes;
+    held->document = std::move(document);
+    kept[held->document.get()] = held;
+    return held;
 }
 
 void read_layer(LuaHost& host, Book& book, const Manifest& layer, const std::string& cwd) {
@@ -65,13 +112,7 @@ void read_layer(LuaHost& host, Book& book, const Manifest& layer, const std::str
         const std::string display = folder + "/" + std::string(file_name);
         // (read through one descriptor checked to lead where scenario_folder found the file: it
         // was read by its path before, so a FIFO or a symlink out swapped in since was read)
-        scenario.document = host.extension<LoadCache>().data(file.path, display, host.state(), file.stamp, file.real);
-        const std::size_t bytes = scenario.document->heap_bytes;
-        if (!host.charge_memory(bytes))
-            throw ScriptError(display + ":1:1: memory limit: keeping this scenario takes ~" + std::to_string(bytes >> 20) +
-                                  " MiB of C++ memory, which would pass the Lua memory cap (kept scenarios count against it)",
-                              display, 1);
-        book.charged += bytes;
+        scenario.kept = hold(host, host.extension<LoadCache>().data(file.path, display, host.state(), file.stamp, file.real), display);
     }
 }
 
@@ -91,7 +132,7 @@ int l_scenario(lua_State* L) {
         if (found == book->by_name.end())
             throw Error("umpire.data.scenario: no scenario '" + name + "' (looked in" + book->looked + ")");
         if (!found->second.refused.empty()) throw Error(found->second.refused);
-        yaml::push(L, *found->second.document);
+        yaml::push(L, *found->second.kept->document);
         return check.result(1);
     });
 }
@@ -200,7 +241,6 @@ void push_scenario_function(LuaHost& host, const std::vector<Manifest>& layers, 
         lua_setfield(L, -2, "__metatable");
     }
     lua_setmetatable(L, -2);
-    book->game = &host;
     for (auto layer = layers.rbegin(); layer != layers.rend(); ++layer) read_layer(host, *book, *layer, cwd);
     lua_pushcclosure(L, l_scenario, 1);
 }

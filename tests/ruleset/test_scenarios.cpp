@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -117,6 +118,37 @@ TEST_CASE("scenarios: kept scenarios count against the memory cap", "[ruleset][s
     // The parse itself is charged while it runs and released after (YamlLoader.cpp); what stays
     // charged here is the kept tree, for as long as the load generation holds it.
     CHECK(large > small + 20000 * 48);
+}
+
+// The books of several generations share a scenario's document when a reload took it from the load
+// cache (ruleset/Scenarios.cpp, KeptScenario): it is charged once while any of them holds it. With
+// the collector stopped, the old generations' books all stay alive here.
+TEST_CASE("scenarios: a reload that keeps a scenario's document does not charge it again",
+          "[ruleset][scenario][memory][reload]") {
+    std::string big = "items:\n";
+    for (int i = 0; i < 20000; ++i) big += "  - " + std::to_string(i) + "\n";
+    const fs::path dir = ruleset_with("scenario-charge", "r", {{"s.yaml", big}});
+    TestHost t;
+    t.host.extension<umpire::ruleset::LoadCache>().settle_margin = std::chrono::nanoseconds(0);
+    umpire::ruleset::load(t.host, {dir.string()});
+    lua_gc(t.host.state(), LUA_GCSTOP, 0);
+    umpire::ruleset::reload(t.host);
+    const std::size_t one_document = t.host.charged_memory();
+    CHECK(one_document > 20000 * 48);
+    for (int i = 0; i < 5; ++i) umpire::ruleset::reload(t.host);
+    CHECK(t.host.charged_memory() == one_document);
+    // An edit makes a new document: both are charged while the old books hold the old one, and
+    // the old one's charge is given back when the collector frees them.
+    std::string edited = big;
+    edited.replace(edited.find("- 0\n"), 4, "- 7\n");
+    test_helpers::write(dir / "scenarios/s.yaml", edited);
+    umpire::ruleset::reload(t.host);
+    CHECK(t.eval("umpire.data.scenario('s').items[1]") == "7");
+    CHECK(t.host.charged_memory() > one_document + 20000 * 48);
+    umpire::ruleset::reload(t.host);
+    lua_gc(t.host.state(), LUA_GCRESTART, 0);
+    t.host.collect_garbage();
+    CHECK(t.host.charged_memory() == one_document);
 }
 
 namespace {
