@@ -41,21 +41,17 @@ ScriptWorker::ScriptWorker(const Request& request) : host_(request.host) {
     const int base_env = lua_gettop(L);
     // The metatable of every run's globals ({__index = the script env}), made once instead of
     // per run. Shared by the runs, so it is locked (__metatable) as the library views' are: no
-    // run can change what the next one reads through it.
+    // run can change what the next one reads through it. The script env is this worker's own
+    // (push_script_env makes a new one), and no run can reach it but by reading through its
+    // globals (push_globals), so it holds the runs' `_G`, `load` and `loadstring`.
     lua_createtable(L, 0, 2);
     lua_pushvalue(L, base_env);
     lua_setfield(L, -2, "__index");
     lua_pushboolean(L, 0);
     lua_setfield(L, -2, "__metatable");
     globals_meta_ = luaL_ref(L, LUA_REGISTRYINDEX);
-    lua_createtable(L, 3, 0);
-    const char* const names[] = {"_G", "load", "loadstring"};
-    for (int i = 0; i < 3; ++i) {
-        lua_pushstring(L, names[i]);
-        key_addresses_[i] = lua_topointer(L, -1);
-        lua_rawseti(L, -2, i + 1);
-    }
-    key_names_ = luaL_ref(L, LUA_REGISTRYINDEX);
+    lua_pushvalue(L, base_env);
+    script_env_ = luaL_ref(L, LUA_REGISTRYINDEX);
     const bool from_file = request.code.empty();
     label_ = script_label(request);
     const auto script_text = [&] {
@@ -113,64 +109,56 @@ bool ScriptWorker::state_is_empty() {
 // This run's globals. Reads fall through to the env the runs share; writes stay here. So that
 // none reaches the shared env, `_G` is this table and `load` compiles into it: otherwise
 // `_G.n = (_G.n or 0) + 1` or `load("n = 1")()` would carry from one path or sample to the next and
-// change the odds. A run that wrote no global leaves the table as it was made (globals_unchanged),
-// so the next run takes the same one: a fresh table and `load` closure per run were ~2,500
-// machine instructions of a ~65,000-instruction MG attack sample.
+// change the odds. The table itself is empty: `_G`, `load` and `loadstring` are read through it
+// from the script env, where this function sets them to this table and its `load` (no run can
+// write there: the env's own `_G` and `load`, which reached it, are replaced before the first
+// run). So a run that wrote no global leaves the table empty (globals_clean), and the next run
+// takes the same one: a fresh table and `load` closure per run were ~2,500 machine instructions
+// of a ~65,000-instruction MG attack sample. And a run that sets `_G` or `load` to nil reads this
+// table's again. (When the three were entries of the run's table, `_G = nil` bared the env's own
+// `_G`, the env itself, and `load = nil` its `load`, which compiled into it: a run could write
+// through either into what every later run read.)
 void ScriptWorker::push_globals() {
     lua_State* L = host_.state();
     if (globals_ != LUA_NOREF) {
         lua_rawgeti(L, LUA_REGISTRYINDEX, globals_);
         return;
     }
-    lua_createtable(L, 0, 4);
+    lua_createtable(L, 0, 0);
     const int globals = lua_gettop(L);
-    lua_pushvalue(L, globals);
-    lua_setfield(L, globals, "_G");
-    sandbox::push_load(L, globals);
-    lua_pushvalue(L, -1);
-    lua_setfield(L, globals, "load");
-    lua_pushvalue(L, -1);
-    lua_setfield(L, globals, "loadstring");
-    load_address_ = lua_topointer(L, -1);
-    load_ = luaL_ref(L, LUA_REGISTRYINDEX);
     lua_rawgeti(L, LUA_REGISTRYINDEX, globals_meta_);
     lua_setmetatable(L, globals);
-    globals_address_ = lua_topointer(L, globals);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, script_env_);
+    const int env = lua_gettop(L);
+    lua_pushvalue(L, globals);
+    lua_setfield(L, env, "_G");
+    sandbox::push_load(L, globals);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, env, "load");
+    lua_setfield(L, env, "loadstring");
+    lua_pop(L, 1);
     lua_pushvalue(L, globals);
     globals_ = luaL_ref(L, LUA_REGISTRYINDEX);
+    function_env_is_globals_ = false;
 }
 
 void ScriptWorker::drop_globals() {
-    lua_State* L = host_.state();
-    luaL_unref(L, LUA_REGISTRYINDEX, globals_);
-    luaL_unref(L, LUA_REGISTRYINDEX, load_);
-    globals_ = load_ = LUA_NOREF;
+    luaL_unref(host_.state(), LUA_REGISTRYINDEX, globals_);
+    globals_ = LUA_NOREF;
 }
 
-// Whether the globals table at `index` holds exactly what push_globals put in it: `_G` (itself),
-// and `load` and `loadstring` (one function). Its metatable is locked, so it cannot have changed.
-// Keys are unique, so three entries that are those three are the whole table. (The worker holds
-// the `load` closure too, so no other function can take its place at its address.) A global written
-// and set back to nil leaves no entry (lua_next skips it), so the table is clean again.
-// Keys and values are compared by address (lua_topointer: LuaJIT gives a string's, table's or
-// function's object; no other value has one of those addresses while they live, short of a light
-// userdata made by host C code at a Lua object's address, which the host never makes). Reading the
-// names' text and lua_rawequal cost ~1,070 machine instructions a sample, a fifth of a trivial
-// script's; this is ~740, most of it the four lua_next calls.
-bool ScriptWorker::globals_unchanged(int index) {
+// Whether the globals table at `index` is still empty, as push_globals made it: then no run wrote
+// a global that is there now, by any way (a plain global, rawset, table.insert, a chunk of `load`,
+// C code writing raw), since every write lands in this table. A global written and set back to nil
+// leaves no entry (lua_next skips it), so the table is clean again. Its metatable is locked, so it
+// cannot have changed. One lua_next on an empty table: it walked the table's three entries
+// before, comparing each by address (~740 machine instructions a sample, four lua_next).
+bool ScriptWorker::globals_clean(int index) {
     lua_State* L = host_.state();
-    int entries = 0;
-    bool same = true;
     lua_pushnil(L);
-    while (same && lua_next(L, index) != 0) {
-        ++entries;
-        const void* key = lua_topointer(L, -2);
-        const void* value = lua_topointer(L, -1);
-        same = key != nullptr && (key == key_addresses_[0] ? value == globals_address_
-                                  : (key == key_addresses_[1] || key == key_addresses_[2]) && value == load_address_);
-        lua_pop(L, same ? 1 : 2);
-    }
-    return same && entries == 3;
+    if (lua_next(L, index) == 0) return true;
+    lua_pop(L, 2);
+    return false;
 }
 
 // One path of the enumeration: the script from its first line. What is dice-independent runs once
@@ -195,11 +183,16 @@ odds::Outcome ScriptWorker::run(dice::DieSource& source) {
         push_globals();
         const int globals = lua_gettop(L);
         lua_rawgeti(L, LUA_REGISTRYINDEX, function_);
-        lua_pushvalue(L, globals);
-        lua_setfenv(L, -2);
+        // (The script's env is set once per globals table: no run can change it, as the sandbox
+        // has no setfenv.)
+        if (!function_env_is_globals_) {
+            lua_pushvalue(L, globals);
+            lua_setfenv(L, -2);
+            function_env_is_globals_ = true;
+        }
         host_.call(0, 1);
         odds::Outcome outcome = outcomes_.read(L, lua_gettop(L));
-        if (!globals_unchanged(globals)) drop_globals();
+        if (!globals_clean(globals)) drop_globals();
         lua_settop(L, top);
         host_.set_die_source(nullptr);
         // Restoring the state costs a JSON round trip; only pay it once a run changed it. A state

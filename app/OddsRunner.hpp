@@ -50,7 +50,7 @@ private:
     void load_script(const std::string& code, const std::string& chunkname);
     bool state_is_empty();
     void push_globals();
-    bool globals_unchanged(int index);
+    bool globals_clean(int index);
     void drop_globals();
 
     LuaHost host_;
@@ -58,17 +58,11 @@ private:
     std::optional<LuaHost::KeptState> initial_state_;
     bool initial_state_empty_ = false;
     bool state_touched_ = false;
-    int globals_meta_ = LUA_NOREF;  // {__index = the script env}, the metatable of each run's globals
+    int globals_meta_ = LUA_NOREF;  // {__index = script_env_}, the metatable of each run's globals
+    int script_env_ = LUA_NOREF;    // this worker's script env, holding the runs' _G, load and loadstring
     int function_ = LUA_NOREF;
-    int globals_ = LUA_NOREF;  // the globals table runs take while none writes to it (push_globals)
-    int load_ = LUA_NOREF;     // its `load` and `loadstring`
-    // What a clean globals table holds, by address (globals_unchanged): the key strings "_G",
-    // "load" and "loadstring" (interned, and kept alive by key_names_ so no other string takes
-    // their address), the table itself and its `load` closure.
-    const void* key_addresses_[3] = {};
-    int key_names_ = LUA_NOREF;
-    const void* globals_address_ = nullptr;
-    const void* load_address_ = nullptr;
+    int globals_ = LUA_NOREF;  // the (empty) globals table runs take while none writes to it (push_globals)
+    bool function_env_is_globals_ = false;  // the script's env is globals_ (set by run)
     OutcomeReader outcomes_;
     std::string label_;
     // The die source of the last run, handed to the host without taking ownership: made again

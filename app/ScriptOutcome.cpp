@@ -129,9 +129,14 @@ bool OutcomeReader::write_print(lua_State* L, int index) {
     lua_pushnil(L);
     while (lua_next(L, index) != 0) {
         const int value_type = lua_type(L, -1);
-        std::uint64_t name = 0;
-        if (lua_type(L, -2) != LUA_TSTRING || value_type == LUA_TNIL || !scalar_atom(L, -2, LUA_TSTRING, name) ||
-            !scalar_atom(L, -1, value_type, bits)) {
+        // A field name's atom is its object's address, without asking its type (~30 machine
+        // instructions a field): a key that is no string has none (a number, a boolean) or one
+        // that no string a kept print names can have (a table, a function, while those strings
+        // live, and the reader keeps them alive; a light userdata the host makes is the address
+        // of a C++ object), so its print is never found among the kept ones, and read() takes
+        // the slow way, which refuses it.
+        const auto name = reinterpret_cast<std::uintptr_t>(lua_topointer(L, -2));
+        if (name == 0 || value_type == LUA_TNIL || !scalar_atom(L, -1, value_type, bits)) {
             lua_pop(L, 2);
             return false;
         }

@@ -450,17 +450,18 @@ void LuaHost::call(int nargs, int nresults) {
         lua_settop(L_, base - 1);
         throw ScriptError(unusable_why_);
     }
-    // The handler's closure is made once (lua_pushcfunction makes a new one each time).
-    lua_rawgeti(L_, LUA_REGISTRYINDEX, message_handler_ref_);
-    lua_insert(L_, base);
-    // Two errors can arrive with no readable place: a memory error in compiled code (under
-    // --jit and --trusted: note_refused_allocation), and a stack overflow that left no room for
-    // the message handler's own frame (LUA_ERRERR: see message_handler). The function called
-    // is kept below the handler, to be named instead. (Kept on every call: a copy and a move of
-    // a slot or two, where knowing which call will fail would cost more.)
-    lua_pushvalue(L_, base + 1);
-    lua_insert(L_, base);
+    // The stack becomes [function, handler, function, args...]: the handler's closure, made once
+    // (lua_pushcfunction makes a new one each time), and below it the function called, kept:
+    // two errors can arrive with no readable place, a memory error in compiled code (under --jit
+    // and --trusted: note_refused_allocation) and a stack overflow that left no room for the
+    // message handler's own frame (LUA_ERRERR: see message_handler), and then it is named
+    // instead. (Kept on every call, where knowing which call will fail would cost more.) With no
+    // arguments (an odds worker's sample) the handler and the copy go on top, with no moves.
     const int handler = base + 1;
+    lua_rawgeti(L_, LUA_REGISTRYINDEX, message_handler_ref_);
+    if (nargs > 0) lua_insert(L_, handler);
+    lua_pushvalue(L_, base);
+    if (nargs > 0) lua_insert(L_, handler + 1);
     const bool outer = call_depth_++ == 0;
     if (outer) {
         call_frame_ = __builtin_frame_address(0);
@@ -514,6 +515,13 @@ void LuaHost::call(int nargs, int nresults) {
         if (!options_.trusted) stop_limits();
     }
     --call_depth_;
+    if (status == 0 && nresults == 1) {
+        // (the usual call: its one result put in the function's slot, in two calls where the
+        // moves below make two shifts of the stack)
+        lua_replace(L_, base);
+        lua_settop(L_, base);
+        return;
+    }
     lua_remove(L_, handler);
     // The function kept, named for a memory error that has no place: its file, and the message's
     // prefix. A C function has no file to name.

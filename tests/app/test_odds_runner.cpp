@@ -126,16 +126,16 @@ TEST_CASE("no path or sample sees what another wrote into its globals", "[odds]"
 
 TEST_CASE("a run that writes no global hands on a clean globals table, one that writes any does not", "[odds]") {
     // The worker keeps a run's globals table for the next run only while no run wrote to it
-    // (ScriptWorker::globals_unchanged). Here each face of the die writes another way: a plain
+    // (ScriptWorker::globals_clean). Here each face of the die writes another way: a plain
     // global, rawset, a global set and then cleared (the one that leaves the table clean), _G
     // itself, load and loadstring replaced or removed. Every run looks at its globals before
     // writing: they must always be as new, on every path and sample, so the outcome is always true.
     const std::string code =
-        "local clean = x == nil and rawget(_G, 'y') == nil and rawget(_G, '_G') == _G\n"
+        "local clean = x == nil and rawget(_G, 'y') == nil and _G._G == _G\n"
         "  and type(load) == 'function' and load == loadstring and w == nil\n"
         "local n = 0\n"
         "for k in pairs(_G) do n = n + 1 end\n"
-        "clean = clean and n == 3\n"
+        "clean = clean and n == 0 and next(_G) == nil\n"
         "local d = umpire.dice.d(8)\n"
         "if d == 1 then x = 1\n"
         "elseif d == 2 then rawset(_G, 'y', 2)\n"
@@ -149,7 +149,27 @@ TEST_CASE("a run that writes no global hands on a clean globals table, one that 
     check_always(code, true);
 }
 
-// The other half of globals_unchanged: a run that wrote nothing must hand its globals table on
+// `_G`, `load` and `loadstring` are no entries of a run's globals table but read through to the
+// worker's defaults (ScriptWorker::push_globals). When they were entries, a run that set one to nil
+// read the script env's own instead: `_G = nil` bared the env (shared by all the worker's runs),
+// `load = nil` a `load` compiling into it, and a write through either reached every later run (5
+// of the 6 paths here saw `x` set by the first). Each face writes another way; every run must
+// begin with `x` unset.
+TEST_CASE("a run that sets _G or load to nil writes into no table a later run reads", "[odds]") {
+    const std::string code =
+        "local seen = x\n"
+        "local d = umpire.dice.d(6)\n"
+        "if d == 1 then _G = nil; _G.x = 1\n"
+        "elseif d == 2 then load = nil; load('x = 2')()\n"
+        "elseif d == 3 then loadstring = nil; loadstring('x = 3')()\n"
+        "elseif d == 4 then local g = _G; _G = nil; local e = _G; _G = g; rawset(e, 'x', 4)\n"
+        "elseif d == 5 then rawset(_G, '_G', nil); _G.x = 5\n"
+        "end\n"
+        "return seen == nil and x == (d < 6 and d or nil)\n";
+    check_always(code, true);
+}
+
+// The other half of globals_clean: a run that wrote nothing must hand its globals table on
 // (the check compares addresses; one that never matched would make a fresh table every run, the
 // cost it exists to save). tostring(_G) shows the table's address: the same over runs that write
 // nothing, and over those after a run that wrote a global (its replacement is handed on in turn).
@@ -172,16 +192,16 @@ TEST_CASE("runs that write no global share one globals table", "[odds]") {
     CHECK(seen[4] == seen[3]);
 }
 
-// A worker reads a run's result through its Lua tree of kept results and checks the run's globals
-// in Lua (ScriptWorker::make_epilogue). Runs in a random order: results that are a prefix of
+// A worker reads a run's result by its print (ScriptOutcome.hpp) and checks that the run's globals
+// are still empty (ScriptWorker::globals_clean). Runs in a random order: results that are a prefix of
 // another's, have another value or type, or the same fields set in another order, and runs that
 // write a global (rawset, a plain global, load removed). Each run reads as itself, and each
 // begins with clean globals (`clean`).
 TEST_CASE("each run of a worker reads as itself and begins clean, in any order of runs", "[odds]") {
     umpire::odds_runner::Request request;
     request.code = R"(
-local clean = rawget(_G, 'y') == nil and x == nil and rawget(_G, '_G') == _G and load == loadstring
-  and type(load) == 'function'
+local clean = rawget(_G, 'y') == nil and x == nil and _G._G == _G and next(_G) == nil
+  and load == loadstring and type(load) == 'function'
 local d = umpire.dice.d(8)
 local t
 if d == 1 then t = {a = 1}
