@@ -10,6 +10,7 @@
 #include "ruleset/SchemaValidator.hpp"
 #include "app/SpecRunner.hpp"
 #include "ruleset/Load.hpp"
+#include "ruleset/LoadCache.hpp"
 #include "ruleset/Scenarios.hpp"
 #include "ruleset/Shared.hpp"
 #include "ruleset/YamlLoader.hpp"
@@ -21,23 +22,32 @@ namespace {
 
 fs::path repo_schemas() { return ruleset::shared().schemas; }
 
-// Validates one YAML file against its schema; appends problems. Returns false if the file has
-// no schema.
-bool validate_file(const fs::path& file, const fs::path& schema_file, bool partial, CheckResult& out) {
-    const std::string display = LuaHost::display_path(file);
+// The text of a YAML file `check` validates, read as the loader reads it (ruleset::read_source:
+// one descriptor, a regular file of at most yaml::kMaxFileBytes). `checked`: where the manifest's
+// check found the file inside the ruleset folder; a descriptor leading anywhere else (a symlink
+// swapped in since) is refused, never read. Empty for the manifest, which is no file it names.
+std::string read_yaml(const fs::path& file, const std::string& checked, const std::string& display) {
+    return ruleset::read_source(file, yaml::kMaxFileBytes, [&](const fs::path& f) {
+        return yaml::read_data_file(f, display);
+    }, checked, display).first;
+}
+
+// Validates one YAML file, whose text is `text`, against its schema; appends problems.
+void validate_text(const std::string& text, const std::string& display, const fs::path& schema_file, bool partial,
+                   CheckResult& out) {
     YAML::Node doc;
     try {
-        doc = yaml::read_tree(file, display);
+        doc = yaml::parse_tree(text, display);
     } catch (const YAML::Exception& e) {
         out.problems.push_back(display + ":" + std::to_string(e.mark.line + 1) + ":" +
                                std::to_string(e.mark.column + 1) + ": " + e.msg);
-        return true;
+        return;
     } catch (const ScriptError& e) {  // too large: names the file and place itself
         out.problems.push_back(e.what());
-        return true;
+        return;
     } catch (const std::exception& e) {
         out.problems.push_back(display + ": " + e.what());
-        return true;
+        return;
     }
     try {
         const auto validator = schema::SchemaValidator::from_file(schema_file);
@@ -49,14 +59,12 @@ bool validate_file(const fs::path& file, const fs::path& schema_file, bool parti
     } catch (const std::exception& e) {
         out.problems.push_back(e.what());
     }
-    return true;
 }
 
-}  // namespace
-
-fs::path schema_for(const fs::path& yaml_file, const std::string& kind, const std::vector<fs::path>& dirs,
-                    const std::vector<std::string>& names) {
-    const std::string modeline = schema::modeline_schema(LuaHost::read_file(yaml_file, LuaHost::kMaxCodeBytes, "a data file"));
+// The schema named by a YAML file's modeline (its text), else the first that exists of the chain's.
+fs::path schema_of(const std::string& text, const fs::path& yaml_file, const std::string& kind,
+                   const std::vector<fs::path>& dirs, const std::vector<std::string>& names) {
+    const std::string modeline = schema::modeline_schema(text);
     if (!modeline.empty()) return (yaml_file.parent_path() / modeline).lexically_normal();
     for (std::size_t i = dirs.size(); i-- > 0;) {
         for (const fs::path& candidate : {dirs[i] / "schemas" / (kind + ".schema.json"),
@@ -64,6 +72,13 @@ fs::path schema_for(const fs::path& yaml_file, const std::string& kind, const st
             if (fs::is_regular_file(candidate)) return candidate;
     }
     return {};
+}
+
+}  // namespace
+
+fs::path schema_for(const fs::path& yaml_file, const std::string& kind, const std::vector<fs::path>& dirs,
+                    const std::vector<std::string>& names) {
+    return schema_of(LuaHost::read_file(yaml_file, LuaHost::kMaxCodeBytes, "a data file"), yaml_file, kind, dirs, names);
 }
 
 CheckResult check_ruleset(const std::string& name_or_dir, const HostOptions& options, std::ostream& spec_output) {
@@ -79,7 +94,15 @@ CheckResult check_ruleset(const std::string& name_or_dir, const HostOptions& opt
 
     // 1. The manifest: the schema first (every problem at once), then the host's own reader.
     const fs::path manifest_file = dir / "ruleset.yaml";
-    validate_file(manifest_file, repo_schemas() / "ruleset.schema.json", false, out);
+    {
+        const std::string display = LuaHost::display_path(manifest_file);
+        try {
+            validate_text(read_yaml(manifest_file, {}, display), display, repo_schemas() / "ruleset.schema.json",
+                          false, out);
+        } catch (const std::exception& e) {  // (validate_text raises nothing: the read did)
+            out.problems.push_back(e.what());
+        }
+    }
     std::vector<ruleset::Manifest> chain;
     try {
         chain = ruleset::chain(dir, ruleset::search_path(host));
@@ -99,8 +122,14 @@ CheckResult check_ruleset(const std::string& name_or_dir, const HostOptions& opt
     std::set<std::string> parent_data;
     for (std::size_t i = 0; i + 1 < chain.size(); ++i)
         for (const auto& f : chain[i].data) parent_data.insert(fs::path(f).stem().string());
-    std::vector<std::pair<fs::path, std::string>> files;
-    for (const auto& f : self.data) files.emplace_back(f, fs::path(f).stem().string());
+    // Each file with its kind and where the check found it (its canonical path, inside the folder).
+    struct ToValidate {
+        fs::path file;
+        std::string kind, checked;
+    };
+    std::vector<ToValidate> files;
+    for (std::size_t i = 0; i < self.data.size(); ++i)
+        files.push_back({self.data[i], fs::path(self.data[i]).stem().string(), self.data_resolved[i].real});
     if (fs::is_directory(self.dir / "scenarios")) {
         std::vector<fs::path> scenarios;
         for (const auto& e : fs::directory_iterator(self.dir / "scenarios"))
@@ -108,23 +137,41 @@ CheckResult check_ruleset(const std::string& name_or_dir, const HostOptions& opt
         std::sort(scenarios.begin(), scenarios.end());
         // A scenario file of a name umpire.data.scenario cannot take fails the load, so step 3
         // reports it with the load's own words (ruleset::bad_scenario_name); it is still checked
-        // against its schema here, so that one run names every problem it has.
-        for (const auto& f : scenarios) files.emplace_back(f, "scenario");
+        // against its schema here, so that one run names every problem it has. One that resolves
+        // outside the ruleset folder (a symlink) is not read: umpire.data.scenario refuses it too.
+        for (const auto& f : scenarios) {
+            std::error_code ec;
+            const std::string real = fs::canonical(f, ec).native();
+            if (ec || !ruleset::inside_real(self.real_dir, real)) {
+                // (named by the link, not by where it leads: display_path follows it)
+                out.problems.push_back(LuaHost::display_path(f.parent_path()) + "/" + f.filename().string() +
+                                       ":1:1: resolves outside the ruleset folder (a symlink?): not read");
+                continue;
+            }
+            files.push_back({f, "scenario", real});
+        }
     }
-    for (const auto& [file, kind] : files) {
-        const fs::path schema_file = schema_for(file, kind, dirs, names);
+    for (const auto& [file, kind, checked] : files) {
+        const std::string display = LuaHost::display_path(file);
+        std::string text;
+        try {
+            text = read_yaml(file, checked, display);
+        } catch (const std::exception& e) {
+            out.problems.push_back(e.what());
+            continue;
+        }
+        const fs::path schema_file = schema_of(text, file, kind, dirs, names);
         if (schema_file.empty()) {
-            out.notes.push_back(LuaHost::display_path(file) + ": no schema (add schemas/" + self.name + "/" +
-                                kind + ".schema.json)");
+            out.notes.push_back(display + ": no schema (add schemas/" + self.name + "/" + kind + ".schema.json)");
             continue;
         }
         if (!fs::is_regular_file(schema_file)) {
-            out.problems.push_back(LuaHost::display_path(file) + ":1:1: its schema " +
-                                   LuaHost::display_path(schema_file) + " does not exist");
+            out.problems.push_back(display + ":1:1: its schema " + LuaHost::display_path(schema_file) +
+                                   " does not exist");
             continue;
         }
         const bool partial = kind != "scenario" && parent_data.count(kind);
-        validate_file(file, schema_file, partial, out);
+        validate_text(text, display, schema_file, partial, out);
     }
 
     // 3. Load everything in the sandbox (modules, validate(data)). 4. The spec tests.
@@ -134,9 +181,9 @@ CheckResult check_ruleset(const std::string& name_or_dir, const HostOptions& opt
         out.problems.push_back(std::string("does not load: ") + e.what());
         return out;
     }
-    for (const auto& file : self.tests) {
+    for (std::size_t i = 0; i < self.tests.size(); ++i) {
         std::ostringstream captured;
-        const SpecResult r = run_spec_file(host, file, captured);
+        const SpecResult r = run_spec_file(host, self.tests[i], self.tests_real[i], captured);
         spec_output << captured.str();
         out.specs_passed += r.passed;
         out.specs_failed += r.failed;

@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <functional>
+#include <sstream>
 #include <string>
 #include <thread>
 
@@ -17,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "app/SpecRunner.hpp"
 #include "host/FileSnapshot.hpp"
 #include "ruleset/Load.hpp"
 #include "ruleset/LoadCache.hpp"
@@ -195,4 +197,114 @@ TEST_CASE("a scenario swapped to and fro while the rules load is never read from
     INFO(loaded << " read inside, " << none << " refused at the check, " << refused << " loads refused");
     CHECK(outside == 0);
     CHECK(loaded > 0);
+}
+
+// Spec files (a manifest's `tests:`, or tests/*.lua) were checked inside the ruleset folder with
+// the other files, but read by their path when run (app/SpecRunner.cpp) and in `umpire test`'s
+// read-ahead (ruleset/Load.cpp), so a spec swapped for a symlink out of the folder after the
+// check ran the file outside as the ruleset's spec, and a FIFO blocked `umpire test` for ever
+// (session 35). Both now read through ruleset::read_spec_file, checked against
+// Manifest::tests_real.
+namespace {
+struct WithSpec : Swappable {
+    fs::path spec;
+    explicit WithSpec(const std::string& tag) : Swappable(tag) {
+        fs::create_directories(dir / "tests");
+        spec = dir / "tests/house_spec.lua";
+        test_helpers::write(spec, "test('inside', function() end)\n");
+        test_helpers::write(outside / "house_spec.lua", "test('outside', function() end)\n");
+    }
+};
+}  // namespace
+
+TEST_CASE("a spec file swapped after the check is refused, not read", "[checked]") {
+    const WithSpec s("spec");
+    const auto manifest = umpire::ruleset::read_manifest(s.dir);
+    REQUIRE(manifest.tests.size() == 1);
+    REQUIRE(manifest.tests_real.size() == 1);
+    CHECK(manifest.tests_real[0] == fs::canonical(s.spec).native());
+    TestHost t;
+    umpire::ruleset::load(t.host, {s.dir.string()});
+    std::ostringstream out;
+    SECTION("for a symlink out of the ruleset") {
+        s.swap_out(s.spec);
+        const auto result = umpire::run_spec_file(t.host, manifest.tests[0], manifest.tests_real[0], out);
+        CHECK(result.passed == 0);
+        CHECK(result.failed == 1);
+        CHECK(out.str().find("ok ") == std::string::npos);
+        INFO(out.str());
+        CHECK(out.str().find("tests/house_spec.lua: changed while the rules were read: it now leads to") != std::string::npos);
+    }
+    SECTION("for a FIFO") {
+        s.swap_fifo(s.spec);
+        const auto result = umpire::run_spec_file(t.host, manifest.tests[0], manifest.tests_real[0], out);
+        CHECK(result.failed == 1);
+        CHECK(out.str().find("it is no longer a regular file (a FIFO)") != std::string::npos);
+    }
+    SECTION("through the read-ahead of `umpire test`, in a worker that keeps its files") {
+        s.swap_out(s.spec);
+        const pid_t child = ::fork();
+        REQUIRE(child >= 0);
+        if (child == 0) {
+            int code = 0;
+            try {
+                umpire::file_snapshot::enable();
+                const std::string error = error_of([&] {
+                    umpire::ruleset::read_spec_file(manifest.tests[0], manifest.tests_real[0], "house_spec.lua");
+                });
+                if (error.find("house_spec.lua: changed while the rules were read: it now leads to") == std::string::npos) code = 2;
+                else if (umpire::file_snapshot::find(manifest.tests[0])) code = 3;  // nothing refused is kept
+            } catch (...) {
+                code = 5;
+            }
+            ::_exit(code);
+        }
+        int status = 0;
+        REQUIRE(::waitpid(child, &status, 0) == child);
+        REQUIRE(WIFEXITED(status));
+        CHECK(WEXITSTATUS(status) == 0);  // 2: the swapped file was read; 3: it was kept
+    }
+}
+
+// The whole of `umpire test`'s sequence for one ruleset (the manifest read, each spec run), where
+// the check and the read cannot be parted: a thread swaps the spec for a symlink out and back.
+// A run finds the spec inside or refuses it; it never runs the one outside.
+TEST_CASE("a spec file swapped to and fro while the specs run is never read from outside", "[checked]") {
+    const WithSpec s("spec-race");
+    TestHost t;
+    umpire::ruleset::load(t.host, {s.dir.string()});  // (before the swaps: a spec outside fails a load)
+    const fs::path link = s.dir / "tests/.link", copy = s.dir / "tests/.copy";
+    std::atomic<bool> stop{false};
+    std::thread swapper([&] {
+        for (int i = 0; !stop; ++i) {
+            std::error_code ec;
+            if (i % 2) {
+                fs::create_symlink(s.outside / "house_spec.lua", link, ec);
+                fs::rename(link, s.spec, ec);
+            } else {
+                test_helpers::write(copy, "test('inside', function() end)\n");
+                fs::rename(copy, s.spec, ec);
+            }
+        }
+    });
+    int inside = 0, outside = 0, refused = 0;
+    for (int i = 0; i < 400; ++i) {
+        try {
+            const auto manifest = umpire::ruleset::read_manifest(s.dir);
+            for (std::size_t k = 0; k < manifest.tests.size(); ++k) {
+                std::ostringstream out;
+                umpire::run_spec_file(t.host, manifest.tests[k], manifest.tests_real[k], out);
+                if (out.str().find("ok   ") != std::string::npos && out.str().find(": outside") != std::string::npos) ++outside;
+                else if (out.str().find(": inside") != std::string::npos) ++inside;
+                else ++refused;
+            }
+        } catch (const std::exception&) {
+            ++refused;  // refused at the check (the spec was outside then)
+        }
+    }
+    stop = true;
+    swapper.join();
+    INFO(inside << " ran inside, " << refused << " refused");
+    CHECK(outside == 0);
+    CHECK(inside > 0);
 }
