@@ -9,6 +9,8 @@
 #include "ruleset/Ruleset.hpp"
 #include "ruleset/SchemaValidator.hpp"
 #include "app/SpecRunner.hpp"
+#include "host/FileSnapshot.hpp"
+#include "host/Isolation.hpp"
 #include "ruleset/Load.hpp"
 #include "ruleset/LoadCache.hpp"
 #include "ruleset/Scenarios.hpp"
@@ -81,15 +83,27 @@ fs::path schema_for(const fs::path& yaml_file, const std::string& kind, const st
     return schema_of(LuaHost::read_file(yaml_file, LuaHost::kMaxCodeBytes, "a data file"), yaml_file, kind, dirs, names);
 }
 
-CheckResult check_ruleset(const std::string& name_or_dir, const HostOptions& options, std::ostream& spec_output) {
-    CheckResult out;
-    LuaHost host(options);
+namespace {
+
+// What steps 1 and 2 of a check found, and what steps 3 and 4 need.
+struct Prepared {
+    CheckResult result;
     fs::path dir;
+    std::vector<std::string> tests, tests_real;  // the ruleset's own spec files (Manifest::tests)
+    bool load = false;  // steps 3 and 4 are to run: the manifests were read
+};
+
+// Steps 1 and 2: they read files and run no rule code.
+Prepared check_files(const std::string& name_or_dir, const HostOptions& options) {
+    Prepared prepared;
+    CheckResult& out = prepared.result;
+    const auto search_path = ruleset::search_path(options.search_path);
+    fs::path& dir = prepared.dir;
     try {
-        dir = ruleset::find(name_or_dir, ruleset::search_path(host));
+        dir = ruleset::find(name_or_dir, search_path);
     } catch (const std::exception& e) {
         out.problems.push_back(e.what());
-        return out;
+        return prepared;
     }
 
     // 1. The manifest: the schema first (every problem at once), then the host's own reader.
@@ -105,10 +119,10 @@ CheckResult check_ruleset(const std::string& name_or_dir, const HostOptions& opt
     }
     std::vector<ruleset::Manifest> chain;
     try {
-        chain = ruleset::chain(dir, ruleset::search_path(host));
+        chain = ruleset::chain(dir, search_path);
     } catch (const std::exception& e) {
         out.problems.push_back(e.what());
-        return out;
+        return prepared;
     }
     std::vector<fs::path> dirs;
     std::vector<std::string> names;
@@ -117,6 +131,9 @@ CheckResult check_ruleset(const std::string& name_or_dir, const HostOptions& opt
         names.push_back(m.name);
     }
     const ruleset::Manifest& self = chain.back();
+    prepared.tests = self.tests;
+    prepared.tests_real = self.tests_real;
+    prepared.load = true;
 
     // 2. Data files and scenarios against their schemas.
     std::set<std::string> parent_data;
@@ -174,16 +191,23 @@ CheckResult check_ruleset(const std::string& name_or_dir, const HostOptions& opt
         validate_text(text, display, schema_file, partial, out);
     }
 
-    // 3. Load everything in the sandbox (modules, validate(data)). 4. The spec tests.
+    return prepared;
+}
+
+// Steps 3 and 4: load everything in the sandbox (modules, validate(data)), then the spec tests.
+void check_rules(Prepared& prepared, const HostOptions& options, std::ostream& spec_output) {
+    if (!prepared.load) return;
+    CheckResult& out = prepared.result;
+    LuaHost host(options);
     try {
-        ruleset::load(host, {dir.string()});
+        ruleset::load(host, {prepared.dir.string()});
     } catch (const ScriptError& e) {
         out.problems.push_back(std::string("does not load: ") + e.what());
-        return out;
+        return;
     }
-    for (std::size_t i = 0; i < self.tests.size(); ++i) {
+    for (std::size_t i = 0; i < prepared.tests.size(); ++i) {
         std::ostringstream captured;
-        const SpecResult r = run_spec_file(host, self.tests[i], self.tests_real[i], captured);
+        const SpecResult r = run_spec_file(host, prepared.tests[i], prepared.tests_real[i], captured);
         spec_output << captured.str();
         out.specs_passed += r.passed;
         out.specs_failed += r.failed;
@@ -202,7 +226,37 @@ CheckResult check_ruleset(const std::string& name_or_dir, const HostOptions& opt
             if (!pending.empty()) out.problems.push_back("spec " + pending);
         }
     }
-    return out;
+}
+
+}  // namespace
+
+CheckResult check_ruleset(const std::string& name_or_dir, const HostOptions& options, std::ostream& spec_output) {
+    Prepared prepared = check_files(name_or_dir, options);
+    check_rules(prepared, options, spec_output);
+    return std::move(prepared.result);
+}
+
+std::vector<CheckResult> check_rulesets(const std::vector<std::string>& names_or_dirs, const HostOptions& options,
+                                        std::vector<std::string>& spec_outputs) {
+    std::vector<Prepared> prepared;
+    for (const auto& name : names_or_dirs) prepared.push_back(check_files(name, options));
+    // Every file the loads and spec runs will read, read now and kept (in a worker that closes its
+    // files: host/FileSnapshot.hpp), each host carrying them all: no more than its cap.
+    std::vector<std::string> dirs;
+    for (const auto& p : prepared)
+        if (p.load) dirs.push_back(p.dir.string());
+    file_snapshot::limit(options.memory_limit);
+    ruleset::read_ahead(dirs, ruleset::search_path(options.search_path), true);
+    isolation::close_files();
+    std::vector<CheckResult> results;
+    spec_outputs.clear();
+    for (auto& p : prepared) {
+        std::ostringstream specs;
+        check_rules(p, options, specs);
+        results.push_back(std::move(p.result));
+        spec_outputs.push_back(specs.str());
+    }
+    return results;
 }
 
 }  // namespace umpire

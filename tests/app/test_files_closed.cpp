@@ -20,6 +20,7 @@
 #include <string>
 #include <thread>
 
+#include "app/Checker.hpp"
 #include "app/OddsRunner.hpp"
 #include "app/Replay.hpp"
 #include "app/ServePage.hpp"
@@ -28,6 +29,7 @@
 #include "host/Isolation.hpp"
 #include "ruleset/Load.hpp"
 #include "ruleset/Ruleset.hpp"
+#include "ruleset/Shared.hpp"
 #include "tests/support/helpers.hpp"
 
 namespace {
@@ -107,10 +109,14 @@ struct Sent {
     std::string died;
     int rc = -1;
 };
-Sent in_worker(const fs::path& root, const std::function<int()>& body, bool keep = true) {
+// `also_readable`: more folders beneath which the worker may read (the shipped schemas, for check).
+Sent in_worker(const fs::path& root, const std::function<int()>& body, bool keep = true,
+               const std::vector<fs::path>& also_readable = {}) {
     Sent sent;
+    isolation::Limits limits = closing_limits(root, keep);
+    for (const auto& folder : also_readable) limits.readable.push_back(folder);
     try {
-        sent.rc = isolation::run(closing_limits(root, keep), [&] {
+        sent.rc = isolation::run(limits, [&] {
             try {
                 return body();
             } catch (const std::exception& e) {
@@ -378,6 +384,45 @@ TEST_CASE("files closed: test reads the rulesets and their specs ahead, then loa
     REQUIRE(sent.lines.size() == 2);
     CHECK(sent.lines[0] == "closed");
     CHECK(sent.lines[1] == "1 passed, 0 failed");
+}
+
+// `umpire check` (cli/cmd_check.cpp, app/Checker.hpp: check_rulesets) in a worker: the manifests,
+// data files and scenarios are validated against their schemas (no rule code), every file of the
+// rulesets and their specs is read ahead and kept, the files close, and then each ruleset loads
+// from memory and its specs run with no file open: the module body and the spec are refused a
+// file of their ruleset, and both rulesets still check whole. Before (session 35), `check` ran one
+// ruleset after the other with its reads beneath the ruleset folders open while rule code ran.
+TEST_CASE("files closed: check validates every ruleset first, then loads them and runs their specs with no file open",
+          "[isolation][attacks][landlock]") {
+    if (skipped_without_landlock()) return;
+    const fs::path root = make_rulesets();
+    const fs::path notes = root / "house" / "notes.txt";
+    fs::create_directories(root / "house" / "tests");
+    test_helpers::write(root / "house" / "tests" / "shoot.lua",
+                        "test('hits on a 4', function()\n"
+                        "  print('open:' .. umpire.args.notes)\n"
+                        "  assert(umpire.rules.shoot.hits(4) and umpire.data.scenario('ambush').bonus == 2)\n"
+                        "end)\n");
+    const Sent sent = in_worker(root, [&] {
+        const std::vector<std::string> names = {(root / "house").string(), (root / "variant").string()};
+        std::vector<std::string> specs;
+        const auto results = umpire::check_rulesets(names, probing_options(notes), specs);
+        isolation::send("line", isolation::files_closed() ? "closed" : "open");
+        for (std::size_t i = 0; i < results.size(); ++i) {
+            std::string problems;
+            for (const auto& p : results[i].problems) problems += " " + p;
+            isolation::send("line", fs::path(names[i]).filename().string() + ": " + std::to_string(results[i].specs_passed) +
+                                        " passed, " + std::to_string(results[i].specs_failed) + " failed," + problems);
+        }
+        return 0;
+    }, true, {umpire::ruleset::shared().schemas});
+    INFO(sent.died);
+    CHECK(sent.rc == 0);
+    CHECK(sent.probes == std::set<std::string>{"load refused", "open refused"});
+    REQUIRE(sent.lines.size() == 3);
+    CHECK(sent.lines[0] == "closed");
+    CHECK(sent.lines[1] == "house: 1 passed, 0 failed,");
+    CHECK(sent.lines[2] == "variant: 0 passed, 0 failed,");
 }
 
 // A `serve` page (cli/cmd_serve.cpp: a fresh worker per page, with the files kept) reads ahead
