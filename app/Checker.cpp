@@ -63,6 +63,21 @@ void validate_text(const std::string& text, const std::string& display, const fs
     }
 }
 
+// Does `schema_file` (symlinks followed) lie inside one of the chain's folders or the shipped
+// schemas folder?
+bool schema_allowed(const fs::path& schema_file, const std::vector<fs::path>& dirs) {
+    std::error_code ec;
+    const std::string real = fs::canonical(schema_file, ec).native();
+    if (ec) return false;
+    std::vector<fs::path> roots = dirs;
+    roots.push_back(repo_schemas());
+    for (const auto& root : roots) {
+        const std::string real_root = fs::canonical(root, ec).native();
+        if (!ec && ruleset::inside_real(real_root, real)) return true;
+    }
+    return false;
+}
+
 // The schema named by a YAML file's modeline (its text), else the first that exists of the chain's.
 fs::path schema_of(const std::string& text, const fs::path& yaml_file, const std::string& kind,
                    const std::vector<fs::path>& dirs, const std::vector<std::string>& names) {
@@ -185,6 +200,14 @@ Prepared check_files(const std::string& name_or_dir, const HostOptions& options)
         if (!fs::is_regular_file(schema_file)) {
             out.problems.push_back(display + ":1:1: its schema " + LuaHost::display_path(schema_file) +
                                    " does not exist");
+            continue;
+        }
+        // A modeline names any path, and the schema's text can come back in its problems (its
+        // enums, its parse error): so a schema is read only from a folder of the ruleset's chain or
+        // the shipped schemas, symlinks followed (session 35; before, any file the user could read).
+        if (!schema_allowed(schema_file, dirs)) {
+            out.problems.push_back(display + ":1:1: its schema " + LuaHost::display_path(schema_file) +
+                                   " lies outside the ruleset's folders and the shipped schemas: not read");
             continue;
         }
         const bool partial = kind != "scenario" && parent_data.count(kind);
