@@ -246,30 +246,22 @@ bool find_caller(lua_State* L, const void* stack_top, char* out, unsigned size) 
 
 void note_call_frame(const void* frame) { t_call_frame = frame; }
 
-const void* program_counter(const void* context) {
+// The program counter (pc) or the stack pointer a signal interrupted, from its handler's
+// ucontext; null on a machine this does not know.
+static const void* interrupted(const void* context, bool pc) {
     const auto* uc = static_cast<const ucontext_t*>(context);
 #if defined(__x86_64__)
-    return reinterpret_cast<const void*>(uc->uc_mcontext.gregs[REG_RIP]);
+    return reinterpret_cast<const void*>(uc->uc_mcontext.gregs[pc ? REG_RIP : REG_RSP]);
 #elif defined(__aarch64__)
-    return reinterpret_cast<const void*>(uc->uc_mcontext.pc);
+    return reinterpret_cast<const void*>(pc ? uc->uc_mcontext.pc : uc->uc_mcontext.sp);
 #else
     (void)uc;
+    (void)pc;
     return nullptr;
 #endif
 }
 
-// The interrupted stack pointer, or null on a machine this does not know.
-static const void* stack_pointer(const void* context) {
-    const auto* uc = static_cast<const ucontext_t*>(context);
-#if defined(__x86_64__)
-    return reinterpret_cast<const void*>(uc->uc_mcontext.gregs[REG_RSP]);
-#elif defined(__aarch64__)
-    return reinterpret_cast<const void*>(uc->uc_mcontext.sp);
-#else
-    (void)uc;
-    return nullptr;
-#endif
-}
+const void* program_counter(const void* context) { return interrupted(context, true); }
 
 bool find_crashed(const void* context, char* out, unsigned size) {
     if (!any()) return false;
@@ -278,7 +270,7 @@ bool find_crashed(const void* context, char* out, unsigned size) {
     // into the trace is on the stack, above the interrupted stack pointer and below the outer
     // call's frame. Only within that call: older words above it hold nothing of this run.
     const void* top = t_call_frame;
-    const void* sp = stack_pointer(context);
+    const void* sp = interrupted(context, false);
     if (!top || !sp) return false;
     return search_stack(nullptr, static_cast<const std::uintptr_t*>(sp), static_cast<const std::uintptr_t*>(top), out,
                         size);

@@ -143,6 +143,17 @@ void send_outcome(const std::function<void()>& step, const std::string& done) {
     }
 }
 
+// house's spec file, whose test opens the notes file through the hook; returns the notes file.
+fs::path write_probing_spec(const fs::path& root) {
+    fs::create_directories(root / "house" / "tests");
+    test_helpers::write(root / "house" / "tests" / "shoot.lua",
+                        "test('hits on a 4, with the scenario read at load', function()\n"
+                        "  print('open:' .. umpire.args.notes)\n"
+                        "  assert(umpire.rules.shoot.hits(4) and umpire.data.scenario('ambush').bonus == 2)\n"
+                        "end)\n");
+    return root / "house" / "notes.txt";
+}
+
 bool skipped_without_landlock() {
     if (isolation::landlock_abi() > 0) return false;
     WARN("SKIPPED: this kernel has no Landlock, so a worker's files cannot be closed after loading "
@@ -350,13 +361,7 @@ TEST_CASE("files closed: test reads the rulesets and their specs ahead, then loa
           "[isolation][attacks][landlock]") {
     if (skipped_without_landlock()) return;
     const fs::path root = make_rulesets();
-    const fs::path notes = root / "house" / "notes.txt";
-    fs::create_directories(root / "house" / "tests");
-    test_helpers::write(root / "house" / "tests" / "shoot.lua",
-                        "test('hits on a 4, with the scenario read at load', function()\n"
-                        "  print('open:' .. umpire.args.notes)\n"
-                        "  assert(umpire.rules.shoot.hits(4) and umpire.data.scenario('ambush').bonus == 2)\n"
-                        "end)\n");
+    const fs::path notes = write_probing_spec(root);
     const Sent sent = in_worker(root, [&] {
         const umpire::HostOptions options = probing_options(notes);
         const std::vector<std::string> names = {(root / "house").string(), (root / "variant").string()};
@@ -396,13 +401,7 @@ TEST_CASE("files closed: check validates every ruleset first, then loads them an
           "[isolation][attacks][landlock]") {
     if (skipped_without_landlock()) return;
     const fs::path root = make_rulesets();
-    const fs::path notes = root / "house" / "notes.txt";
-    fs::create_directories(root / "house" / "tests");
-    test_helpers::write(root / "house" / "tests" / "shoot.lua",
-                        "test('hits on a 4', function()\n"
-                        "  print('open:' .. umpire.args.notes)\n"
-                        "  assert(umpire.rules.shoot.hits(4) and umpire.data.scenario('ambush').bonus == 2)\n"
-                        "end)\n");
+    const fs::path notes = write_probing_spec(root);
     const Sent sent = in_worker(root, [&] {
         const std::vector<std::string> names = {(root / "house").string(), (root / "variant").string()};
         std::vector<std::string> specs;

@@ -55,6 +55,23 @@ struct Swappable {
         fs::remove(file);
         fs::create_symlink(outside / file.filename(), file);
     }
+    // A thread that swaps `file` for a symlink to its look-alike outside and back (a fresh file of
+    // `inside`), each by an atomic rename, until `stop`.
+    std::thread swap_to_and_fro(const fs::path& file, const std::string& inside, const std::atomic<bool>& stop) const {
+        return std::thread([this, file, inside, &stop] {
+            const fs::path link = file.parent_path() / ".link", copy = file.parent_path() / ".copy";
+            for (int i = 0; !stop; ++i) {
+                std::error_code ec;
+                if (i % 2) {
+                    fs::create_symlink(outside / file.filename(), link, ec);
+                    fs::rename(link, file, ec);
+                } else {
+                    test_helpers::write(copy, inside);
+                    fs::rename(copy, file, ec);
+                }
+            }
+        });
+    }
     void swap_fifo(const fs::path& file) const {
         fs::remove(file);
         REQUIRE(::mkfifo(file.c_str(), 0600) == 0);
@@ -68,6 +85,23 @@ std::string error_of(const std::function<void()>& f) {
         return e.what();
     }
     return "";
+}
+
+// Runs body in a child process (file keeping is turned on for a whole process, and never off);
+// returns its result as the child's exit code (5: it threw; -1: it did not exit).
+int in_child(const std::function<int()>& body) {
+    const pid_t child = ::fork();
+    if (child == 0) {
+        int code = 5;
+        try {
+            code = body();
+        } catch (...) {
+        }
+        ::_exit(code);
+    }
+    int status = 0;
+    if (child < 0 || ::waitpid(child, &status, 0) != child || !WIFEXITED(status)) return -1;
+    return WEXITSTATUS(status);
 }
 
 const auto read_yaml = [](const std::string& display) {
@@ -126,31 +160,21 @@ TEST_CASE("in a worker that keeps its files, the first read of a file is checked
     const Swappable s("snapshot");
     const std::string checked = fs::canonical(s.scenario).native();
     s.swap_out(s.scenario);
-    const pid_t child = ::fork();
-    REQUIRE(child >= 0);
-    if (child == 0) {
-        int code = 0;
-        try {
-            umpire::file_snapshot::enable();
-            const umpire::file_snapshot::Recording recording;
-            const std::string error = error_of([&] {
-                umpire::ruleset::read_source(s.scenario, 1 << 20, read_yaml("ambush.yaml"), checked, "ambush.yaml");
-            });
-            if (error.find("ambush.yaml: changed while the rules were read: it now leads to") == std::string::npos) code = 2;
-            else if (umpire::file_snapshot::find(s.scenario)) code = 3;  // nothing refused is kept
-            // A file that is where it was checked is read and kept.
-            const std::string good = fs::canonical(s.manifest).native();
-            const auto [bytes, stamp] = umpire::ruleset::read_source(s.manifest, 1 << 20, read_yaml("m"), good, "m");
-            if (code == 0 && (bytes.find("house") == std::string::npos || !umpire::file_snapshot::find(s.manifest))) code = 4;
-        } catch (...) {
-            code = 5;
-        }
-        ::_exit(code);
-    }
-    int status = 0;
-    REQUIRE(::waitpid(child, &status, 0) == child);
-    REQUIRE(WIFEXITED(status));
-    CHECK(WEXITSTATUS(status) == 0);  // 2: the swapped file was read; 3: it was kept; 4: a good one was not
+    const int code = in_child([&] {
+        umpire::file_snapshot::enable();
+        const umpire::file_snapshot::Recording recording;
+        const std::string error = error_of([&] {
+            umpire::ruleset::read_source(s.scenario, 1 << 20, read_yaml("ambush.yaml"), checked, "ambush.yaml");
+        });
+        if (error.find("ambush.yaml: changed while the rules were read: it now leads to") == std::string::npos) return 2;
+        if (umpire::file_snapshot::find(s.scenario)) return 3;  // nothing refused is kept
+        // A file that is where it was checked is read and kept.
+        const std::string good = fs::canonical(s.manifest).native();
+        const auto [bytes, stamp] = umpire::ruleset::read_source(s.manifest, 1 << 20, read_yaml("m"), good, "m");
+        if (bytes.find("house") == std::string::npos || !umpire::file_snapshot::find(s.manifest)) return 4;
+        return 0;
+    });
+    CHECK(code == 0);  // 2: the swapped file was read; 3: it was kept; 4: a good one was not
 }
 
 // The whole load, where the check and the read cannot be parted: a thread swaps the scenario for
@@ -165,20 +189,8 @@ TEST_CASE("a scenario swapped to and fro while the rules load is never read from
         for (int k = 0; k < 40; ++k) text += "unit" + std::to_string(k) + ": {name: squad, fp: 4, range: 6, morale: 7}\n";
         test_helpers::write(s.dir / ("scenarios/a" + std::to_string(10 + i) + ".yaml"), text);
     }
-    const fs::path link = s.dir / "scenarios/.link", copy = s.dir / "scenarios/.copy";
     std::atomic<bool> stop{false};
-    std::thread swapper([&] {
-        for (int i = 0; !stop; ++i) {
-            std::error_code ec;
-            if (i % 2) {
-                fs::create_symlink(s.outside / "ambush.yaml", link, ec);
-                fs::rename(link, s.scenario, ec);
-            } else {
-                test_helpers::write(copy, "name: inside\n");
-                fs::rename(copy, s.scenario, ec);
-            }
-        }
-    });
+    std::thread swapper = s.swap_to_and_fro(s.scenario, "name: inside\n", stop);
     TestHost t;
     int loaded = 0, refused = 0, outside = 0, none = 0;
     for (int i = 0; i < 1000; ++i) {
@@ -243,26 +255,16 @@ TEST_CASE("a spec file swapped after the check is refused, not read", "[checked]
     }
     SECTION("through the read-ahead of `umpire test`, in a worker that keeps its files") {
         s.swap_out(s.spec);
-        const pid_t child = ::fork();
-        REQUIRE(child >= 0);
-        if (child == 0) {
-            int code = 0;
-            try {
-                umpire::file_snapshot::enable();
-                const std::string error = error_of([&] {
-                    umpire::ruleset::read_spec_file(manifest.tests[0], manifest.tests_real[0], "house_spec.lua");
-                });
-                if (error.find("house_spec.lua: changed while the rules were read: it now leads to") == std::string::npos) code = 2;
-                else if (umpire::file_snapshot::find(manifest.tests[0])) code = 3;  // nothing refused is kept
-            } catch (...) {
-                code = 5;
-            }
-            ::_exit(code);
-        }
-        int status = 0;
-        REQUIRE(::waitpid(child, &status, 0) == child);
-        REQUIRE(WIFEXITED(status));
-        CHECK(WEXITSTATUS(status) == 0);  // 2: the swapped file was read; 3: it was kept
+        const int code = in_child([&] {
+            umpire::file_snapshot::enable();
+            const std::string error = error_of([&] {
+                umpire::ruleset::read_spec_file(manifest.tests[0], manifest.tests_real[0], "house_spec.lua");
+            });
+            if (error.find("house_spec.lua: changed while the rules were read: it now leads to") == std::string::npos) return 2;
+            if (umpire::file_snapshot::find(manifest.tests[0])) return 3;  // nothing refused is kept
+            return 0;
+        });
+        CHECK(code == 0);  // 2: the swapped file was read; 3: it was kept
     }
 }
 
@@ -273,20 +275,8 @@ TEST_CASE("a spec file swapped to and fro while the specs run is never read from
     const WithSpec s("spec-race");
     TestHost t;
     umpire::ruleset::load(t.host, {s.dir.string()});  // (before the swaps: a spec outside fails a load)
-    const fs::path link = s.dir / "tests/.link", copy = s.dir / "tests/.copy";
     std::atomic<bool> stop{false};
-    std::thread swapper([&] {
-        for (int i = 0; !stop; ++i) {
-            std::error_code ec;
-            if (i % 2) {
-                fs::create_symlink(s.outside / "house_spec.lua", link, ec);
-                fs::rename(link, s.spec, ec);
-            } else {
-                test_helpers::write(copy, "test('inside', function() end)\n");
-                fs::rename(copy, s.spec, ec);
-            }
-        }
-    });
+    std::thread swapper = s.swap_to_and_fro(s.spec, "test('inside', function() end)\n", stop);
     int inside = 0, outside = 0, refused = 0;
     for (int i = 0; i < 400; ++i) {
         try {
