@@ -93,9 +93,9 @@ int guarded(const Common& common, const std::function<int()>& body);
 // worker may read (Landlock, isolation::Limits::readable).
 // `after_load`: FileAccess::none for the commands that load once and then only compute (`run`,
 // `replay`): once loaded, the worker opens no file at all (isolation::close_files).
-// FileAccess::none_reloading for `odds`, `test` and `check`, which load again after that from the
-// files they kept in memory (host/FileSnapshot.hpp). The others (`draw`, `watch`) keep reading
-// beneath those folders after rule code ran.
+// FileAccess::none_reloading for `odds`, `test`, `check` and `draw`, which load or read again after
+// that from the files they kept in memory (host/FileSnapshot.hpp). `watch` keeps reading beneath
+// those folders after rule code ran.
 enum class FileAccess { confined, none, none_reloading };
 int isolated(const Common& common, const std::function<int()>& body,
              const std::vector<std::filesystem::path>& outputs = {},

@@ -23,6 +23,7 @@
 #include "app/Checker.hpp"
 #include "app/OddsRunner.hpp"
 #include "app/Replay.hpp"
+#include "app/ScenarioDraw.hpp"
 #include "app/ServePage.hpp"
 #include "app/SpecRunner.hpp"
 #include "host/FileSnapshot.hpp"
@@ -422,6 +423,34 @@ TEST_CASE("files closed: check validates every ruleset first, then loads them an
     CHECK(sent.lines[0] == "closed");
     CHECK(sent.lines[1] == "house: 1 passed, 0 failed,");
     CHECK(sent.lines[2] == "variant: 0 passed, 0 failed,");
+}
+
+// `umpire draw` (cli/cmd_draw.cpp, app/ScenarioDraw.hpp: draw_with_rules) in a worker: the
+// scenario is read and the rules loaded (their module bodies may still open a ruleset file, as in
+// `run`), then the files close, and the rules' draw hooks run with no file open; the picture is
+// drawn whole from the scenario kept in memory. Before (session 35), `draw` kept its reads
+// beneath the ruleset folders open while the hooks ran.
+TEST_CASE("files closed: draw reads the scenario and loads the rules, then runs the draw hooks with no file open",
+          "[isolation][attacks][landlock]") {
+    if (skipped_without_landlock()) return;
+    const fs::path root = make_rulesets();
+    const fs::path notes = root / "house" / "notes.txt";
+    test_helpers::write(root / "house" / "rules" / "shoot.lua",
+                        "print('load:' .. umpire.args.notes)\n"
+                        "umpire.hooks.on('draw', function(scenario, overlay) print('open:' .. umpire.args.notes) end)\n"
+                        "return {hits = function(d) return d >= 4 end}\n");
+    const Sent sent = in_worker(root, [&] {
+        send_outcome([&] {
+            const std::string svg = umpire::draw_with_rules("ambush", {(root / "house").string()}, probing_options(notes), {});
+            isolation::send("line", isolation::files_closed() ? "closed" : "open");
+            isolation::send("line", svg.find("<svg") != std::string::npos ? "drawn" : "not drawn");
+        }, "done");
+        return 0;
+    });
+    INFO(sent.died);
+    CHECK(sent.rc == 0);
+    CHECK(sent.probes == std::set<std::string>{"load opened", "open refused"});
+    CHECK(sent.lines == std::vector<std::string>{"closed", "drawn", "done"});
 }
 
 // A `serve` page (cli/cmd_serve.cpp: a fresh worker per page, with the files kept) reads ahead
