@@ -43,4 +43,13 @@ std::filesystem::path schema_for(const std::filesystem::path& yaml_file, const s
 CheckResult check_ruleset(const std::string& name_or_dir, const HostOptions& options,
                           std::ostream& spec_output);
 
+// The four checks of each ruleset, as `umpire check` runs them: steps 1 and 2 of every ruleset
+// first (they read files, the schemas too, and run no rule code); then every file the loads and
+// the spec runs will read is read and kept (ruleset::read_ahead with the specs), and a worker
+// that closes its files closes them (isolation::close_files: docs/sandbox.md, "No file opened
+// after loading"); then steps 3 and 4 of each, whose module bodies, validate and specs run with no
+// file open. One result per name, in order; each ruleset's spec output in spec_outputs.
+std::vector<CheckResult> check_rulesets(const std::vector<std::string>& names_or_dirs, const HostOptions& options,
+                                        std::vector<std::string>& spec_outputs);
+
 }  // namespace umpire

@@ -8,7 +8,10 @@
 #include <map>
 
 #include "host/DataGuard.hpp"
+#include "host/FileSnapshot.hpp"
+#include "host/Isolation.hpp"
 #include "host/LuaHost.hpp"
+#include "ruleset/Load.hpp"
 #include "ruleset/Ruleset.hpp"
 #include "ruleset/YamlLoader.hpp"
 #include "core/draw/MapSvg.hpp"
@@ -416,6 +419,25 @@ fs::path find_scenario(const std::string& file_or_name, const std::vector<std::s
     }
     throw ScriptError("no scenario file '" + file_or_name + "'" +
                       (looked.empty() ? " (give a file, or a name with --ruleset)" : " (looked in" + looked + ")"));
+}
+
+std::string draw_with_rules(const std::string& file_or_name, std::vector<std::string> rulesets,
+                            const HostOptions& options, const DrawOptions& draw) {
+    LuaHost rules(options);
+    const auto file = find_scenario(file_or_name, rulesets, ruleset::search_path(rules));
+    // A scenario file inside a ruleset (rulesets/asl/scenarios/x.yaml) brings its ruleset,
+    // so the ruleset's own notes (asl: Fire Lane Residual FP) appear without --ruleset.
+    const auto home = fs::absolute(file).parent_path().parent_path();
+    if (rulesets.empty() && fs::is_regular_file(home / "ruleset.yaml")) rulesets.push_back(home.string());
+    // Read before any rule code runs, and kept for draw_scenario's reads after the files close.
+    file_snapshot::limit(options.memory_limit);
+    {
+        const file_snapshot::Recording recording;
+        LuaHost::read_file(file, yaml::kMaxFileBytes, "a scenario file");
+    }
+    if (!rulesets.empty()) ruleset::load(rules, rulesets);
+    isolation::close_files();
+    return draw_scenario(file, draw, rulesets.empty() ? nullptr : &rules);
 }
 
 }  // namespace umpire

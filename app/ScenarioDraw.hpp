@@ -10,6 +10,7 @@
 namespace umpire {
 
 class LuaHost;
+struct HostOptions;
 
 struct DrawOptions {
     bool fire_lane = false;    // A9.22: each declared lane's hexes and its line (lane:/lanes:)
@@ -33,5 +34,13 @@ bool is_tabletop_scenario(const std::filesystem::path& file);
 // chains, leaf first) on the search path.
 std::filesystem::path find_scenario(const std::string& file_or_name, const std::vector<std::string>& rulesets,
                                     const std::vector<std::filesystem::path>& search_path);
+
+// `umpire draw` as the command runs it: finds the scenario (find_scenario), reads it (kept in
+// memory, in a worker that keeps its files: host/FileSnapshot.hpp), loads `rulesets` into a host
+// made with `options` (none given: the ruleset the scenario file lies in, if any), closes the
+// worker's files (isolation::close_files; nothing elsewhere), and draws: the rules' draw hooks run
+// with no file open (docs/sandbox.md, "No file opened after loading").
+std::string draw_with_rules(const std::string& file_or_name, std::vector<std::string> rulesets,
+                            const HostOptions& options, const DrawOptions& draw);
 
 }  // namespace umpire

@@ -3,6 +3,8 @@
 #include "bindings/GameLog.hpp"
 #include "host/DataGuard.hpp"
 #include "host/LuaHost.hpp"
+#include "ruleset/Load.hpp"
+#include "ruleset/Ruleset.hpp"
 
 namespace umpire {
 namespace {
@@ -100,10 +102,15 @@ return tests
 
 }  // namespace
 
-SpecResult run_spec_file(LuaHost& host, const std::filesystem::path& file, std::ostream& out) {
+SpecResult run_spec_file(LuaHost& host, const std::filesystem::path& file, const std::string& checked,
+                         std::ostream& out) {
     lua_State* L = host.state();
     const int top = lua_gettop(L);
-    const std::string display = LuaHost::display_path(file);
+    // (from the path checked when there is one, not resolved again: display_path resolves
+    // symlinks, and a spec swapped for one since would be shown by where it leads)
+    std::error_code ec;
+    const std::string display = checked.empty() ? LuaHost::display_path(file)
+                                                 : ruleset::display_of(checked, std::filesystem::current_path(ec).native());
     SpecResult result;
     const auto saved_dice = host.die_source();
     try {
@@ -117,7 +124,7 @@ SpecResult run_spec_file(LuaHost& host, const std::filesystem::path& file, std::
         const int tests = lua_gettop(L);
         lua_pushnil(L);
         lua_setfield(L, env, "test_api");
-        host.load_chunk(LuaHost::read_file(file, LuaHost::kMaxCodeBytes, "a spec file"), "@" + display, env);
+        host.load_chunk(ruleset::read_spec_file(file, checked, display), "@" + display, env);
         host.call(0, 0);
         DataGuard::check(host, "the spec file's body");
         const int n = static_cast<int>(lua_objlen(L, tests));

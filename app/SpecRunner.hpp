@@ -10,6 +10,7 @@
 #pragma once
 #include <filesystem>
 #include <ostream>
+#include <string>
 
 namespace umpire {
 class LuaHost;
@@ -20,7 +21,11 @@ struct SpecResult {
 };
 
 // Runs every test of one spec file in a fresh script env over the host's current rules,
-// printing "ok"/"FAIL" lines to out.
-SpecResult run_spec_file(LuaHost& host, const std::filesystem::path& file, std::ostream& out);
+// printing "ok"/"FAIL" lines to out. `checked`: where the manifest's check found the file
+// (ruleset::Manifest::tests_real); the file is read through one descriptor that must lead there
+// (ruleset::read_spec_file: a symlink swapped in after the check is refused, a FAIL naming the
+// file). Empty only for a spec file no manifest named (tests).
+SpecResult run_spec_file(LuaHost& host, const std::filesystem::path& file, const std::string& checked,
+                         std::ostream& out);
 
 }  // namespace umpire

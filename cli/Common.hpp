@@ -93,8 +93,8 @@ int guarded(const Common& common, const std::function<int()>& body);
 // worker may read (Landlock, isolation::Limits::readable).
 // `after_load`: FileAccess::none for the commands that load once and then only compute (`run`,
 // `replay`): once loaded, the worker opens no file at all (isolation::close_files).
-// FileAccess::none_reloading for `odds` and `test`, which load again after that from the files
-// they kept in memory (host/FileSnapshot.hpp). The others (`check`, `draw`) keep reading beneath
+// FileAccess::none_reloading for `odds`, `test`, `check` and `draw`, which load or read again after
+// that from the files they kept in memory (host/FileSnapshot.hpp). `watch` keeps reading beneath
 // those folders after rule code ran.
 enum class FileAccess { confined, none, none_reloading };
 int isolated(const Common& common, const std::function<int()>& body,

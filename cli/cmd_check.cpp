@@ -23,10 +23,13 @@ int cmd_check(const Common& common, const std::vector<std::string>& names, bool 
             for (const auto& dir : ruleset::all(ruleset::search_path(probe))) wanted.push_back(LuaHost::display_path(dir));
         }
         int problems = 0;
-        for (const auto& name : wanted) {
-            std::ostringstream specs;
-            const CheckResult r = check_ruleset(name, options, specs);
-            if (verbose) std::cout << specs.str();
+        // (every file read before any rule code runs, then the worker's files closed: check_rulesets)
+        std::vector<std::string> specs;
+        const std::vector<CheckResult> results = check_rulesets(wanted, options, specs);
+        for (std::size_t i = 0; i < wanted.size(); ++i) {
+            const std::string& name = wanted[i];
+            const CheckResult& r = results[i];
+            if (verbose) std::cout << specs[i];
             for (const auto& p : r.problems) std::cout << p << "\n";
             // A file without a schema is shown always: nothing checks it, and its author should know.
             for (const auto& n : r.notes) std::cout << "note: " << n << "\n";
@@ -42,7 +45,7 @@ int cmd_check(const Common& common, const std::vector<std::string>& names, bool 
         }
         std::cout << std::flush;
         return problems ? kScriptError : kOk;
-    }, {}, names);  // a ruleset named by its folder is read in the worker (as `--ruleset DIR` is)
+    }, {}, names, FileAccess::none_reloading);  // a ruleset named by its folder is read in the worker (as `--ruleset DIR` is)
 }
 
 }  // namespace umpire::cli

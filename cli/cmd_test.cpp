@@ -42,8 +42,9 @@ int cmd_test(const Common& common, const std::vector<std::string>& names) {
                           << e.what() << "\n";
                 continue;
             }
-            for (const auto& file : ruleset::read_manifest(dir).tests) {
-                const SpecResult r = run_spec_file(host, file, std::cout);
+            const ruleset::Manifest manifest = ruleset::read_manifest(dir);
+            for (std::size_t i = 0; i < manifest.tests.size(); ++i) {
+                const SpecResult r = run_spec_file(host, manifest.tests[i], manifest.tests_real[i], std::cout);
                 total.passed += r.passed;
                 total.failed += r.failed;
             }

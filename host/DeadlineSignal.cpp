@@ -2,7 +2,6 @@
 
 #include <pthread.h>
 #include <signal.h>
-#include <ucontext.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -80,19 +79,6 @@ void forget_timers_after_fork() {
     }
 }
 
-// The program counter the signal interrupted, or null on a machine this does not know.
-const void* interrupted_at(void* context) {
-    const auto* uc = static_cast<const ucontext_t*>(context);
-#if defined(__x86_64__)
-    return reinterpret_cast<const void*>(uc->uc_mcontext.gregs[REG_RIP]);
-#elif defined(__aarch64__)
-    return reinterpret_cast<const void*>(uc->uc_mcontext.pc);
-#else
-    (void)uc;
-    return nullptr;
-#endif
-}
-
 // Past the deadline with the JIT on, the hook may never run (a compiled loop): look at where the
 // thread is. Inside a trace's machine code, its line is noted for the parent, which then names
 // it when it kills the worker. The timer looks again kLookAgainNs later for as long as the call
@@ -104,7 +90,7 @@ constexpr std::int64_t kLookAgainNs = 10'000'000;
 void look_for_compiled_loop(Slot& slot, void* context) {
     if (!trace_lines::any()) return;
     char where[160];
-    if (trace_lines::find(interrupted_at(context), where, sizeof where)) isolation::note_compiled_loop(where);
+    if (trace_lines::find(trace_lines::program_counter(context), where, sizeof where)) isolation::note_compiled_loop(where);
     set_timer(slot, monotonic_now() + kLookAgainNs);
 }
 

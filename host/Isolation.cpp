@@ -33,6 +33,7 @@
 
 #include "host/FileSnapshot.hpp"
 #include "host/Sanitizers.hpp"
+#include "host/TraceLines.hpp"
 #include "host/WorkerFrames.hpp"
 
 namespace umpire::isolation {
@@ -67,6 +68,7 @@ struct Page {
     std::atomic<int> where_writing;  // held while a thread writes `where` (note_where)
     std::atomic<int> where_in_loop;  // `where` is a compiled loop's line (note_compiled_loop)
     std::atomic<std::int64_t> where_in_loop_ns;  // when it was noted (steady_clock)
+    std::atomic<int> where_crashed;  // `where` is the line of the compiled code the worker crashed in
     char where[256];
 };
 
@@ -104,6 +106,34 @@ void* gmp_reallocate(void* old, std::size_t, std::size_t size) {
     return block;
 }
 void gmp_free(void* block, std::size_t) { std::free(block); }
+
+// The handler of a crash signal in the worker. Under --jit, compiled code has no frames the
+// debug API could read, and a crash there (a LuaJIT bug: docs/sandbox.md, "The JIT and untrusted
+// code") left the parent only the chunk of the top-level call. The machine code says where it is,
+// though (trace_lines::find_crashed: the trace holding the program counter, or the trace a C
+// helper was called from), so its line is noted in the shared page for the parent's message.
+// Then the worker dies of the signal as before: SA_RESETHAND made the action the default one
+// again, and the signal raised here is delivered as this handler returns (a fault would also
+// fault again). Only async-signal-safe calls; a fault inside the search kills the worker at once,
+// by the default action, with the chunk's note unchanged.
+void note_compiled_crash(const char* where) {
+    if (!g_page) return;
+    // The thread that crashed may hold `where_writing` itself (the fault came while it noted a
+    // position), and no other thread's note matters now: the worker is about to die. So the
+    // text is written whatever the flag says.
+    g_page->where_writing.store(1, std::memory_order_relaxed);
+    std::size_t i = 0;
+    for (; i + 1 < sizeof g_page->where && where[i]; ++i) g_page->where[i] = where[i];
+    g_page->where[i] = '\0';
+    g_page->where_crashed.store(1, std::memory_order_relaxed);
+    g_page->where_writing.store(0, std::memory_order_release);
+}
+
+void on_crash(int sig, siginfo_t*, void* context) {
+    char where[160];
+    if (trace_lines::find_crashed(context, where, sizeof where)) note_compiled_crash(where);
+    raise(sig);
+}
 
 // ---- the seccomp filter ----------------------------------------------------------------------
 // Installed in the worker before any rule code runs (loading runs rule code too: module bodies,
@@ -298,7 +328,15 @@ void set_limit(int resource, rlim_t soft, rlim_t hard) {
         }
         // The worker dies by its own signals, so the parent can name them: no handler inherited
         // from the parent (a test framework's, a sanitizer's) turns a crash into something else.
-        for (const int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGXCPU}) std::signal(sig, SIG_DFL);
+        // A crash signal only notes where compiled code crashed first (on_crash), then kills.
+        for (const int sig : {SIGABRT, SIGXCPU}) std::signal(sig, SIG_DFL);
+        for (const int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL}) {
+            struct sigaction action {};
+            action.sa_sigaction = on_crash;
+            action.sa_flags = SA_SIGINFO | SA_RESETHAND;  // the default action again from its first word
+            sigemptyset(&action.sa_mask);
+            if (sigaction(sig, &action, nullptr) != 0) std::signal(sig, SIG_DFL);
+        }
         std::set_new_handler(on_new_failure);
         mp_set_memory_functions(gmp_allocate, gmp_reallocate, gmp_free);
         if (limits.confine_files) {
@@ -343,12 +381,24 @@ std::string format_mib(std::size_t bytes) {
     return std::to_string(bytes >> 20) + " MiB";
 }
 
+// A position the worker noted, as the "last known position" of a message: "file:line" or
+// "file:line: in string.find" as noted (less the colon that ends it); a chunk noted with no line
+// ("file:", the top-level call's chunk) says so, rather than leave "file:" with nothing after it.
+std::string position_of(std::string where) {
+    if (!where.empty() && where.back() == ':') where.pop_back();
+    const std::size_t colon = where.rfind(':');
+    const bool line_known = colon != std::string::npos && colon + 1 < where.size() &&
+                            (where.find(": in ", colon) == colon ||
+                             where.find_first_not_of("0123456789", colon + 1) == std::string::npos);
+    return line_known ? where : "in " + where + ", line not known";
+}
+
 // The message for a worker that did not exit on its own, or whose frame the parent refused
 // (`refused_frame`: that frame's announced length, FrameReader::refused).
 std::string death_message(const Limits& limits, const Page& page, int status, int deadline_slot,
                           double cpu_used, std::size_t refused_frame) {
     const std::string where(page.where, strnlen(page.where, sizeof page.where));
-    const std::string last = where.empty() ? "" : " (last known position: " + where + ")";
+    const std::string last = where.empty() ? "" : " (last known position: " + position_of(where) + ")";
     if (refused_frame)
         return (where.empty() ? "" : where + " ") + "the rules' worker announced a message of " +
                format_mib(refused_frame) + " to umpire, more than its whole address space (" +
@@ -377,6 +427,10 @@ std::string death_message(const Limits& limits, const Page& page, int status, in
                " s of CPU" + (limits.cpu_per_run ? " per run" : "") + ", --cpu)" + last;
     if (sig == SIGSYS)
         return "the rules' worker was stopped for a forbidden system call (seccomp)" + last;
+    if (page.where_crashed.load() && !where.empty())
+        return where + " the rules' worker process crashed (" + signal_name(sig) +
+               ") in code compiled under --jit for the loop at this line (LuaJIT's compiler at fault: "
+               "run without --jit); the command's other work is unaffected";
     return "the rules' worker process crashed (" + signal_name(sig) +
            "); the command's other work is unaffected" + last;
 }

@@ -465,6 +465,8 @@ void LuaHost::call(int nargs, int nresults) {
     const bool outer = call_depth_++ == 0;
     if (outer) {
         call_frame_ = __builtin_frame_address(0);
+        // (the top of the stack a crash handler searches for the trace it crashed in, --jit)
+        if (traces_recorded_) trace_lines::note_call_frame(call_frame_);
         if (jit_suspended_ && alloc_->used <= alloc_->limit / 2) {
             luaJIT_setmode(L_, 0, LUAJIT_MODE_ENGINE | LUAJIT_MODE_ON);
             jit_suspended_ = false;
@@ -511,6 +513,7 @@ void LuaHost::call(int nargs, int nresults) {
     }
     const int status = lua_pcall(L_, nargs, nresults, handler);
     if (outer) {
+        if (traces_recorded_) trace_lines::note_call_frame(nullptr);
         if (limits_->has_deadline) limits_->watchdog->disarm();
         if (!options_.trusted) stop_limits();
     }

@@ -1,6 +1,7 @@
 #include "host/TraceLines.hpp"
 
 #include <lua.hpp>
+#include <ucontext.h>
 
 #include "core/Error.hpp"
 
@@ -197,16 +198,20 @@ bool find(const void* address, char* out, unsigned size) {
 
 constexpr std::uintptr_t kMostStack = std::uintptr_t{1} << 20;
 
-UMPIRE_NO_ASAN bool find_caller(lua_State* L, const void* stack_top, char* out, unsigned size) {
+namespace {
+
+// The search itself, over the words [word, top), for the ranges of `owner`'s state (null: of any
+// state). Async-signal-safe: atomics and plain reads only.
+UMPIRE_NO_ASAN bool search_stack(const void* owner, const std::uintptr_t* word, const std::uintptr_t* top, char* out,
+                                 unsigned size) {
     std::uintptr_t low = UINTPTR_MAX, high = 0;
     for (Slot& slot : g_slots) {
-        if (slot.owner.load(std::memory_order_relaxed) != L) continue;
+        const void* of = slot.owner.load(std::memory_order_relaxed);
+        if (!of || (owner && of != owner)) continue;
         low = std::min(low, slot.begin.load(std::memory_order_relaxed));
         high = std::max(high, slot.end.load(std::memory_order_relaxed));
     }
     if (low >= high) return false;
-    const auto* word = static_cast<const std::uintptr_t*>(__builtin_frame_address(0));
-    const auto* top = static_cast<const std::uintptr_t*>(stack_top);
     // (a frame address from another stack, e.g. a coroutine's C stack, would be a wild range)
     if (top <= word || reinterpret_cast<std::uintptr_t>(top) - reinterpret_cast<std::uintptr_t>(word) > kMostStack)
         return false;
@@ -215,7 +220,8 @@ UMPIRE_NO_ASAN bool find_caller(lua_State* L, const void* stack_top, char* out, 
         if (value < low || value >= high) continue;
         for (Slot& slot : g_slots) {
             const unsigned before = slot.sequence.load(std::memory_order_acquire);
-            if ((before & 1u) || slot.owner.load(std::memory_order_relaxed) != L) continue;
+            const void* of = slot.owner.load(std::memory_order_relaxed);
+            if ((before & 1u) || !of || (owner && of != owner)) continue;
             if (value < slot.begin.load(std::memory_order_relaxed) || value >= slot.end.load(std::memory_order_relaxed))
                 continue;
             unsigned i = 0;
@@ -225,6 +231,49 @@ UMPIRE_NO_ASAN bool find_caller(lua_State* L, const void* stack_top, char* out, 
         }
     }
     return false;
+}
+
+// The frame of the outer LuaHost::call on this thread (note_call_frame). A plain thread_local of
+// the executable: read from a signal handler without a call into the TLS resolver.
+thread_local const void* t_call_frame = nullptr;
+
+}  // namespace
+
+bool find_caller(lua_State* L, const void* stack_top, char* out, unsigned size) {
+    return search_stack(L, static_cast<const std::uintptr_t*>(__builtin_frame_address(0)),
+                        static_cast<const std::uintptr_t*>(stack_top), out, size);
+}
+
+void note_call_frame(const void* frame) { t_call_frame = frame; }
+
+// The program counter (pc) or the stack pointer a signal interrupted, from its handler's
+// ucontext; null on a machine this does not know.
+static const void* interrupted(const void* context, bool pc) {
+    const auto* uc = static_cast<const ucontext_t*>(context);
+#if defined(__x86_64__)
+    return reinterpret_cast<const void*>(uc->uc_mcontext.gregs[pc ? REG_RIP : REG_RSP]);
+#elif defined(__aarch64__)
+    return reinterpret_cast<const void*>(pc ? uc->uc_mcontext.pc : uc->uc_mcontext.sp);
+#else
+    (void)uc;
+    (void)pc;
+    return nullptr;
+#endif
+}
+
+const void* program_counter(const void* context) { return interrupted(context, true); }
+
+bool find_crashed(const void* context, char* out, unsigned size) {
+    if (!any()) return false;
+    if (find(program_counter(context), out, size)) return true;
+    // A C helper the trace called (LuaJIT's table, string and error functions): its return address
+    // into the trace is on the stack, above the interrupted stack pointer and below the outer
+    // call's frame. Only within that call: older words above it hold nothing of this run.
+    const void* top = t_call_frame;
+    const void* sp = interrupted(context, false);
+    if (!top || !sp) return false;
+    return search_stack(nullptr, static_cast<const std::uintptr_t*>(sp), static_cast<const std::uintptr_t*>(top), out,
+                        size);
 }
 
 }  // namespace umpire::trace_lines

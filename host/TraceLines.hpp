@@ -52,4 +52,20 @@ bool find_caller(lua_State* L, const void* stack_top, char* out, unsigned size);
 /// Async-signal-safe: whether any state records its traces (so a signal may look).
 bool any();
 
+/// Async-signal-safe: the program counter a signal interrupted, from its handler's ucontext (null
+/// on a machine this does not know).
+const void* program_counter(const void* ucontext);
+
+/// The frame address of the outer LuaHost::call running on this thread (null once it returned),
+/// for find_crashed: the top of the stack words it searches.
+void note_call_frame(const void* frame);
+
+/// Async-signal-safe, for the handler of a crash (SIGSEGV, SIGBUS, ...; isolation's worker): copies
+/// "file:line:" of the trace the crashed thread was running into `out` and returns true: the trace
+/// whose machine code holds the interrupted program counter, or else (a crash in a C helper the
+/// trace called: LuaJIT's table, string and error functions) the newest trace whose return address
+/// lies on the stack between the interrupted stack pointer and the outer call's frame
+/// (note_call_frame). False when no state records its traces, or neither finds one.
+bool find_crashed(const void* ucontext, char* out, unsigned size);
+
 }  // namespace umpire::trace_lines

@@ -61,13 +61,21 @@ void read_ahead(const std::vector<std::string>& names_or_dirs, const std::vector
                                 file.real, display);
                 }
             }
-            if (specs)  // the named ruleset's own specs: the last layer of its chain
-                for (const auto& file : layers.back().tests)
-                    LuaHost::read_file(file, LuaHost::kMaxCodeBytes, "a spec file");
+            if (specs) {  // the named ruleset's own specs: the last layer of its chain
+                const Manifest& m = layers.back();
+                for (std::size_t i = 0; i < m.tests.size(); ++i)
+                    read_spec_file(m.tests[i], m.tests_real[i], display_of(m.tests_real[i], cwd));
+            }
         } catch (const std::exception&) {
             // The load meets the same error at the same file and reports it.
         }
     }
+}
+
+std::string read_spec_file(const fs::path& file, const std::string& checked, const std::string& display) {
+    return read_source(file, LuaHost::kMaxCodeBytes, [](const fs::path& f) {
+        return LuaHost::read_file(f, LuaHost::kMaxCodeBytes, "a spec file");
+    }, checked, display).first;
 }
 
 void load(LuaHost& host, const std::vector<std::string>& names_or_dirs) {

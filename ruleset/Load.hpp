@@ -29,6 +29,14 @@ std::vector<std::filesystem::path> search_path(std::vector<std::filesystem::path
 void read_ahead(const std::vector<std::string>& names_or_dirs, const std::vector<std::filesystem::path>& search_path,
                 bool specs = false);
 
+// The text of a spec file a manifest names (Manifest::tests), read as the loader reads the files
+// it names (read_source: one descriptor, a regular file of at most LuaHost::kMaxCodeBytes, answered
+// from memory in a worker that keeps its files). `checked` is where the manifest's check found it
+// (Manifest::tests_real): a descriptor that leads anywhere else, a symlink swapped in since the
+// check, is refused with a ScriptError naming `display`. Empty: not checked (a spec file named by
+// its path, not by a manifest: tests).
+std::string read_spec_file(const std::filesystem::path& file, const std::string& checked, const std::string& display);
+
 // Loads the named rulesets (a name from the search path, or a directory) as one generation.
 void load(LuaHost& host, const std::vector<std::string>& names_or_dirs);
 

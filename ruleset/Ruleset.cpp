@@ -137,6 +137,7 @@ struct ManifestFields {
         // lstat stamp taken before them; none where the folder was missing.
         std::vector<std::pair<std::string, std::optional<FileStamp>>> folders;
         std::vector<std::string> tests;  // Manifest::tests
+        std::vector<std::string> tests_real;  // Manifest::tests_real
     };
     mutable std::optional<SpecFiles> spec_files;
 };
@@ -387,8 +388,9 @@ std::string resolve_file(const fs::path& dir, const std::string& real_dir, Resol
 // inside the ruleset folder, symlinks followed. `plain` is cleared when one of them is not simply
 // the ruleset folder's resolved path and its spelling below the folder (a symlink on the way, a
 // "." in the entry): a resolution that depends on more than the names in the folders it went through.
+// `reals` gets the canonical path of each (Manifest::tests_real).
 std::vector<std::string> resolve_spec_files(const Manifest& m, const ManifestFields& fields, Resolver& resolver,
-                                            const std::string& display, bool& plain) {
+                                            const std::string& display, bool& plain, std::vector<std::string>& reals) {
     std::vector<std::string> tests;
     const std::string& dir = m.dir.native();
     const auto check_plain = [&](const std::string& file, const std::string& real) {
@@ -401,6 +403,7 @@ std::vector<std::string> resolve_spec_files(const Manifest& m, const ManifestFie
             tests.push_back(resolve_file(m.dir, m.real_dir, resolver, fields.tests.names[i], fields.tests.files[i], "tests",
                                          display, fields.tests.mark, &resolved));
             check_plain(tests.back(), resolved.back().real);
+            reals.push_back(std::move(resolved.back().real));
         }
     } else if (fs::is_directory(m.dir / "tests")) {
         // Listed through the file snapshot: a worker whose files are closed loads the ruleset
@@ -417,9 +420,20 @@ std::vector<std::string> resolve_spec_files(const Manifest& m, const ManifestFie
                                       "(a symlink?); spec files must be inside it", LuaHost::display_path(test));
                 check_plain(test.native(), real_path);
                 tests.push_back(test.native());
+                reals.push_back(real_path);
             }
         }
-        std::sort(tests.begin(), tests.end());
+        // (sorted by the spelled path, each with its own canonical path)
+        std::vector<std::size_t> order(tests.size());
+        for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+        std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return tests[a] < tests[b]; });
+        std::vector<std::string> sorted, sorted_reals;
+        for (const std::size_t i : order) {
+            sorted.push_back(std::move(tests[i]));
+            sorted_reals.push_back(std::move(reals[i]));
+        }
+        tests = std::move(sorted);
+        reals = std::move(sorted_reals);
     }
     return tests;
 }
@@ -481,16 +495,20 @@ bool folders_unchanged(const std::vector<std::pair<std::string, std::optional<Fi
 // change in the folder that holds it (LoadCache::folder_names stands on the same argument); what a
 // name is cannot change without one. Kept only when no spec file went through a symlink (the place
 // a symlink leads to is in no stamped folder) and every folder was there as a folder or missing.
-std::vector<std::string> spec_files(const Manifest& m, const ManifestFields& fields, Resolver& resolver,
-                                    const std::string& display, LoadCache* cache) {
+// Sets m.tests and m.tests_real.
+void spec_files(Manifest& m, const ManifestFields& fields, Resolver& resolver, const std::string& display,
+                LoadCache* cache) {
     if (fields.tests.present) fields.tests.raise_if_failed(display);
     const bool keep = cache && !file_snapshot::enabled() && !m.real_dir.empty();
     ManifestFields::SpecFiles now;
     bool trusted = false;
     if (keep) {
         const auto& kept = fields.spec_files;
-        if (kept && kept->dir == m.dir.native() && kept->real_dir == m.real_dir && folders_unchanged(kept->folders))
-            return kept->tests;
+        if (kept && kept->dir == m.dir.native() && kept->real_dir == m.real_dir && folders_unchanged(kept->folders)) {
+            m.tests = kept->tests;
+            m.tests_real = kept->tests_real;
+            return;
+        }
         now.dir = m.dir.native();
         now.real_dir = m.real_dir;
         trusted = stamp_spec_folders(m.dir.native(), fields, now_ns(), cache->settle_margin, now);
@@ -498,12 +516,15 @@ std::vector<std::string> spec_files(const Manifest& m, const ManifestFields& fie
     fields.spec_files.reset();
     if (cache) cache->count_spec_resolution();
     bool plain = true;
-    now.tests = resolve_spec_files(m, fields, resolver, display, plain);
+    now.tests = resolve_spec_files(m, fields, resolver, display, plain, now.tests_real);
     if (keep && trusted && plain) {
         fields.spec_files = std::move(now);
-        return fields.spec_files->tests;
+        m.tests = fields.spec_files->tests;
+        m.tests_real = fields.spec_files->tests_real;
+        return;
     }
-    return now.tests;
+    m.tests = std::move(now.tests);
+    m.tests_real = std::move(now.tests_real);
 }
 
 }  // namespace
@@ -567,7 +588,7 @@ Manifest read_manifest(const fs::path& dir, LoadCache* cache) {
             m.modules.push_back(resolve_file(m.dir, real_dir, resolver, fields.modules.names[i], fields.modules.files[i],
                                              "rules", display, fields.modules.mark, &m.modules_resolved));
     }
-    m.tests = spec_files(m, fields, resolver, display, cache);
+    spec_files(m, fields, resolver, display, cache);
     return m;
 }
 

@@ -39,6 +39,9 @@ struct Manifest {
         std::optional<FileStamp> stamp;
     };
     std::vector<Resolved> data_resolved, modules_resolved;
+    // The canonical path the check of each spec file (same order as `tests`) found, inside the
+    // ruleset folder: its reader refuses a descriptor that leads anywhere else (read_spec_file).
+    std::vector<std::string> tests_real;
 };
 
 // Reads <dir>/ruleset.yaml; every problem is a ScriptError "ruleset.yaml:line:col: ...".

@@ -36,7 +36,7 @@ TEST_CASE("a spec test that changes umpire.data fails, and the next test sees it
     test_helpers::TestHost t;
     umpire::ruleset::load(t.host, {dir.string()});
     std::ostringstream out;
-    const auto result = umpire::run_spec_file(t.host, dir / "tests/write_spec.lua", out);
+    const auto result = umpire::run_spec_file(t.host, dir / "tests/write_spec.lua", {}, out);
     INFO(out.str());
     CHECK(result.passed == 2);
     CHECK(result.failed == 2);

@@ -20,14 +20,17 @@
 #include <string>
 #include <thread>
 
+#include "app/Checker.hpp"
 #include "app/OddsRunner.hpp"
 #include "app/Replay.hpp"
+#include "app/ScenarioDraw.hpp"
 #include "app/ServePage.hpp"
 #include "app/SpecRunner.hpp"
 #include "host/FileSnapshot.hpp"
 #include "host/Isolation.hpp"
 #include "ruleset/Load.hpp"
 #include "ruleset/Ruleset.hpp"
+#include "ruleset/Shared.hpp"
 #include "tests/support/helpers.hpp"
 
 namespace {
@@ -107,10 +110,14 @@ struct Sent {
     std::string died;
     int rc = -1;
 };
-Sent in_worker(const fs::path& root, const std::function<int()>& body, bool keep = true) {
+// `also_readable`: more folders beneath which the worker may read (the shipped schemas, for check).
+Sent in_worker(const fs::path& root, const std::function<int()>& body, bool keep = true,
+               const std::vector<fs::path>& also_readable = {}) {
     Sent sent;
+    isolation::Limits limits = closing_limits(root, keep);
+    for (const auto& folder : also_readable) limits.readable.push_back(folder);
     try {
-        sent.rc = isolation::run(closing_limits(root, keep), [&] {
+        sent.rc = isolation::run(limits, [&] {
             try {
                 return body();
             } catch (const std::exception& e) {
@@ -135,6 +142,17 @@ void send_outcome(const std::function<void()>& step, const std::string& done) {
     } catch (const std::exception& e) {
         isolation::send("line", e.what());
     }
+}
+
+// house's spec file, whose test opens the notes file through the hook; returns the notes file.
+fs::path write_probing_spec(const fs::path& root) {
+    fs::create_directories(root / "house" / "tests");
+    test_helpers::write(root / "house" / "tests" / "shoot.lua",
+                        "test('hits on a 4, with the scenario read at load', function()\n"
+                        "  print('open:' .. umpire.args.notes)\n"
+                        "  assert(umpire.rules.shoot.hits(4) and umpire.data.scenario('ambush').bonus == 2)\n"
+                        "end)\n");
+    return root / "house" / "notes.txt";
 }
 
 bool skipped_without_landlock() {
@@ -344,13 +362,7 @@ TEST_CASE("files closed: test reads the rulesets and their specs ahead, then loa
           "[isolation][attacks][landlock]") {
     if (skipped_without_landlock()) return;
     const fs::path root = make_rulesets();
-    const fs::path notes = root / "house" / "notes.txt";
-    fs::create_directories(root / "house" / "tests");
-    test_helpers::write(root / "house" / "tests" / "shoot.lua",
-                        "test('hits on a 4, with the scenario read at load', function()\n"
-                        "  print('open:' .. umpire.args.notes)\n"
-                        "  assert(umpire.rules.shoot.hits(4) and umpire.data.scenario('ambush').bonus == 2)\n"
-                        "end)\n");
+    const fs::path notes = write_probing_spec(root);
     const Sent sent = in_worker(root, [&] {
         const umpire::HostOptions options = probing_options(notes);
         const std::vector<std::string> names = {(root / "house").string(), (root / "variant").string()};
@@ -361,8 +373,9 @@ TEST_CASE("files closed: test reads the rulesets and their specs ahead, then loa
         for (const auto& name : names) {
             umpire::LuaHost host(options);
             umpire::ruleset::load(host, {name});
-            for (const auto& file : umpire::ruleset::read_manifest(name).tests) {
-                const umpire::SpecResult r = umpire::run_spec_file(host, file, out);
+            const auto manifest = umpire::ruleset::read_manifest(name);
+            for (std::size_t i = 0; i < manifest.tests.size(); ++i) {
+                const umpire::SpecResult r = umpire::run_spec_file(host, manifest.tests[i], manifest.tests_real[i], out);
                 total.passed += r.passed;
                 total.failed += r.failed;
             }
@@ -377,6 +390,67 @@ TEST_CASE("files closed: test reads the rulesets and their specs ahead, then loa
     REQUIRE(sent.lines.size() == 2);
     CHECK(sent.lines[0] == "closed");
     CHECK(sent.lines[1] == "1 passed, 0 failed");
+}
+
+// `umpire check` (cli/cmd_check.cpp, app/Checker.hpp: check_rulesets) in a worker: the manifests,
+// data files and scenarios are validated against their schemas (no rule code), every file of the
+// rulesets and their specs is read ahead and kept, the files close, and then each ruleset loads
+// from memory and its specs run with no file open: the module body and the spec are refused a
+// file of their ruleset, and both rulesets still check whole. Before (session 35), `check` ran one
+// ruleset after the other with its reads beneath the ruleset folders open while rule code ran.
+TEST_CASE("files closed: check validates every ruleset first, then loads them and runs their specs with no file open",
+          "[isolation][attacks][landlock]") {
+    if (skipped_without_landlock()) return;
+    const fs::path root = make_rulesets();
+    const fs::path notes = write_probing_spec(root);
+    const Sent sent = in_worker(root, [&] {
+        const std::vector<std::string> names = {(root / "house").string(), (root / "variant").string()};
+        std::vector<std::string> specs;
+        const auto results = umpire::check_rulesets(names, probing_options(notes), specs);
+        isolation::send("line", isolation::files_closed() ? "closed" : "open");
+        for (std::size_t i = 0; i < results.size(); ++i) {
+            std::string problems;
+            for (const auto& p : results[i].problems) problems += " " + p;
+            isolation::send("line", fs::path(names[i]).filename().string() + ": " + std::to_string(results[i].specs_passed) +
+                                        " passed, " + std::to_string(results[i].specs_failed) + " failed," + problems);
+        }
+        return 0;
+    }, true, {umpire::ruleset::shared().schemas});
+    INFO(sent.died);
+    CHECK(sent.rc == 0);
+    CHECK(sent.probes == std::set<std::string>{"load refused", "open refused"});
+    REQUIRE(sent.lines.size() == 3);
+    CHECK(sent.lines[0] == "closed");
+    CHECK(sent.lines[1] == "house: 1 passed, 0 failed,");
+    CHECK(sent.lines[2] == "variant: 0 passed, 0 failed,");
+}
+
+// `umpire draw` (cli/cmd_draw.cpp, app/ScenarioDraw.hpp: draw_with_rules) in a worker: the
+// scenario is read and the rules loaded (their module bodies may still open a ruleset file, as in
+// `run`), then the files close, and the rules' draw hooks run with no file open; the picture is
+// drawn whole from the scenario kept in memory. Before (session 35), `draw` kept its reads
+// beneath the ruleset folders open while the hooks ran.
+TEST_CASE("files closed: draw reads the scenario and loads the rules, then runs the draw hooks with no file open",
+          "[isolation][attacks][landlock]") {
+    if (skipped_without_landlock()) return;
+    const fs::path root = make_rulesets();
+    const fs::path notes = root / "house" / "notes.txt";
+    test_helpers::write(root / "house" / "rules" / "shoot.lua",
+                        "print('load:' .. umpire.args.notes)\n"
+                        "umpire.hooks.on('draw', function(scenario, overlay) print('open:' .. umpire.args.notes) end)\n"
+                        "return {hits = function(d) return d >= 4 end}\n");
+    const Sent sent = in_worker(root, [&] {
+        send_outcome([&] {
+            const std::string svg = umpire::draw_with_rules("ambush", {(root / "house").string()}, probing_options(notes), {});
+            isolation::send("line", isolation::files_closed() ? "closed" : "open");
+            isolation::send("line", svg.find("<svg") != std::string::npos ? "drawn" : "not drawn");
+        }, "done");
+        return 0;
+    });
+    INFO(sent.died);
+    CHECK(sent.rc == 0);
+    CHECK(sent.probes == std::set<std::string>{"load opened", "open refused"});
+    CHECK(sent.lines == std::vector<std::string>{"closed", "drawn", "done"});
 }
 
 // A `serve` page (cli/cmd_serve.cpp: a fresh worker per page, with the files kept) reads ahead

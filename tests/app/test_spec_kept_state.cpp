@@ -54,7 +54,7 @@ TEST_CASE("a spec file's kept starting state counts against the memory cap", "[s
                         "test('still has the state', function() eq(#umpire.state.thirds, 2000000) end)\n");
     const std::size_t charged_before = t.host.charged_memory();
     std::ostringstream out;
-    const auto result = umpire::run_spec_file(t.host, dir / "tests" / "grow_spec.lua", out);
+    const auto result = umpire::run_spec_file(t.host, dir / "tests" / "grow_spec.lua", {}, out);
     INFO(out.str());
     CHECK(result.failed == 1);
     CHECK(result.passed == 1);

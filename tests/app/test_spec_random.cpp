@@ -44,7 +44,7 @@ TEST_CASE("spec API: seeded_random draws Park and Miller's sequence, 1..n", "[sp
     test_helpers::write(dir / "tests" / "random_spec.lua", spec);
     test_helpers::TestHost t;
     std::ostringstream out;
-    const auto result = umpire::run_spec_file(t.host, dir / "tests" / "random_spec.lua", out);
+    const auto result = umpire::run_spec_file(t.host, dir / "tests" / "random_spec.lua", {}, out);
     INFO(out.str());
     CHECK(result.failed == 0);
     CHECK(result.passed == 42);

@@ -117,4 +117,20 @@ else
     || { echo "FAIL: nan_keys under --jit: rc $rc"; cat "$work/out" "$work/err"; fail=1; }
 fi
 
+
+# ---- session 35 (h3): a worker crash under --jit names its position readably -----------------
+# Before, nan_keys.lua's crash under --jit ended "(last known position: nan_keys.lua:)", a colon
+# with nothing after it. The worker's crash handler now names the line of the trace it crashed in
+# ("nan_keys.lua:N: the rules' worker process crashed ... in code compiled under --jit for the
+# loop at this line"), or, where the handler finds none, says the line is not known. Whether
+# LuaJIT compiles the loop varies from run to run, so each run may crash or answer.
+for i in 1 2 3; do
+  "$umpire" run --jit "$work/nan_keys.lua" > "$work/out" 2> "$work/err"; rc=$?
+  [ "$rc" = 0 ] && continue
+  if grep -q 'nan_keys\.lua:)' "$work/err" \
+     || ! grep -q "the rules' worker process" "$work/err"; then
+    echo "FAIL: nan_keys under --jit: the crash's position reads badly"; cat "$work/err"; fail=1
+  fi
+done
+
 exit $fail

@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <functional>
+#include <sstream>
 #include <string>
 #include <thread>
 
@@ -17,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "app/SpecRunner.hpp"
 #include "host/FileSnapshot.hpp"
 #include "ruleset/Load.hpp"
 #include "ruleset/LoadCache.hpp"
@@ -53,6 +55,23 @@ struct Swappable {
         fs::remove(file);
         fs::create_symlink(outside / file.filename(), file);
     }
+    // A thread that swaps `file` for a symlink to its look-alike outside and back (a fresh file of
+    // `inside`), each by an atomic rename, until `stop`.
+    std::thread swap_to_and_fro(const fs::path& file, const std::string& inside, const std::atomic<bool>& stop) const {
+        return std::thread([this, file, inside, &stop] {
+            const fs::path link = file.parent_path() / ".link", copy = file.parent_path() / ".copy";
+            for (int i = 0; !stop; ++i) {
+                std::error_code ec;
+                if (i % 2) {
+                    fs::create_symlink(outside / file.filename(), link, ec);
+                    fs::rename(link, file, ec);
+                } else {
+                    test_helpers::write(copy, inside);
+                    fs::rename(copy, file, ec);
+                }
+            }
+        });
+    }
     void swap_fifo(const fs::path& file) const {
         fs::remove(file);
         REQUIRE(::mkfifo(file.c_str(), 0600) == 0);
@@ -66,6 +85,23 @@ std::string error_of(const std::function<void()>& f) {
         return e.what();
     }
     return "";
+}
+
+// Runs body in a child process (file keeping is turned on for a whole process, and never off);
+// returns its result as the child's exit code (5: it threw; -1: it did not exit).
+int in_child(const std::function<int()>& body) {
+    const pid_t child = ::fork();
+    if (child == 0) {
+        int code = 5;
+        try {
+            code = body();
+        } catch (...) {
+        }
+        ::_exit(code);
+    }
+    int status = 0;
+    if (child < 0 || ::waitpid(child, &status, 0) != child || !WIFEXITED(status)) return -1;
+    return WEXITSTATUS(status);
 }
 
 const auto read_yaml = [](const std::string& display) {
@@ -124,31 +160,21 @@ TEST_CASE("in a worker that keeps its files, the first read of a file is checked
     const Swappable s("snapshot");
     const std::string checked = fs::canonical(s.scenario).native();
     s.swap_out(s.scenario);
-    const pid_t child = ::fork();
-    REQUIRE(child >= 0);
-    if (child == 0) {
-        int code = 0;
-        try {
-            umpire::file_snapshot::enable();
-            const umpire::file_snapshot::Recording recording;
-            const std::string error = error_of([&] {
-                umpire::ruleset::read_source(s.scenario, 1 << 20, read_yaml("ambush.yaml"), checked, "ambush.yaml");
-            });
-            if (error.find("ambush.yaml: changed while the rules were read: it now leads to") == std::string::npos) code = 2;
-            else if (umpire::file_snapshot::find(s.scenario)) code = 3;  // nothing refused is kept
-            // A file that is where it was checked is read and kept.
-            const std::string good = fs::canonical(s.manifest).native();
-            const auto [bytes, stamp] = umpire::ruleset::read_source(s.manifest, 1 << 20, read_yaml("m"), good, "m");
-            if (code == 0 && (bytes.find("house") == std::string::npos || !umpire::file_snapshot::find(s.manifest))) code = 4;
-        } catch (...) {
-            code = 5;
-        }
-        ::_exit(code);
-    }
-    int status = 0;
-    REQUIRE(::waitpid(child, &status, 0) == child);
-    REQUIRE(WIFEXITED(status));
-    CHECK(WEXITSTATUS(status) == 0);  // 2: the swapped file was read; 3: it was kept; 4: a good one was not
+    const int code = in_child([&] {
+        umpire::file_snapshot::enable();
+        const umpire::file_snapshot::Recording recording;
+        const std::string error = error_of([&] {
+            umpire::ruleset::read_source(s.scenario, 1 << 20, read_yaml("ambush.yaml"), checked, "ambush.yaml");
+        });
+        if (error.find("ambush.yaml: changed while the rules were read: it now leads to") == std::string::npos) return 2;
+        if (umpire::file_snapshot::find(s.scenario)) return 3;  // nothing refused is kept
+        // A file that is where it was checked is read and kept.
+        const std::string good = fs::canonical(s.manifest).native();
+        const auto [bytes, stamp] = umpire::ruleset::read_source(s.manifest, 1 << 20, read_yaml("m"), good, "m");
+        if (bytes.find("house") == std::string::npos || !umpire::file_snapshot::find(s.manifest)) return 4;
+        return 0;
+    });
+    CHECK(code == 0);  // 2: the swapped file was read; 3: it was kept; 4: a good one was not
 }
 
 // The whole load, where the check and the read cannot be parted: a thread swaps the scenario for
@@ -163,20 +189,8 @@ TEST_CASE("a scenario swapped to and fro while the rules load is never read from
         for (int k = 0; k < 40; ++k) text += "unit" + std::to_string(k) + ": {name: squad, fp: 4, range: 6, morale: 7}\n";
         test_helpers::write(s.dir / ("scenarios/a" + std::to_string(10 + i) + ".yaml"), text);
     }
-    const fs::path link = s.dir / "scenarios/.link", copy = s.dir / "scenarios/.copy";
     std::atomic<bool> stop{false};
-    std::thread swapper([&] {
-        for (int i = 0; !stop; ++i) {
-            std::error_code ec;
-            if (i % 2) {
-                fs::create_symlink(s.outside / "ambush.yaml", link, ec);
-                fs::rename(link, s.scenario, ec);
-            } else {
-                test_helpers::write(copy, "name: inside\n");
-                fs::rename(copy, s.scenario, ec);
-            }
-        }
-    });
+    std::thread swapper = s.swap_to_and_fro(s.scenario, "name: inside\n", stop);
     TestHost t;
     int loaded = 0, refused = 0, outside = 0, none = 0;
     for (int i = 0; i < 1000; ++i) {
@@ -195,4 +209,92 @@ TEST_CASE("a scenario swapped to and fro while the rules load is never read from
     INFO(loaded << " read inside, " << none << " refused at the check, " << refused << " loads refused");
     CHECK(outside == 0);
     CHECK(loaded > 0);
+}
+
+// Spec files (a manifest's `tests:`, or tests/*.lua) were checked inside the ruleset folder with
+// the other files, but read by their path when run (app/SpecRunner.cpp) and in `umpire test`'s
+// read-ahead (ruleset/Load.cpp), so a spec swapped for a symlink out of the folder after the
+// check ran the file outside as the ruleset's spec, and a FIFO blocked `umpire test` for ever
+// (session 35). Both now read through ruleset::read_spec_file, checked against
+// Manifest::tests_real.
+namespace {
+struct WithSpec : Swappable {
+    fs::path spec;
+    explicit WithSpec(const std::string& tag) : Swappable(tag) {
+        fs::create_directories(dir / "tests");
+        spec = dir / "tests/house_spec.lua";
+        test_helpers::write(spec, "test('inside', function() end)\n");
+        test_helpers::write(outside / "house_spec.lua", "test('outside', function() end)\n");
+    }
+};
+}  // namespace
+
+TEST_CASE("a spec file swapped after the check is refused, not read", "[checked]") {
+    const WithSpec s("spec");
+    const auto manifest = umpire::ruleset::read_manifest(s.dir);
+    REQUIRE(manifest.tests.size() == 1);
+    REQUIRE(manifest.tests_real.size() == 1);
+    CHECK(manifest.tests_real[0] == fs::canonical(s.spec).native());
+    TestHost t;
+    umpire::ruleset::load(t.host, {s.dir.string()});
+    std::ostringstream out;
+    SECTION("for a symlink out of the ruleset") {
+        s.swap_out(s.spec);
+        const auto result = umpire::run_spec_file(t.host, manifest.tests[0], manifest.tests_real[0], out);
+        CHECK(result.passed == 0);
+        CHECK(result.failed == 1);
+        CHECK(out.str().find("ok ") == std::string::npos);
+        INFO(out.str());
+        CHECK(out.str().find("tests/house_spec.lua: changed while the rules were read: it now leads to") != std::string::npos);
+    }
+    SECTION("for a FIFO") {
+        s.swap_fifo(s.spec);
+        const auto result = umpire::run_spec_file(t.host, manifest.tests[0], manifest.tests_real[0], out);
+        CHECK(result.failed == 1);
+        CHECK(out.str().find("it is no longer a regular file (a FIFO)") != std::string::npos);
+    }
+    SECTION("through the read-ahead of `umpire test`, in a worker that keeps its files") {
+        s.swap_out(s.spec);
+        const int code = in_child([&] {
+            umpire::file_snapshot::enable();
+            const std::string error = error_of([&] {
+                umpire::ruleset::read_spec_file(manifest.tests[0], manifest.tests_real[0], "house_spec.lua");
+            });
+            if (error.find("house_spec.lua: changed while the rules were read: it now leads to") == std::string::npos) return 2;
+            if (umpire::file_snapshot::find(manifest.tests[0])) return 3;  // nothing refused is kept
+            return 0;
+        });
+        CHECK(code == 0);  // 2: the swapped file was read; 3: it was kept
+    }
+}
+
+// The whole of `umpire test`'s sequence for one ruleset (the manifest read, each spec run), where
+// the check and the read cannot be parted: a thread swaps the spec for a symlink out and back.
+// A run finds the spec inside or refuses it; it never runs the one outside.
+TEST_CASE("a spec file swapped to and fro while the specs run is never read from outside", "[checked]") {
+    const WithSpec s("spec-race");
+    TestHost t;
+    umpire::ruleset::load(t.host, {s.dir.string()});  // (before the swaps: a spec outside fails a load)
+    std::atomic<bool> stop{false};
+    std::thread swapper = s.swap_to_and_fro(s.spec, "test('inside', function() end)\n", stop);
+    int inside = 0, outside = 0, refused = 0;
+    for (int i = 0; i < 400; ++i) {
+        try {
+            const auto manifest = umpire::ruleset::read_manifest(s.dir);
+            for (std::size_t k = 0; k < manifest.tests.size(); ++k) {
+                std::ostringstream out;
+                umpire::run_spec_file(t.host, manifest.tests[k], manifest.tests_real[k], out);
+                if (out.str().find("ok   ") != std::string::npos && out.str().find(": outside") != std::string::npos) ++outside;
+                else if (out.str().find(": inside") != std::string::npos) ++inside;
+                else ++refused;
+            }
+        } catch (const std::exception&) {
+            ++refused;  // refused at the check (the spec was outside then)
+        }
+    }
+    stop = true;
+    swapper.join();
+    INFO(inside << " ran inside, " << refused << " refused");
+    CHECK(outside == 0);
+    CHECK(inside > 0);
 }

@@ -76,7 +76,7 @@ std::string specs(umpire::LuaHost& host, const std::vector<fs::path>& dirs) {
     for (const auto& dir : dirs)
         for (const auto& m : umpire::ruleset::chain(dir, umpire::ruleset::search_path(host)))
             for (const auto& file : m.tests) {
-                const auto result = umpire::run_spec_file(host, file, out);
+                const auto result = umpire::run_spec_file(host, file, {}, out);
                 out << fs::path(file).filename().string() << ": " << result.passed << " passed, " << result.failed << " failed\n";
             }
     return out.str();

@@ -128,14 +128,14 @@ TEST_CASE("the spec runner counts passes and failures", "[rulesets][spec]") {
     TestHost t;
     umpire::ruleset::load(t.host, {(test_helpers::fixtures() / "house").string()});
     std::ostringstream out;
-    const auto r = umpire::run_spec_file(t.host, test_helpers::fixtures() / "house/tests/house_spec.lua", out);
+    const auto r = umpire::run_spec_file(t.host, test_helpers::fixtures() / "house/tests/house_spec.lua", {}, out);
     CHECK(r.passed == 2);
     CHECK(r.failed == 1);
     CHECK_THAT(out.str(), Catch::Contains("house_spec.lua:8: expected 5, got 4"));
 
     TestHost b;
     umpire::ruleset::load(b.host, {(test_helpers::fixtures() / "base").string()});
-    const auto rb = umpire::run_spec_file(b.host, test_helpers::fixtures() / "base/tests/machine_guns_spec.lua", out);
+    const auto rb = umpire::run_spec_file(b.host, test_helpers::fixtures() / "base/tests/machine_guns_spec.lua", {}, out);
     CHECK(rb.passed == 2);
     CHECK(rb.failed == 0);
 }

@@ -222,3 +222,48 @@ TEST_CASE("check: a scenario file whose name umpire.data.scenario cannot take is
           std::string::npos);
     for (const auto& p : r.problems) CHECK(p.find("._good_one-2") == std::string::npos);
 }
+
+TEST_CASE("check: a scenario that is a symlink out of the ruleset folder is a problem, not read") {
+    // `check` validated every scenarios/*.yaml by its path, so a symlink to a YAML file anywhere was
+    // read and its values shown in the schema's problems (session 35). Now it is named and not read,
+    // as umpire.data.scenario refuses it.
+    namespace fs = std::filesystem;
+    const fs::path root = test_helpers::scratch_copy("scenario-out");
+    const fs::path dir = root / "base";
+    fs::create_directories(dir / "scenarios");
+    test_helpers::write(root / "secret.yaml", "token: not-for-a-ruleset-to-read\n");
+    fs::create_symlink(root / "secret.yaml", dir / "scenarios" / "leak.yaml");
+    std::ostringstream specs;
+    const auto r = umpire::check_ruleset(dir.string(), umpire::HostOptions{}, specs);
+    int named = 0;
+    for (const auto& p : r.problems) {
+        CHECK(p.find("not-for-a-ruleset-to-read") == std::string::npos);
+        if (p.find("scenarios/leak.yaml:1:1: resolves outside the ruleset folder (a symlink?): not read") != std::string::npos)
+            ++named;
+    }
+    CHECK(named == 1);
+    for (const auto& n : r.notes) CHECK(n.find("leak.yaml") == std::string::npos);  // not looked at for a schema
+}
+
+TEST_CASE("check: a modeline naming a schema outside the ruleset's folders and the shipped schemas is a problem, not read") {
+    // A data file's modeline names its schema by any path, and a schema's text comes back in the
+    // problems it finds (here its enum): so a schema is read only from the ruleset's chain or the
+    // shipped schemas (session 35). Before, any JSON file the user could read was.
+    namespace fs = std::filesystem;
+    const fs::path root = test_helpers::scratch_copy("schema-out");
+    const fs::path dir = root / "base";
+    test_helpers::write(root / "secret.json", R"({"type": "object", "properties": {"rof": {"enum": ["not-for-a-ruleset-to-read"]}}})");
+    std::ifstream in(dir / "data" / "weapons.yaml");
+    const std::string weapons((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    test_helpers::write(dir / "data" / "weapons.yaml", "# yaml-language-server: $schema=../../secret.json\n" + weapons);
+    std::ostringstream specs;
+    const auto r = umpire::check_ruleset(dir.string(), umpire::HostOptions{}, specs);
+    int named = 0;
+    for (const auto& p : r.problems) {
+        CHECK(p.find("not-for-a-ruleset-to-read") == std::string::npos);
+        if (p.find("data/weapons.yaml:1:1: its schema ") != std::string::npos &&
+            p.find("secret.json lies outside the ruleset's folders and the shipped schemas: not read") != std::string::npos)
+            ++named;
+    }
+    CHECK(named == 1);
+}
