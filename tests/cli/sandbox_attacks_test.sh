@@ -158,6 +158,11 @@ expect 1 "ModifierPipeline:add: a whole number from -2^53 to 2^53 expected, got 
   run -e 'local m = umpire.bus.modifiers("x") m:add(1e300, "a", "A1") return m:total()'
 expect 1 "a modifier pipeline's value must be a whole number" \
   run -e 'local m = umpire.bus.modifiers("x") m:add(1, "a", "A1") m[2] = 1e300 return tostring(m)'
+# math.random as Lua 5.1: a third argument was ignored, and fractional bounds gave fractional rolls.
+expect 1 "bad argument to 'random' (wrong number of arguments)" run -e 'local r = math.random(1, 2, 3) return r'
+out=$("$umpire" run -e 'local seen = {} for i = 1, 200 do local r = math.random(0.5, 3.7) seen[r] = true end
+  local keys = {} for k in pairs(seen) do keys[#keys + 1] = k end table.sort(keys) return table.concat(keys, ",")' 2> "$work/err")
+[ "$out" = "0,1,2,3" ] || { echo "FAIL: math.random(0.5, 3.7) gave $out"; cat "$work/err"; fail=1; }
 # --timeout: NaN and negative numbers were no limit, an infinity or 1e308 overflowed the clock and
 # stopped the script at once ("ran longer than infs").
 for t in inf 1e308 nan -1; do
