@@ -1,5 +1,7 @@
 #include "app/Sweep.hpp"
 
+#include <cctype>
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -57,26 +59,38 @@ Axis parse_axis(const std::string& text) {
     axis.name = text.substr(0, eq);
     const std::string spec = text.substr(eq + 1);
     if (const auto dots = spec.find(".."); dots != std::string::npos) {
-        // A..B[:STEP], integers.
+        // A..B[:STEP], integers within 2^53 (the values are kept as doubles, exact there). Before,
+        // strtol's overflow went unseen ("99999999999999999999" read as 2^63 - 1), B - A could
+        // overflow, and a range ending near 2^63 - 1 stepped past it, wrapped, and grew its list
+        // without end (9 GB in a minute).
+        constexpr long kExact = 1L << 53;
+        const auto whole = [&](const char* at, std::size_t column, const char* what, char** end) {
+            errno = 0;
+            const long v = std::strtol(at, end, 10);
+            if (*end != at && (errno == ERANGE || v > kExact || v < -kExact))
+                throw ParseError("grid axis", text, column, std::string(what) + " out of range (an integer from -2^53 to 2^53)");
+            return v;
+        };
         char* end = nullptr;
-        const long from = std::strtol(spec.c_str(), &end, 10);
+        const long from = whole(spec.c_str(), eq + 1, "A", &end);
         if (dots == 0 || end != spec.c_str() + dots) throw ParseError("grid axis", text, eq + 1, "expected an integer before '..'");
         const char* to_at = spec.c_str() + dots + 2;
-        const long to = std::strtol(to_at, &end, 10);
+        const long to = whole(to_at, eq + 1 + dots + 2, "B", &end);
         if (end == to_at) throw ParseError("grid axis", text, eq + 1 + dots + 2, "expected an integer after '..'");
         long step = 1;
         if (*end == ':') {
             const char* step_at = end + 1;
-            step = std::strtol(step_at, &end, 10);
-            if (end == step_at || step <= 0)
-                throw ParseError("grid axis", text, eq + 1 + static_cast<std::size_t>(step_at - spec.c_str()),
-                                 "expected a positive step after ':'");
+            const std::size_t step_column = eq + 1 + static_cast<std::size_t>(step_at - spec.c_str());
+            step = whole(step_at, step_column, "STEP", &end);
+            if (end == step_at || step <= 0) throw ParseError("grid axis", text, step_column, "expected a positive step after ':'");
         }
         if (*end != '\0')
             throw ParseError("grid axis", text, eq + 1 + static_cast<std::size_t>(end - spec.c_str()), "unexpected text");
         if (to < from) throw ParseError("grid axis", text, eq + 1, "an empty range (B < A)");
-        if ((to - from) / step >= 100000) throw ParseError("grid axis", text, eq + 1, "more than 100000 values");
-        for (long v = from; v <= to; v += step) {
+        const long last = (to - from) / step;  // the index of the last value: |to - from| <= 2^54
+        if (last >= 100000) throw ParseError("grid axis", text, eq + 1, "more than 100000 values");
+        for (long i = 0; i <= last; ++i) {
+            const long v = from + i * step;
             axis.values.push_back(static_cast<double>(v));
             axis.texts.push_back(std::to_string(v));
         }
@@ -96,8 +110,15 @@ Axis parse_axis(const std::string& text) {
 }
 
 std::size_t Grid::size() const {
+    // At most 10^9 cells: four axes of 100 000 values multiplied past 2^64 and wrapped, so the
+    // sweep ran (and a merge expected) some other number of cells.
+    constexpr std::size_t kMaxCells = 1000000000;
     std::size_t n = 1;
-    for (const auto& a : axes) n *= a.values.size();
+    for (const auto& a : axes) {
+        if (!a.values.empty() && n > kMaxCells / a.values.size())
+            throw ParseError("grid", text(), 0, "more than 1000000000 cells (the product of the axes' sizes)");
+        n *= a.values.size();
+    }
     return axes.empty() ? 0 : n;
 }
 
@@ -123,11 +144,16 @@ Shard parse_shard(const std::string& text) {
     const auto slash = text.find('/');
     char* end = nullptr;
     Shard s;
+    // Digits only, in range: strtoul read "-1" and 2^64 as 2^64 - 1 without a word.
+    const auto digits_at = [&](std::size_t at) { return at < text.size() && std::isdigit(static_cast<unsigned char>(text[at])); };
+    errno = 0;
     s.index = std::strtoul(text.c_str(), &end, 10);
-    if (slash == std::string::npos || end != text.c_str() + slash)
+    if (slash == std::string::npos || end != text.c_str() + slash || !digits_at(0))
         throw ParseError("shard", text, 0, "expected I/N, e.g. 2/4");
     s.count = std::strtoul(text.c_str() + slash + 1, &end, 10);
-    if (*end != '\0' || end == text.c_str() + slash + 1) throw ParseError("shard", text, slash + 1, "expected N after '/'");
+    if (*end != '\0' || end == text.c_str() + slash + 1 || !digits_at(slash + 1))
+        throw ParseError("shard", text, slash + 1, "expected N after '/'");
+    if (errno == ERANGE) throw ParseError("shard", text, 0, "a number out of range");
     if (s.count == 0 || s.index == 0 || s.index > s.count)
         throw ParseError("shard", text, 0, "I must be between 1 and N");
     return s;

@@ -5,6 +5,7 @@
 #include "bindings/Game.hpp"
 #include "bindings/GameLog.hpp"
 #include "bindings/LuaError.hpp"
+#include "bindings/WholeNumber.hpp"
 #include "bindings/wrap_dice.hpp"
 #include "core/dice/Die.hpp"
 
@@ -13,14 +14,7 @@ namespace umpire::wrap {
 // A whole number from `min` to `max` at `index`; the error names the argument and what it got
 // (a pool may be empty: no hits means no damage dice, so callers choose min = 0 there).
 std::uint32_t whole_number_arg(lua_State* L, int index, const char* what, lua_Integer min, lua_Integer max) {
-    const bool is_number = lua_isnumber(L, index);
-    const lua_Number v = lua_tonumber(L, index);
-    if (!is_number || v < static_cast<lua_Number>(min) || v > static_cast<lua_Number>(max) ||
-        v != static_cast<lua_Integer>(v))
-        throw Error(std::string(what) + " must be a whole number from " + std::to_string(min) + " to " +
-                    std::to_string(max) + ", got " +
-                    (is_number ? std::string(lua_tostring(L, index)) : std::string("a ") + luaL_typename(L, index)));
-    return static_cast<std::uint32_t>(v);
+    return static_cast<std::uint32_t>(lua::whole_number(L, index, what, min, max));
 }
 
 /// @lua umpire.dice.d(sides)
@@ -88,7 +82,8 @@ int die_count(lua_State* L) {
         lua::StackCheck check(L, 1);
         const std::uint32_t n = whole_number_arg(L, 1, "pool size", 0, 1000);
         const std::uint32_t sides = whole_number_arg(L, 2, "sides", 1, 1000000);
-        const lua_Integer target = luaL_checkinteger(L, 3);
+        constexpr std::int64_t kExact = std::int64_t{1} << 53;  // luaL_checkinteger read 4.5 as 4
+        const std::int64_t target = lua::whole_number(L, 3, "umpire.dice.count: target", -kExact, kExact);
         const std::string how = luaL_optstring(L, 4, ">=");
         if (how != ">=" && how != "<=")
             throw Error("umpire.dice.count: how must be \">=\" or \"<=\", got \"" + how + "\"");

@@ -108,7 +108,8 @@ int source_fix(lua_State* L) {
             lua_rawgeti(L, 1, i);
             const lua_Number face = lua_tonumber(L, -1);
             lua_pop(L, 1);
-            if (face < 1 || face != static_cast<std::uint32_t>(face))
+            // (face > 2^32 - 1 first: casting a larger number, or NaN, is undefined behaviour)
+            if (!(face >= 1 && face <= 4294967295.0) || face != static_cast<std::uint32_t>(face))
                 throw Error("umpire.dice.fix: face #" + std::to_string(i) +
                             " must be a whole number >= 1");
             faces.push_back(static_cast<std::uint32_t>(face));

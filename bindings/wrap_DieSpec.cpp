@@ -13,6 +13,7 @@
 #include "bindings/Game.hpp"
 #include "bindings/GameLog.hpp"
 #include "bindings/LuaError.hpp"
+#include "bindings/WholeNumber.hpp"
 #include "bindings/wrap_dice.hpp"
 #include "core/dice/DieSpec.hpp"
 
@@ -22,16 +23,24 @@ namespace {
 
 constexpr std::uint32_t kDefaultDepth = 10;
 
+// The largest face a die may show, either sign: a pool of 1000 dice each exploding 100 times sums
+// to at most ~10^14, exact in a double and far inside int64 (a face of 2^62 overflowed the sum).
+constexpr std::int64_t kMaxFace = 1000000000;
+
+std::int64_t face_at(lua_State* L, int index, const std::string& what) {
+    return lua::whole_number(L, index, what, -kMaxFace, kMaxFace);
+}
+
 std::set<std::int64_t> read_set(lua_State* L, int table, const char* field) {
     std::set<std::int64_t> values;
     lua_getfield(L, table, field);
-    if (lua_isnumber(L, -1)) values.insert(lua_tointeger(L, -1));
+    if (lua_isnumber(L, -1)) values.insert(face_at(L, -1, std::string("die.") + field));
     else if (lua_istable(L, -1)) {
         for (int i = 1;; ++i) {
             lua_rawgeti(L, -1, i);
             if (lua_isnil(L, -1)) { lua_pop(L, 1); break; }
             if (!lua_isnumber(L, -1)) throw Error(std::string("die.") + field + " must list whole numbers (faces)");
-            values.insert(lua_tointeger(L, -1));
+            values.insert(face_at(L, -1, std::string("die.") + field + "[" + std::to_string(i) + "]"));
             lua_pop(L, 1);
         }
     } else if (!lua_isnil(L, -1)) {
@@ -61,7 +70,7 @@ dice::DieSpec check_die(lua_State* L, int index) {
         for (int i = 1; i <= n; ++i) {
             lua_rawgeti(L, -3, i);
             if (!lua_isnumber(L, -1)) throw Error("die.faces must list whole numbers");
-            faces.push_back(lua_tointeger(L, -1));
+            faces.push_back(face_at(L, -1, "die.faces[" + std::to_string(i) + "]"));
             lua_pop(L, 1);
         }
         if (faces.empty() || faces.size() > 1000) throw Error("die.faces must list 1 to 1000 faces");
@@ -177,7 +186,8 @@ int spec_count(lua_State* L) {
             }
             what = "test";
         } else {
-            const lua_Integer target = luaL_checkinteger(L, 3);
+            constexpr std::int64_t kExact = std::int64_t{1} << 53;  // luaL_checkinteger read 4.5 as 4
+            const std::int64_t target = lua::whole_number(L, 3, "umpire.dice.count: target", -kExact, kExact);
             const std::string how = luaL_optstring(L, 4, ">=");
             if (how != ">=" && how != "<=") throw Error("umpire.dice.count: how must be \">=\" or \"<=\", got \"" + how + "\"");
             for (const std::int64_t v : die.distribution().outcomes()) passes[v] = how == ">=" ? v >= target : v <= target;

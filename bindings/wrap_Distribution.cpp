@@ -7,6 +7,7 @@
 #include "bindings/Game.hpp"
 #include "bindings/LuaError.hpp"
 #include "bindings/LuaLibrary.hpp"
+#include "bindings/WholeNumber.hpp"
 #include "bindings/wrap_dice.hpp"
 #include "core/dice/DiceExpression.hpp"
 #include "core/dice/Distribution.hpp"
@@ -40,7 +41,8 @@ int distribution_p(lua_State* L) {
         lua::StackCheck check(L, 2);
         const auto& d = check_distribution(L, 1);
         const std::string op = luaL_checkstring(L, 2);
-        const std::int64_t v = luaL_checkinteger(L, 3);
+        // A whole number: luaL_checkinteger read p(">=", 4.5) as p(">=", 4), NaN as -2^63.
+        const std::int64_t v = lua::whole_number(L, 3, "Distribution:p: value", -(std::int64_t{1} << 53), std::int64_t{1} << 53);
         mpq_class p;
         if (op == "==") p = d.probability_equal(v);
         else if (op == "<") p = d.probability_less(v);
@@ -102,10 +104,13 @@ int distribution_tostring(lua_State* L) {
 /// ---The distribution of the sum of two independent outcomes (convolution); a number shifts it.
 int distribution_add(lua_State* L) {
     return lua::lua_guard(L, [&] {
+        // A shift is a whole number within 2^53 (the doubles rule code counts in are exact there);
+        // the distribution's own check refuses a total past int64.
+        constexpr std::int64_t kExact = std::int64_t{1} << 53;
         if (lua_isnumber(L, 1)) {
-            push_distribution(L, check_distribution(L, 2).shift(lua_tointeger(L, 1)));
+            push_distribution(L, check_distribution(L, 2).shift(lua::whole_number(L, 1, "a number added to a distribution", -kExact, kExact)));
         } else if (lua_isnumber(L, 2)) {
-            push_distribution(L, check_distribution(L, 1).shift(lua_tointeger(L, 2)));
+            push_distribution(L, check_distribution(L, 1).shift(lua::whole_number(L, 2, "a number added to a distribution", -kExact, kExact)));
         } else {
             const auto& a = check_distribution(L, 1);
             const auto& b = check_distribution(L, 2);

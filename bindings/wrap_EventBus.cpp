@@ -8,6 +8,7 @@
 #include <string>
 
 #include "bindings/GameLog.hpp"
+#include "bindings/WholeNumber.hpp"
 #include "bindings/api_modules.hpp"
 
 namespace umpire {
@@ -86,7 +87,8 @@ int l_on(lua_State* L) {
         bool sees_cancelled = false;
         if (lua_istable(L, 3)) {
             lua_getfield(L, 3, "priority");
-            priority = static_cast<int>(luaL_optinteger(L, -1, 0));
+            // (0.5 was read as 0, 1e300 as whatever int it cast to: the handlers' order changed)
+            priority = lua_isnil(L, -1) ? 0 : static_cast<int>(lua::whole_number(L, -1, "umpire.bus.on: priority", -1000000000, 1000000000));
             lua_getfield(L, 3, "sees_cancelled");
             sees_cancelled = lua_toboolean(L, -1);
             lua_pop(L, 2);

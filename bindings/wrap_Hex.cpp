@@ -15,6 +15,7 @@
 #include "bindings/Game.hpp"
 #include "bindings/LuaError.hpp"
 #include "bindings/LuaLibrary.hpp"
+#include "bindings/WholeNumber.hpp"
 #include "bindings/api_modules.hpp"
 #include "core/hex/AslName.hpp"
 #include "core/hex/Bypass.hpp"
@@ -30,6 +31,13 @@ namespace {
 using hex::Hex;
 
 constexpr const char* kHexMeta = "umpire.Hex";
+
+// The largest coordinate rule code may give, either sign: the geometry is exact (integer
+// arithmetic) for |q|, |r| below about 10^8 (core/hex/Hex.hpp).
+constexpr std::int64_t kMaxCoordinate = 100000000;
+// A hex in Lua: a table with two hash fields and its slot in the list (measured: ~120 bytes over
+// umpire.hex.range(h, 300); a margin above that).
+constexpr std::size_t kLuaHexBytes = 136;
 
 struct HexMap {
     explicit HexMap(Game&) {}
@@ -67,9 +75,37 @@ Hex check_hex(lua_State* L, int arg) {
     lua_getfield(L, arg, "r");
     if (!lua_isnumber(L, -2) || !lua_isnumber(L, -1))
         luaL_argerror(L, arg, "hex expected: a table with integer fields q and r");
-    const Hex h{static_cast<int>(lua_tointeger(L, -2)), static_cast<int>(lua_tointeger(L, -1))};
+    // Whole numbers inside the geometry's exact range (core/hex/Hex.hpp): before, {q = 0.5} was
+    // read as q = 0, NaN or 2^40 as whatever int they cast to, and a neighbour of q = 2^31 - 1
+    // overflowed.
+    const Hex h{static_cast<int>(lua::whole_number(L, -2, "hex.q", -kMaxCoordinate, kMaxCoordinate)),
+                static_cast<int>(lua::whole_number(L, -1, "hex.r", -kMaxCoordinate, kMaxCoordinate))};
     lua_pop(L, 2);
     return h;
+}
+
+// A field of umpire.hex.map's spec: 0 when absent, else a whole number from min to max.
+int optional_whole(lua_State* L, int index, const char* what, std::int64_t min, std::int64_t max) {
+    return lua_isnil(L, index) ? 0 : static_cast<int>(lua::whole_number(L, index, std::string("umpire.hex.map: ") + what, min, max));
+}
+
+// A radius of ring() or range(): no larger than the coordinates themselves (the list's size is
+// then checked against the memory cap before it is made, below).
+int check_radius(lua_State* L, int arg) {
+    return static_cast<int>(lua::whole_number(L, arg, "radius", 0, kMaxCoordinate));
+}
+
+// The C++ and Lua memory of a list of `count` hexes, checked against the Lua memory cap before
+// the list is computed, as distributions are (wrap_Distribution.cpp, check_room): a ring, range
+// or line is made in a C++ vector, then one Lua table per hex, and `umpire.hex.range(h, 10000)`
+// (300 million hexes) took 2.3 GB outside the cap and ran past the time limit inside C++.
+void check_hex_list_room(lua_State* L, std::size_t count, const char* what) {
+    const std::size_t bytes = count * (sizeof(Hex) + kLuaHexBytes);
+    Game& game = Game::of(L);
+    if (count > (std::size_t{1} << 40) / kLuaHexBytes || !game.charge_memory(bytes))
+        throw RuleError("memory limit: " + std::string(what) + ": a list of " + std::to_string(count) +
+                        " hexes (~" + std::to_string(bytes >> 20) + " MiB) would pass the Lua memory cap");
+    game.release_memory(bytes);
 }
 
 int hex_tostring(lua_State* L);
@@ -191,17 +227,17 @@ int l_map(lua_State* L) {
             lua_rawgeti(L, -1, i);
             hex::BoardPlacement placement;
             lua_getfield(L, -1, "board");
-            placement.board = static_cast<int>(lua_tointeger(L, -1));
+            placement.board = optional_whole(L, -1, "board", 0, 9999);
             lua_getfield(L, -2, "column_offset");
-            placement.column_offset = static_cast<int>(lua_tointeger(L, -1));
+            placement.column_offset = optional_whole(L, -1, "column_offset", -kMaxCoordinate, kMaxCoordinate);
             lua_getfield(L, -3, "row_offset");
-            placement.row_offset = static_cast<int>(lua_tointeger(L, -1));
+            placement.row_offset = optional_whole(L, -1, "row_offset", -kMaxCoordinate, kMaxCoordinate);
             lua_pop(L, 4);
             boards.push_back(placement);
         }
         lua_pop(L, 1);
         lua_getfield(L, 1, "default");
-        const int default_board = lua_isnumber(L, -1) ? static_cast<int>(lua_tointeger(L, -1))
+        const int default_board = lua_isnumber(L, -1) ? optional_whole(L, -1, "default", 0, 9999)
                                   : boards.empty()    ? 0
                                                       : boards.front().board;
         lua_pop(L, 1);
@@ -260,7 +296,9 @@ int l_distance(lua_State* L) {
 int l_line(lua_State* L) {
     return lua::lua_guard(L, [&] {
         lua::StackCheck check(L, 1);
-        push_hexes(L, hex::line(check_hex(L, 1), check_hex(L, 2), check_side(L, 3)));
+        const Hex a = check_hex(L, 1), b = check_hex(L, 2);
+        check_hex_list_room(L, static_cast<std::size_t>(hex::distance(a, b)) + 1, "umpire.hex.line");
+        push_hexes(L, hex::line(a, b, check_side(L, 3)));
         return 1;
     });
 }
@@ -302,7 +340,9 @@ int l_on_alt_grain(lua_State* L) {
 int l_alt_grain(lua_State* L) {
     return lua::lua_guard(L, [&] {
         lua::StackCheck check(L, 1);
-        push_hexes(L, hex::alt_grain(check_hex(L, 1), check_hex(L, 2), check_side(L, 3)));
+        const Hex from = check_hex(L, 1), toward = check_hex(L, 2);
+        check_hex_list_room(L, static_cast<std::size_t>(hex::distance(from, toward)) + 1, "umpire.hex.alt_grain");
+        push_hexes(L, hex::alt_grain(from, toward, check_side(L, 3)));
         return 1;
     });
 }
@@ -341,7 +381,10 @@ int l_neighbour(lua_State* L) {
 int l_ring(lua_State* L) {
     return lua::lua_guard(L, [&] {
         lua::StackCheck check(L, 1);
-        push_hexes(L, hex::ring(check_hex(L, 1), static_cast<int>(luaL_checkinteger(L, 2))));
+        const Hex center = check_hex(L, 1);
+        const int radius = check_radius(L, 2);
+        check_hex_list_room(L, radius == 0 ? 1 : 6 * static_cast<std::size_t>(radius), "umpire.hex.ring");
+        push_hexes(L, hex::ring(center, radius));
         return 1;
     });
 }
@@ -354,7 +397,10 @@ int l_ring(lua_State* L) {
 int l_range(lua_State* L) {
     return lua::lua_guard(L, [&] {
         lua::StackCheck check(L, 1);
-        push_hexes(L, hex::range(check_hex(L, 1), static_cast<int>(luaL_checkinteger(L, 2))));
+        const Hex center = check_hex(L, 1);
+        const auto radius = static_cast<std::size_t>(check_radius(L, 2));
+        check_hex_list_room(L, 1 + 3 * radius * (radius + 1), "umpire.hex.range");
+        push_hexes(L, hex::range(center, static_cast<int>(radius)));
         return 1;
     });
 }
@@ -445,7 +491,7 @@ int l_target_facing(lua_State* L) {
 int l_facing_from_dr(lua_State* L) {
     return lua::lua_guard(L, [&] {
         lua::StackCheck check(L, 1);
-        const auto f = hex::target_facing_from_dr(static_cast<int>(luaL_checkinteger(L, 1)));
+        const auto f = hex::target_facing_from_dr(static_cast<int>(lua::whole_number(L, 1, "umpire.hex.facing_from_dr: colored", -kMaxCoordinate, kMaxCoordinate)));
         lua_pushstring(L, std::string(hex::name(f)).c_str());
         return 1;
     });

@@ -13,6 +13,7 @@
 #include "bindings/FfiCall.hpp"
 #include "bindings/GameLog.hpp"
 #include "bindings/LuaLibrary.hpp"
+#include "bindings/WholeNumber.hpp"
 #include "bindings/embedded_lua.hpp"
 #include "core/bus/ModifierPipeline.hpp"
 
@@ -61,8 +62,11 @@ Pipeline materialize(lua_State* L, int index) {
     for (int i = 1; i <= n; ++i) {
         lua_rawgeti(L, base, i);
         lua_rawgeti(L, base + 1, i);
-        const auto op = static_cast<std::int32_t>(lua_tointeger(L, -2));
-        const auto operand = static_cast<std::int64_t>(lua_tonumber(L, -1));
+        // The slots are a plain Lua table rule code can write into (m[2] = 1e300): read as whole
+        // numbers in range, never cast blindly (a cast of 1e300 or NaN is undefined behaviour).
+        constexpr std::int64_t kExact = std::int64_t{1} << 53;
+        const auto op = static_cast<std::int32_t>(lua::whole_number(L, -2, "a modifier pipeline's step", 0, 7));
+        const std::int64_t operand = lua::whole_number(L, -1, "a modifier pipeline's value", -kExact, kExact);
         lua_pop(L, 2);
         apply(p, op, operand, string_field(L, base + 2, i), string_field(L, base + 3, i),
               string_field(L, base + 4, i));

@@ -2,6 +2,7 @@
 // bases (core/table/Template.hpp, Placement.hpp). Models under a template come back as 1-based
 // indices into the list passed in, so a ruleset maps them to its own model tables.
 #include "bindings/LuaError.hpp"
+#include "bindings/WholeNumber.hpp"
 #include "bindings/wrap_table.hpp"
 #include "core/table/Placement.hpp"
 #include "core/table/Template.hpp"
@@ -60,7 +61,8 @@ int placement_place_template(lua_State* L) {
 int placement_place_templates(lua_State* L) {
     return lua::lua_guard(L, [&] {
         lua::StackCheck check(L, 2);
-        const auto count = static_cast<std::size_t>(luaL_checkinteger(L, 1));
+        // (a count of -1 was read as 2^64 - 1, and 2.5 as 2)
+        const auto count = static_cast<std::size_t>(lua::whole_number(L, 1, "umpire.table.place_templates: count", 0, 1000000));
         const double diameter = luaL_checknumber(L, 2);
         const auto targets = check_models(L, 3);
         const auto friends = check_models(L, 4);

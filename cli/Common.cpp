@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cstdint>
 #include <cmath>
 #include <cstdlib>
@@ -17,6 +18,31 @@
 namespace umpire::cli {
 namespace fs = std::filesystem;
 
+namespace {
+// "" if `text` is a number of seconds from 0 (no limit) to a year, else what is wrong with it.
+// NaN and negative numbers read as "no limit" before, and an infinity or 1e308 overflowed the
+// deadline's clock, so the script was stopped at once with "ran longer than infs".
+std::string timeout_problem(const std::string& text) {
+    constexpr double kYear = 365.0 * 24 * 3600;
+    char* end = nullptr;
+    const double seconds = std::strtod(text.c_str(), &end);
+    if (end == text.c_str() || *end != '\0' || !(seconds >= 0 && seconds <= kYear))
+        return "--timeout " + text + ": expected seconds from 0 (no limit) to 31536000 (a year)";
+    return "";
+}
+
+// "" if `text` is a whole number from 0 to 2^64 - 1 in digits, else what is wrong with it: -1 and
+// 99999999999999999999999 were read as 2^64 - 1, so three different seeds gave one game.
+std::string seed_problem(const std::string& text) {
+    errno = 0;
+    char* end = nullptr;
+    (void)std::strtoull(text.c_str(), &end, 10);
+    if (text.empty() || !std::isdigit(static_cast<unsigned char>(text[0])) || *end != '\0' || errno == ERANGE)
+        return "--seed " + text + ": expected a whole number from 0 to 18446744073709551615";
+    return "";
+}
+}  // namespace
+
 void add_common(CLI::App* app, Common& c) {
     app->add_option("--ruleset", c.rulesets,
                     "Ruleset to load (a name on the search path, or a folder holding ruleset.yaml), "
@@ -24,7 +50,8 @@ void add_common(CLI::App* app, Common& c) {
         // One value per --ruleset, so `--ruleset asl SCRIPT` does not eat the script.
         ->allow_extra_args(false)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-    app->add_option("--seed", c.seed, "Seed of the game's dice (default 1: runs are reproducible)");
+    app->add_option("--seed", c.seed, "Seed of the game's dice (default 1: runs are reproducible)")
+        ->check(CLI::Validator([](std::string& text) { return seed_problem(text); }, "SEED"));
     app->add_flag("--explain", c.explain, "Explain every roll and modifier with its rule citation");
     app->add_flag("--json", c.json, "One JSON document on stdout instead of text");
     app->add_flag("--trusted", c.trusted,
@@ -33,7 +60,8 @@ void add_common(CLI::App* app, Common& c) {
     app->add_option_function<double>(
            "--timeout", [&c](double seconds) { c.timeout = seconds; c.timeout_given = true; },
            "Seconds a script may run before it is stopped (0: no limit; default 10). Given to "
-           "`odds`, it also bounds the whole run, exact enumeration and Monte Carlo alike");
+           "`odds`, it also bounds the whole run, exact enumeration and Monte Carlo alike")
+        ->check(CLI::Validator([](std::string& text) { return timeout_problem(text); }, "SECONDS"));
     app->add_flag("--no-isolate", c.no_isolate,
                   "Run the rules in this process instead of a worker process with kernel limits "
                   "(--memory, --cpu, no files written, reads only beneath the rulesets' folders where the kernel "

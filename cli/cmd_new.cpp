@@ -532,8 +532,10 @@ int cmd_new(const Common& common, const NewInputs& in) {
         std::cerr << "umpire new: unknown kind '" << in.kind << "' (known: ruleset, house-rule)\n";
         return kUsage;
     }
-    if (!std::regex_match(in.name, std::regex("[A-Za-z0-9_-]+"))) {
-        std::cerr << "umpire new: bad name '" << in.name << "' (letters, digits, _ and - only)\n";
+    // At most 64 characters: a name of 300 made a folder name the file system refuses, and the
+    // exception from the check below ended the process (std::terminate, status 134).
+    if (!std::regex_match(in.name, std::regex("[A-Za-z0-9_-]{1,64}"))) {
+        std::cerr << "umpire new: bad name '" << in.name << "' (letters, digits, _ and - only, at most 64)\n";
         return kUsage;
     }
     if (in.kind == "house-rule" && in.extends.empty()) {
@@ -546,11 +548,11 @@ int cmd_new(const Common& common, const NewInputs& in) {
         return kUsage;
     }
     const fs::path dir = fs::path(in.dir.empty() ? "rulesets" : in.dir) / in.name;
-    if (fs::exists(dir)) {
-        std::cerr << "umpire new: " << dir.string() << " already exists; not overwriting it\n";
-        return kScriptError;
-    }
     try {
+        if (fs::exists(dir)) {  // inside the try: a --dir the file system refuses throws
+            std::cerr << "umpire new: " << dir.string() << " already exists; not overwriting it\n";
+            return kScriptError;
+        }
         if (in.kind == "ruleset") return new_ruleset(in, dir);
         const auto it = templates().find(in.extends);
         if (it == templates().end()) return new_generic_house_rule(common, in, dir);

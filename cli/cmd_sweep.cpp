@@ -48,6 +48,7 @@ int cmd_sweep(const Common& common, const SweepInputs& in) {
     sweep::Request request;
     try {
         for (const auto& g : in.grid) request.grid.axes.push_back(sweep::parse_axis(g));
+        (void)request.grid.size();  // a grid of too many cells is bad usage too
         if (!in.shard.empty()) request.shard = sweep::parse_shard(in.shard);
     } catch (const ParseError& e) {
         std::cerr << "umpire sweep: " << e.what() << "\n";

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <iterator>
@@ -312,8 +313,11 @@ int l_random(lua_State* L) {
             lua_pushnumber(L, (face - 1) / double(1u << 30));
             return check.result(1);
         }
-        const lua_Number lo = n >= 2 ? luaL_checknumber(L, 1) : 1;
-        const lua_Number hi = n >= 2 ? luaL_checknumber(L, 2) : luaL_checknumber(L, 1);
+        // As Lua 5.1: a third argument is an error (it was ignored), and the bounds are cut to
+        // whole numbers toward zero (random(0.5, 3.7) gave 0.5, 1.5, 2.5 or 3.5, not 0 to 3).
+        if (n > 2) throw Error("bad argument to 'random' (wrong number of arguments)");
+        const lua_Number lo = std::trunc(n >= 2 ? luaL_checknumber(L, 1) : 1);
+        const lua_Number hi = std::trunc(n >= 2 ? luaL_checknumber(L, 2) : luaL_checknumber(L, 1));
         // NaN compares false with everything, so test it first: casting it to an integer below
         // would be undefined behaviour.
         if (lo != lo || hi != hi) throw Error("bad argument to 'random' (NaN is not a number of faces)");

@@ -84,6 +84,14 @@ inline std::string mark_text(const std::string& display, const YAML::Mark& m) {
     return out;
 }
 
+// What follows the end of a file's document, in both readers (YamlTree.cpp for data files,
+// YamlLoader.cpp's yaml-cpp path for manifests): a second document, or text the first could not
+// take. Both used to read the first document and ignore the rest, so a stray `---` dropped half a
+// file without a word.
+inline const char* const kSecondDocument =
+    "a second YAML document starts here: a file holds one document (remove this '---', or move what "
+    "follows into a file of its own)";
+
 [[noreturn]] inline void fail(const std::string& display, const YAML::Mark& m, const std::string& what) {
     std::string file = display;
     throw ScriptError(mark_text(display, m) + ": " + what, file, m.line + 1);

@@ -159,7 +159,8 @@ struct NodeCounter : YAML::EventHandler {
     std::size_t nodes = 0;
     explicit NodeCounter(std::string file) : display(std::move(file)) {}
     void count(const YAML::Mark& m) { count_value(nodes, display, m); }
-    void OnDocumentStart(const YAML::Mark&) override {}
+    void OnDocumentStart(const YAML::Mark& m) override { start = m; }
+    YAML::Mark start;
     void OnDocumentEnd() override {}
     void OnNull(const YAML::Mark& m, YAML::anchor_t) override { count(m); }
     void OnAlias(const YAML::Mark& m, YAML::anchor_t) override { count(m); }
@@ -180,6 +181,10 @@ std::size_t count_nodes(const std::string& text, const std::string& display) {
     std::istringstream stream(text);
     YAML::Parser parser(stream);
     parser.HandleNextDocument(counter);
+    // One document per file (as the data files' reader, YamlTree.hpp): a second was ignored.
+    NodeCounter rest(display);
+    if (parser.HandleNextDocument(rest))
+        fail(display, rest.start, detail::kSecondDocument);
     return counter.nodes;
 }
 

@@ -111,6 +111,7 @@ Tree read_tree_events(const std::string& text, const std::string& display,
     tree.nodes.reserve(std::min<std::size_t>(text.size() / 12 + 1, 4096));
     std::vector<std::uint32_t> open;
     std::unordered_map<std::string, std::uint32_t> anchors;
+    bool document_ended = false;
     // The node is made in place (a node built aside and moved in was moved, then destroyed: two
     // strings and a vector each time); the caller fills in the rest of it.
     const auto add = [&](YAML::NodeType::value type, const YAML::Mark& mark, const yaml_char_t* anchor) -> TreeNode& {
@@ -132,6 +133,10 @@ Tree read_tree_events(const std::string& text, const std::string& display,
                 std::snprintf(value, sizeof value, " (0x%02X)", static_cast<unsigned>(p.parser.problem_value));
                 detail::fail(display, positions.at_byte(p.parser.problem_offset), what + value);
             }
+            // After the document's end, whatever follows is refused as a second document, as
+            // yaml-cpp's reader of manifests finds it (libyaml: "did not find expected <document
+            // start>", at the same place).
+            if (document_ended) detail::fail(display, positions.mark(p.parser.problem_mark), detail::kSecondDocument);
             if (p.parser.context) {
                 const YAML::Mark c = positions.mark(p.parser.context_mark);
                 what += " (" + std::string(p.parser.context) + " at " + std::to_string(c.line + 1) + ":" +
@@ -180,7 +185,12 @@ Tree read_tree_events(const std::string& text, const std::string& display,
             if (!open.empty()) tree.nodes[open.back()].children.push_back(it->second);
             break;
         }
-        case YAML_DOCUMENT_END_EVENT:
+        // One document per file: a second one (after `---`) was ignored without a word, so half
+        // a file could be dropped by a stray separator. The rest of the stream is parsed to see.
+        case YAML_DOCUMENT_START_EVENT:
+            if (document_ended) detail::fail(display, positions.mark(ev.start_mark), detail::kSecondDocument);
+            break;
+        case YAML_DOCUMENT_END_EVENT: document_ended = true; break;
         case YAML_STREAM_END_EVENT:
             if (tree.nodes.empty()) tree.nodes.emplace_back();  // an empty document: one Null node
             return tree;

@@ -14,7 +14,8 @@
 //  - marks are yaml-cpp's: 0-based, lines counted at '\n', columns in bytes (libyaml counts
 //    characters and also breaks lines at '\r', NEL, LS and PS); an empty list item (`-` with
 //    nothing after it) is marked where the next token starts, as yaml-cpp marked it.
-// Only the first document is read (as YAML::Load did).
+// A file holds one document: a second one is an error at its `---` (YAML::Load read the first
+// and ignored the rest).
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -38,7 +39,7 @@ struct Tree {
     std::vector<TreeNode> nodes;  // nodes[0] is the root (a Null node for an empty document)
 };
 
-// The tree of text's first document. A syntax error or an alias of an undefined anchor is a
+// The tree of text's document (one per file). A syntax error or an alias of an undefined anchor is a
 // ScriptError "display:line:col: message". count(mark) is called for each node as it is read
 // (an alias once, as yaml-cpp's events counted it), and may throw to stop at a bound.
 Tree read_tree_events(const std::string& text, const std::string& display,

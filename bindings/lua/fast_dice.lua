@@ -79,6 +79,14 @@ function dice.count(n, sides, target, how)
   if type(target) ~= "number" then
     error("umpire.dice.count: target must be a number, got " .. tostring(target), 2)
   end
+  -- A whole number (as the classic entry asks, bindings/WholeNumber.hpp), clamped into
+  -- [0, sides + 1], which counts the same: the FFI bounds are int32, and a target of 4.5 was
+  -- counted as 4, NaN as -2^31 (every die), 2^32 + 4 as 4 (session 35's attacks).
+  if target ~= floor(target) or target > 2 ^ 53 or target < -2 ^ 53 then
+    error("umpire.dice.count: target must be a whole number from -9007199254740992 to 9007199254740992, got "
+          .. tostring(target), 2)
+  end
+  if target < 0 then target = 0 elseif target > sides + 1 then target = sides + 1 end
   local lo, hi
   if how == nil or how == ">=" then lo, hi = target, sides
   elseif how == "<=" then lo, hi = 1, target

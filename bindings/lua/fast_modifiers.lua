@@ -59,9 +59,13 @@ local meta = {
   __metatable = "ModifierPipeline",
 }
 
+-- Values are whole numbers within 2^53, where doubles count exactly: C++ sums them as int64, and
+-- 1e300 (or math.huge) cast to one became -2^63 in the journal's line (session 35's attacks).
+local LIMIT = 2 ^ 53
+
 local function whole(value, method)
-  if type(value) ~= "number" or value ~= floor(value) then
-    error("ModifierPipeline:" .. method .. ": a whole number expected, got " .. tostring(value), 3)
+  if type(value) ~= "number" or value ~= floor(value) or value > LIMIT or value < -LIMIT then
+    error("ModifierPipeline:" .. method .. ": a whole number from -2^53 to 2^53 expected, got " .. tostring(value), 3)
   end
   return value
 end

@@ -133,4 +133,85 @@ for i in 1 2 3; do
   fi
 done
 
+# Session 35 (helper h4): attacks that got through, each refused now with its reason and place
+# (docs/sandbox.md, "The attack suite"). Numbers rule code hands C++ as integers must be whole and
+# in range (bindings/WholeNumber.hpp): lua_tointeger read 0.5 as 0, and NaN, infinities and 1e300
+# as -2^63, so each of these was a silent change of the answer.
+expect 1 "(command line):1: hex.q must be a whole number from -100000000 to 100000000, got 0.5" \
+  run -e 'local d = umpire.hex.distance({q = 0.5, r = 0}, {q = 0, r = 0}) return d'
+expect 1 "hex.r must be a whole number from -100000000 to 100000000, got nan" \
+  run -e 'return umpire.hex.distance({q = 0, r = 0/0}, {q = 0, r = 0})'
+expect 1 "hex.q must be a whole number from -100000000 to 100000000, got 2147483647" \
+  run -e 'return tostring(umpire.hex.neighbour({q = 2^31 - 1, r = 0}, "NE"))'
+expect 1 "umpire.hex.map: row_offset must be a whole number" run -e 'umpire.hex.map{boards = {{board = 1, row_offset = 1e300}}}'
+# A ring, range or line is a C++ vector, then a Lua table per hex: its size is checked against
+# the memory cap first (range 10000 took 2.3 GB and was killed inside C++ past the time limit).
+expect 1 "(command line):1: memory limit: umpire.hex.range: a list of 300030001 hexes" \
+  run --no-isolate -e 'return #umpire.hex.range("A1", 10000)'
+expect 1 "memory limit: umpire.hex.line: a list of 100000001 hexes" \
+  run -e 'return #umpire.hex.line({q = 0, r = 0}, {q = 1e8, r = 0})'
+expect 1 "radius must be a whole number from 0 to 100000000, got 2147483647" run -e 'return #umpire.hex.ring("A1", 2^31 - 1)'
+expect 1 "die.faces[1] must be a whole number from -1000000000 to 1000000000, got 1.5" \
+  run -e 'return umpire.dice.sum(1, {faces = {1.5, 2.5}})'
+expect 1 "die.faces[2] must be a whole number from -1000000000 to 1000000000, got nan" \
+  odds -e 'return umpire.dice.sum(3, {faces = {1, 0/0}})'
+expect 1 "die.explode[1] must be a whole number" run -e 'return umpire.dice.sum(1, {sides = 6, explode = {1e300}})'
+expect 1 "a number added to a distribution must be a whole number from -9007199254740992 to 9007199254740992, got 0.5" \
+  run -e 'return tostring(umpire.dice.dist("d2") + 0.5)'
+# A target of 4.5 was counted as 4 (three 4s met ">= 4.5"; under odds P = 1/2, not 1/3), NaN as
+# every die, 2^32 + 4 as 4: the fast path's int32 bounds, the classic and die-table paths' casts.
+expect 1 "umpire.dice.count: target must be a whole number from -9007199254740992 to 9007199254740992, got 4.5" \
+  run -e 'umpire.dice.fix{4, 4, 4} return umpire.dice.count(3, 6, 4.5)'
+expect 1 "umpire.dice.count: target must be a whole number" odds -e 'return umpire.dice.count(1, 6, 0/0)'
+expect 1 "umpire.dice.count: target must be a whole number" run -e 'return umpire.dice.count(1, {sides = 6}, 4.5)'
+expect 1 "Distribution:p: value must be a whole number" run -e 'return umpire.dice.dist("d6"):p(">=", 4.5)'
+[ "$("$umpire" run -e 'umpire.dice.fix{4, 5} return umpire.dice.count(2, 6, 2^32 + 4)' 2> "$work/err")" = 0 ] ||
+  { echo "FAIL: count(2, 6, 2^32 + 4) is not 0"; cat "$work/err"; fail=1; }
+expect 1 "umpire.table.place_templates: count must be a whole number from 0 to 1000000, got -1" \
+  run -e 'return umpire.table.place_templates(-1, 3, {{x = 0, y = 0}}, {})'
+expect 1 "ModifierPipeline:add: a whole number from -2^53 to 2^53 expected, got 1e+300" \
+  run -e 'local m = umpire.bus.modifiers("x") m:add(1e300, "a", "A1") return m:total()'
+expect 1 "a modifier pipeline's value must be a whole number" \
+  run -e 'local m = umpire.bus.modifiers("x") m:add(1, "a", "A1") m[2] = 1e300 return tostring(m)'
+# math.random as Lua 5.1: a third argument was ignored, and fractional bounds gave fractional rolls.
+expect 1 "bad argument to 'random' (wrong number of arguments)" run -e 'local r = math.random(1, 2, 3) return r'
+out=$("$umpire" run -e 'local seen = {} for i = 1, 200 do local r = math.random(0.5, 3.7) seen[r] = true end
+  local keys = {} for k in pairs(seen) do keys[#keys + 1] = k end table.sort(keys) return table.concat(keys, ",")' 2> "$work/err")
+[ "$out" = "0,1,2,3" ] || { echo "FAIL: math.random(0.5, 3.7) gave $out"; cat "$work/err"; fail=1; }
+# --timeout: NaN and negative numbers were no limit, an infinity or 1e308 overflowed the clock and
+# stopped the script at once ("ran longer than infs").
+for t in inf 1e308 nan -1; do
+  expect 2 "--timeout $t: expected seconds from 0 (no limit) to 31536000 (a year)" run --timeout "$t" -e 'for i = 1, 1e6 do end return 1'
+done
+# sweep: a bound past 2^53 (kept as a double, so the axis said one value and ran another; a range
+# ending at 2^63 - 1 stepped past it, wrapped and grew without end: 9 GB in a minute), and a grid
+# whose cell count wrapped past 2^64 (four axes of 65536 values: 0 cells, an empty sweep).
+printf 'return umpire.dice.d(2) + (umpire.args.n or 0)\n' > "$work/sweep.lua"
+expect 2 "A out of range (an integer from -2^53 to 2^53)" sweep "$work/sweep.lua" --grid n=9007199254740993..9007199254740993 --jsonl "$work/s.jsonl"
+expect 2 "more than 1000000000 cells" sweep "$work/sweep.lua" --grid a=1..65536 --grid b=1..65536 --grid c=1..65536 \
+  --grid d=1..65536 --jsonl "$work/s.jsonl"
+# A seed or a shard out of range was read as 2^64 - 1 without a word (-1, 2^64, 10^23).
+for seed in -1 18446744073709551616 99999999999999999999999; do
+  expect 2 "--seed $seed: expected a whole number from 0 to 18446744073709551615" run --seed "$seed" -e 'return 1'
+done
+expect 2 "bad shard '1/18446744073709551616' at column 1: a number out of range" sweep "$work/sweep.lua" --grid n=1..3 \
+  --shard 1/18446744073709551616 --jsonl "$work/s.jsonl"
+expect 2 "bad shard '1/-1'" sweep "$work/sweep.lua" --grid n=1..3 --shard 1/-1 --jsonl "$work/s.jsonl"
+# `new` with a name the file system refuses ended in std::terminate (134).
+expect 2 "umpire new: bad name" new ruleset "$(printf 'a%.0s' $(seq 300))" --dir "$work"
+# A second YAML document in a data file or a manifest was ignored without a word.
+mkdir -p "$work/twodocs/data"
+printf 'name: twodocs\ndata: [d]\n' > "$work/twodocs/ruleset.yaml"
+printf 'a: 1\n---\nb: 2\n' > "$work/twodocs/data/d.yaml"
+expect 1 "twodocs/data/d.yaml:2:1: a second YAML document starts here: a file holds one document" run --ruleset "$work/twodocs" -e 'return 1'
+printf 'b: 2\n' > "$work/twodocs/data/d.yaml"
+printf 'name: twodocs\ndata: [d]\n---\nname: other\n' > "$work/twodocs/ruleset.yaml"
+expect 1 "twodocs/ruleset.yaml:3:1: a second YAML document starts here" run --ruleset "$work/twodocs" -e 'return 1'
+# extends 40 rulesets deep: refused (a chain of 10 000 took 10-18 s to load, outside the time limit).
+mkdir -p "$work/deep/c0"; printf 'name: c0\n' > "$work/deep/c0/ruleset.yaml"
+for i in $(seq 1 40); do mkdir -p "$work/deep/c$i"; printf 'name: c%s\nextends: c%s\n' "$i" "$((i - 1))" > "$work/deep/c$i/ruleset.yaml"; done
+expect 1 "c40/ruleset.yaml: 'extends' goes more than 32 rulesets deep (c40 -> c39 -> ... -> c9 -> c8)" run --ruleset "$work/deep/c40" -e 'return 1'
+[ "$("$umpire" run --ruleset "$work/deep/c31" -e 'return umpire.ruleset.name' 2> "$work/err")" = c31 ] ||
+  { echo "FAIL: a chain of 32 rulesets"; cat "$work/err"; fail=1; }
+
 exit $fail
