@@ -79,20 +79,20 @@ void add_common(CLI::App* app, Common& c) {
                     "(default 600; 0: no limit)");
 }
 
-namespace {
-// "" if `text` is name=value with a Lua identifier as name, else what is wrong with it.
+// "" if `text` is name=value with a Lua identifier as name, else what is wrong with it (without
+// the text itself, which each caller names its own way: `--set x` on the command line,
+// `inputs.args` of a journal).
 std::string set_problem(const std::string& text) {
     const auto eq = text.find('=');
-    if (eq == std::string::npos) return "--set " + text + ": expected name=value (e.g. --set range=6)";
+    if (eq == std::string::npos) return "expected name=value (e.g. --set range=6)";
     const std::string name = text.substr(0, eq);
     const bool identifier = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0])) &&
                             std::all_of(name.begin(), name.end(), [](char ch) {
                                 return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
                             });
-    if (!identifier) return "--set " + text + ": the name '" + name + "' is not a Lua identifier (letters, digits, _)";
+    if (!identifier) return "the name '" + name + "' is not a Lua identifier (letters, digits, _)";
     return "";
 }
-}  // namespace
 
 void add_set_option(CLI::App* app, Common& c) {
     app->add_option("--set", c.set,
@@ -100,13 +100,16 @@ void add_set_option(CLI::App* app, Common& c) {
                     "as true/false, a number, or else a string. E.g. --set range=6 --set hero=true")
         ->allow_extra_args(false)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
-        ->check(CLI::Validator([](std::string& text) { return set_problem(text); }, "NAME=VALUE"));
+        ->check(CLI::Validator([](std::string& text) {
+            const std::string problem = set_problem(text);
+            return problem.empty() ? problem : "--set " + text + ": " + problem;
+        }, "NAME=VALUE"));
 }
 
 std::map<std::string, std::variant<bool, double, std::string>> parse_set(const std::vector<std::string>& set) {
     std::map<std::string, std::variant<bool, double, std::string>> args;
     for (const auto& text : set) {
-        if (const std::string problem = set_problem(text); !problem.empty()) throw Error(problem);
+        if (const std::string problem = set_problem(text); !problem.empty()) throw Error("--set " + text + ": " + problem);
         const auto eq = text.find('=');
         const std::string name = text.substr(0, eq), value = text.substr(eq + 1);
         char* end = nullptr;

@@ -41,6 +41,8 @@ struct Common {
 // a number, or else a string ("rulesets/asl" or 'quoted'). A malformed one is bad usage (exit 2,
 // from the parser).
 void add_set_option(CLI::App* app, Common& common);
+// "" if `text` is a well-formed name=value, else what is wrong with it (the text not repeated).
+std::string set_problem(const std::string& text);
 // The parsed --set values; Error for a malformed one (the parser already refused it on the
 // command line; a journal's recorded args come through here too).
 std::map<std::string, std::variant<bool, double, std::string>> parse_set(const std::vector<std::string>& set);

@@ -60,8 +60,17 @@ void check_inputs(const nlohmann::json& inputs) {
     };
     for (auto it = inputs.begin(); it != inputs.end(); ++it) {
         const std::string& key = it.key();
-        if (key == "args" || key == "rulesets") list_of_text(key.c_str());
-        else if (key == "code" || key == "script") {
+        if (key == "args" || key == "rulesets") {
+            list_of_text(key.c_str());
+            // (each recorded arg is what --set was given: a malformed one is the journal's fault,
+            // and the message says so, rather than blame a --set this command was never given)
+            if (key == "args") {
+                for (const auto& item : it.value()) {
+                    const std::string problem = set_problem(item.get<std::string>());
+                    if (!problem.empty()) throw Error("inputs.args holds " + item.dump() + ": " + problem);
+                }
+            }
+        } else if (key == "code" || key == "script") {
             if (!it.value().is_string()) throw Error("inputs." + key + " must be a string, not a " + it.value().type_name());
             // Precompiled bytecode (what string.dump makes: ESC first) is never run; the sandbox's
             // text-only load refused it, but with an error naming neither the journal nor why.

@@ -46,6 +46,8 @@ inputs("code_number", "code", 5)
 inputs("script_number", "script", 5)
 inputs("args_object", "args", {"a": 1})
 inputs("args_number", "args", [5])
+inputs("args_no_equals", "args", ["range"])
+inputs("args_not_identifier", "args", ["1x=2"])
 inputs("inputs_unknown", "evil", 1)
 inputs("state_number", "state", 5)
 inputs("state_not_json", "state", "{not json")
@@ -96,6 +98,9 @@ replay_refused code_number "inputs.code must be a string, not a number"
 replay_refused script_number "inputs.script must be a string, not a number"
 replay_refused args_object "inputs.args must be a list of strings, not a object"
 replay_refused args_number "inputs.args holds a number, not a string"
+# (session 35: these named "--set range", a flag the command was never given)
+replay_refused args_no_equals 'inputs.args holds "range": expected name=value'
+replay_refused args_not_identifier "inputs.args holds \"1x=2\": the name '1x' is not a Lua identifier"
 replay_refused inputs_unknown 'unknown field inputs."evil"'
 replay_refused state_number "inputs.state must be the game state as JSON text, not a number"
 replay_refused state_not_json "bad inputs.state"
