@@ -22,20 +22,27 @@ namespace {
 // The journal's text. A journal is untrusted input, and its path may name anything: a FIFO would
 // block the read for ever, /dev/zero fill the address space, a folder read as empty. So it must
 // be a regular file (symlinks followed), opened without blocking and checked on the descriptor
-// read, at most 64 MiB (parsed into a JSON tree of about ten times its size): the host's one
-// bounded read of a regular file (host/RegularFile.hpp), with this command's messages.
-std::string read_journal(const std::string& file) {
-    constexpr std::size_t kMaxBytes = std::size_t{64} << 20;
+// read: the host's one bounded read of a regular file (host/RegularFile.hpp), with this command's
+// messages. Its bound follows the one memory cap (issue 16): parsed, a journal takes about nine
+// times its size (a 50 MB journal made a 435 MB tree, outside the 256 MiB cap), so it may hold a
+// tenth of the cap: 25.6 MiB at the default --memory, about 100 000 entries of a game.
+std::string read_journal(const std::string& file, std::size_t memory_cap) {
+    const std::size_t max_bytes = memory_cap / 10;
     const auto refuse = [&](const std::string& why) { return Error(file + ": " + why); };
-    auto got = regular_file::read(file, kMaxBytes);
+    auto got = regular_file::read(file, max_bytes);
     using Status = regular_file::Read::Status;
+    const auto mib = [](std::size_t bytes) {
+        const std::size_t tenths = (bytes * 10 + (std::size_t{1} << 19)) >> 20;  // rounded
+        return std::to_string(tenths / 10) + (tenths % 10 ? "." + std::to_string(tenths % 10) : "") + " MiB";
+    };
     switch (got.status) {
         case Status::read: return std::move(got.bytes);
         case Status::not_regular:
             throw refuse(std::string("a journal is a JSON file, and this is ") + regular_file::kind_of(got.st));
         case Status::too_big:  // by its size, or grown past it while read
-            throw refuse("more than " + std::to_string(kMaxBytes >> 20) + " MiB; a journal may hold at most " +
-                         std::to_string(kMaxBytes >> 20) + " MiB");
+            throw refuse("more than " + mib(max_bytes) + "; a journal may hold at most " + mib(max_bytes) +
+                         ", a tenth of the memory cap (" + mib(memory_cap) +
+                         ", an eighth of --memory), since its parsed tree takes about ten times its size");
         case Status::cannot_open:
         case Status::read_error:
         case Status::elsewhere:  // (nothing checked: not met)
@@ -101,7 +108,7 @@ int cmd_replay(const Common& common, const std::string& journal_file) {
     return isolated(untrusted, [&] {
         const bus::Journal recorded = [&] {
             try {
-                return bus::Journal::load(read_journal(journal_file));
+                return bus::Journal::load(read_journal(journal_file, memory_cap(common)));
             } catch (const ParseError& e) {
                 throw Error(journal_file + ": " + e.what());  // name the file
             }

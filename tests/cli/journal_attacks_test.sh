@@ -72,7 +72,7 @@ ln -s /dev/zero "$work/j/dev_zero.json"
 mkfifo "$work/j/fifo.json"
 mkdir "$work/j/folder.json"
 printf 'a: &a [x]\nb: *a\n' > "$work/j/yaml.json"
-python3 -c "import sys; sys.stdout.write('{\"format\":\"' + 'x' * (65 << 20) + '\"}')" > "$work/j/huge.json"
+python3 -c "import sys; sys.stdout.write('{\"format\":\"' + 'x' * (26 << 20) + '\"}')" > "$work/j/huge.json"
 sums=$(cd "$work/j" && find . -type f -exec sha256sum {} + | sort)
 
 # replay_refused NAME TEXT: replay of $work/j/NAME.json exits 1, its error names the file and
@@ -118,7 +118,11 @@ replay_refused dev_zero "a journal is a JSON file, and this is a device"
 replay_refused fifo "a journal is a JSON file, and this is a FIFO"
 replay_refused folder "a journal is a JSON file, and this is a folder"
 replay_refused yaml "not valid JSON (byte 0)"
-replay_refused huge "a journal may hold at most 64 MiB"
+replay_refused huge "a journal may hold at most 25.6 MiB, a tenth of the memory cap (256 MiB"
+# (session 35: the bound follows --memory, so the parsed tree stays inside the one cap; it was a
+# fixed 64 MiB, whose tree took 435 MB at 50 MB of journal, outside the 256 MiB cap)
+python3 -c "import sys; sys.stdout.write('{\"format\":\"' + 'x' * (4 << 20) + '\"}')" > "$work/four_mib.json"
+expect 1 "a journal may hold at most 3.2 MiB, a tenth of the memory cap (32 MiB" replay --memory 256 "$work/four_mib.json"
 replay_refused bom "starts with a byte-order mark (bytes EF BB BF, line 1, column 1)"
 replay_refused duplicate_key 'the key "seed" is given twice in one object (line 2, column 1)'
 replay_refused duplicate_key_escaped 'the key "seed" is given twice in one object (line 1, column'
