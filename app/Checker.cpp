@@ -66,16 +66,8 @@ void validate_text(const std::string& text, const std::string& display, const fs
 // Does `schema_file` (symlinks followed) lie inside one of the chain's folders or the shipped
 // schemas folder?
 bool schema_allowed(const fs::path& schema_file, const std::vector<fs::path>& dirs) {
-    std::error_code ec;
-    const std::string real = fs::canonical(schema_file, ec).native();
-    if (ec) return false;
-    std::vector<fs::path> roots = dirs;
-    roots.push_back(repo_schemas());
-    for (const auto& root : roots) {
-        const std::string real_root = fs::canonical(root, ec).native();
-        if (!ec && ruleset::inside_real(real_root, real)) return true;
-    }
-    return false;
+    return ruleset::inside(repo_schemas(), schema_file) ||
+           std::any_of(dirs.begin(), dirs.end(), [&](const fs::path& dir) { return ruleset::inside(dir, schema_file); });
 }
 
 // The schema named by a YAML file's modeline (its text), else the first that exists of the chain's.

@@ -28,4 +28,14 @@ inline std::int64_t whole_number(lua_State* L, int index, const std::string& wha
     return static_cast<std::int64_t>(v);
 }
 
+// The largest whole number, either sign, below which every whole number is a double: the values
+// rule code counts in (a target, a shift, a modifier) are exact up to it, and C++ sums of them
+// stay far inside int64.
+inline constexpr std::int64_t kExactInteger = std::int64_t{1} << 53;
+
+// whole_number from -2^53 to 2^53: any whole number rule code can hold exactly.
+inline std::int64_t exact_integer(lua_State* L, int index, const std::string& what) {
+    return whole_number(L, index, what, -kExactInteger, kExactInteger);
+}
+
 }  // namespace umpire::lua

@@ -82,8 +82,8 @@ int die_count(lua_State* L) {
         lua::StackCheck check(L, 1);
         const std::uint32_t n = whole_number_arg(L, 1, "pool size", 0, 1000);
         const std::uint32_t sides = whole_number_arg(L, 2, "sides", 1, 1000000);
-        constexpr std::int64_t kExact = std::int64_t{1} << 53;  // luaL_checkinteger read 4.5 as 4
-        const std::int64_t target = lua::whole_number(L, 3, "umpire.dice.count: target", -kExact, kExact);
+        // (luaL_checkinteger read 4.5 as 4)
+        const std::int64_t target = lua::exact_integer(L, 3, "umpire.dice.count: target");
         const std::string how = luaL_optstring(L, 4, ">=");
         if (how != ">=" && how != "<=")
             throw Error("umpire.dice.count: how must be \">=\" or \"<=\", got \"" + how + "\"");

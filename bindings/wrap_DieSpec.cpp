@@ -186,8 +186,8 @@ int spec_count(lua_State* L) {
             }
             what = "test";
         } else {
-            constexpr std::int64_t kExact = std::int64_t{1} << 53;  // luaL_checkinteger read 4.5 as 4
-            const std::int64_t target = lua::whole_number(L, 3, "umpire.dice.count: target", -kExact, kExact);
+            // (luaL_checkinteger read 4.5 as 4)
+            const std::int64_t target = lua::exact_integer(L, 3, "umpire.dice.count: target");
             const std::string how = luaL_optstring(L, 4, ">=");
             if (how != ">=" && how != "<=") throw Error("umpire.dice.count: how must be \">=\" or \"<=\", got \"" + how + "\"");
             for (const std::int64_t v : die.distribution().outcomes()) passes[v] = how == ">=" ? v >= target : v <= target;

@@ -42,7 +42,7 @@ int distribution_p(lua_State* L) {
         const auto& d = check_distribution(L, 1);
         const std::string op = luaL_checkstring(L, 2);
         // A whole number: luaL_checkinteger read p(">=", 4.5) as p(">=", 4), NaN as -2^63.
-        const std::int64_t v = lua::whole_number(L, 3, "Distribution:p: value", -(std::int64_t{1} << 53), std::int64_t{1} << 53);
+        const std::int64_t v = lua::exact_integer(L, 3, "Distribution:p: value");
         mpq_class p;
         if (op == "==") p = d.probability_equal(v);
         else if (op == "<") p = d.probability_less(v);
@@ -106,11 +106,10 @@ int distribution_add(lua_State* L) {
     return lua::lua_guard(L, [&] {
         // A shift is a whole number within 2^53 (the doubles rule code counts in are exact there);
         // the distribution's own check refuses a total past int64.
-        constexpr std::int64_t kExact = std::int64_t{1} << 53;
         if (lua_isnumber(L, 1)) {
-            push_distribution(L, check_distribution(L, 2).shift(lua::whole_number(L, 1, "a number added to a distribution", -kExact, kExact)));
+            push_distribution(L, check_distribution(L, 2).shift(lua::exact_integer(L, 1, "a number added to a distribution")));
         } else if (lua_isnumber(L, 2)) {
-            push_distribution(L, check_distribution(L, 1).shift(lua::whole_number(L, 2, "a number added to a distribution", -kExact, kExact)));
+            push_distribution(L, check_distribution(L, 1).shift(lua::exact_integer(L, 2, "a number added to a distribution")));
         } else {
             const auto& a = check_distribution(L, 1);
             const auto& b = check_distribution(L, 2);

@@ -64,9 +64,8 @@ Pipeline materialize(lua_State* L, int index) {
         lua_rawgeti(L, base + 1, i);
         // The slots are a plain Lua table rule code can write into (m[2] = 1e300): read as whole
         // numbers in range, never cast blindly (a cast of 1e300 or NaN is undefined behaviour).
-        constexpr std::int64_t kExact = std::int64_t{1} << 53;
         const auto op = static_cast<std::int32_t>(lua::whole_number(L, -2, "a modifier pipeline's step", 0, 7));
-        const std::int64_t operand = lua::whole_number(L, -1, "a modifier pipeline's value", -kExact, kExact);
+        const std::int64_t operand = lua::exact_integer(L, -1, "a modifier pipeline's value");
         lua_pop(L, 2);
         apply(p, op, operand, string_field(L, base + 2, i), string_field(L, base + 3, i),
               string_field(L, base + 4, i));

@@ -26,8 +26,8 @@ namespace {
 // messages. Its bound follows the one memory cap (issue 16): parsed, a journal takes about nine
 // times its size (a 50 MB journal made a 435 MB tree, outside the 256 MiB cap), so it may hold a
 // tenth of the cap: 25.6 MiB at the default --memory, about 100 000 entries of a game.
-std::string read_journal(const std::string& file, std::size_t memory_cap) {
-    const std::size_t max_bytes = memory_cap / 10;
+std::string read_journal(const std::string& file, std::size_t cap) {
+    const std::size_t max_bytes = cap / 10;
     const auto refuse = [&](const std::string& why) { return Error(file + ": " + why); };
     auto got = regular_file::read(file, max_bytes);
     using Status = regular_file::Read::Status;
@@ -41,7 +41,7 @@ std::string read_journal(const std::string& file, std::size_t memory_cap) {
             throw refuse(std::string("a journal is a JSON file, and this is ") + regular_file::kind_of(got.st));
         case Status::too_big:  // by its size, or grown past it while read
             throw refuse("more than " + mib(max_bytes) + "; a journal may hold at most " + mib(max_bytes) +
-                         ", a tenth of the memory cap (" + mib(memory_cap) +
+                         ", a tenth of the memory cap (" + mib(cap) +
                          ", an eighth of --memory), since its parsed tree takes about ten times its size");
         case Status::cannot_open:
         case Status::read_error:
