@@ -100,6 +100,50 @@ for name, fn in pairs(test_api) do _G[name] = fn end
 return tests
 )lua";
 
+// house_rule(module, overrides, fn): runs fn with umpire.rules[module] replaced as a house rule's
+// module of that name replaces it when it loads (ruleset/Ruleset.cpp, load_module): a table of
+// its own that falls back to the module it replaces. Module tables are read-only views to rule
+// code (no ruleset may change another's functions), so a spec cannot patch one in place to try a
+// house rule; this puts the original back whether fn passes or fails. `swap` is l_swap_module.
+constexpr const char* kHouseRule = R"lua(
+local swap = ...
+function house_rule(name, overrides, fn)
+  if type(name) ~= "string" or type(overrides) ~= "table" or type(fn) ~= "function" then
+    error("house_rule(module, overrides, fn): a module's name, a table of its replaced fields and a function", 2)
+  end
+  local original = umpire.rules[name]
+  if original == nil then error("house_rule: there is no module umpire.rules." .. name, 2) end
+  local house = {}
+  for k, v in pairs(overrides) do house[k] = v end
+  swap(name, setmetatable(house, {__index = original}))
+  local fine, err = pcall(fn)
+  swap(name, original)
+  if not fine then error(err, 0) end
+end
+)lua";
+
+// swap(name, table): umpire.rules[name] = table. Upvalue 1: umpire.rules. (A spec that did this
+// itself and left it so would be refused after its test, host/ModuleGuard.hpp: house_rule puts
+// the module back.)
+int l_swap_module(lua_State* L) {
+    const char* name = luaL_checkstring(L, 1);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    lua_pushvalue(L, 2);
+    lua_setfield(L, lua_upvalueindex(1), name);
+    return 0;
+}
+
+// Defines house_rule in the spec file's env at `env`.
+void add_house_rule(LuaHost& host, int env) {
+    lua_State* L = host.state();
+    host.load_chunk(kHouseRule, "=(spec api)", env);
+    lua_getfield(L, env, "umpire");
+    lua_getfield(L, -1, "rules");
+    lua_pushcclosure(L, l_swap_module, 1);
+    lua_replace(L, -2);
+    host.call(1, 0);
+}
+
 }  // namespace
 
 SpecResult run_spec_file(LuaHost& host, const std::filesystem::path& file, const std::string& checked,
@@ -124,6 +168,7 @@ SpecResult run_spec_file(LuaHost& host, const std::filesystem::path& file, const
         const int tests = lua_gettop(L);
         lua_pushnil(L);
         lua_setfield(L, env, "test_api");
+        add_house_rule(host, env);
         host.load_chunk(ruleset::read_spec_file(file, checked, display), "@" + display, env);
         host.call(0, 0);
         DataGuard::check(host, "the spec file's body");

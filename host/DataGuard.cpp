@@ -1,4 +1,5 @@
 #include "host/DataGuard.hpp"
+#include "host/ModuleGuard.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -690,6 +691,15 @@ std::string DataGuard::put_back(LuaHost& host) {
             const std::string found = guard.verify(L, -1);
             if (changed.empty()) changed = found;  // a retry after a partial restore keeps the first path
             if (!found.empty()) guard.restore(L, -1);
+            // ... and the module tables of umpire.rules (host/ModuleGuard.hpp), the same way.
+            host.push_env();
+            lua_getfield(L, -1, "umpire");
+            lua_getfield(L, -1, "rules");
+            if (lua_istable(L, -1)) {
+                const std::string module = module_guard::check(L, -1);
+                if (changed.empty()) changed = module;
+            }
+            lua_pop(L, 3);
             // After every run, changed or not: a run that changed the data and put it back itself
             // leaves nothing to find, yet what it worked out in between may be kept. (Emptying
             // costs a walk of the caches; `umpire test`, a run per spec, took no longer.)
@@ -723,6 +733,8 @@ std::string DataGuard::put_back(LuaHost& host) {
 
 void DataGuard::check(LuaHost& host, const std::string& who) {
     const std::string changed = put_back(host);
+    if (changed.rfind("umpire.rules", 0) == 0)
+        throw ScriptError(who + " changed " + changed + " (" + module_guard::kWhy + ")");
     if (!changed.empty())
         throw ScriptError(who + " changed " + changed + " (umpire.data is read-only: copy it first, and change the copy)");
 }

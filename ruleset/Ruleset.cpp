@@ -16,6 +16,7 @@
 #include "host/DataGuard.hpp"
 #include "host/FileSnapshot.hpp"
 #include "host/LuaHost.hpp"
+#include "host/ModuleGuard.hpp"
 #include "host/Sandbox.hpp"
 #include "ruleset/Load.hpp"
 #include "ruleset/LoadCache.hpp"
@@ -954,11 +955,46 @@ void load_into(LuaHost& host, int env, const std::vector<fs::path>& dirs, bool* 
             if (root) lua_remove(L, root);
         }
         reused = reused || kept;
-        for (const auto& m : layers_in_order)
+        std::map<std::string, const void*> modules_loaded;  // name -> the table umpire.rules holds for it
+        for (const auto& m : layers_in_order) {
+            // Each ruleset's modules get globals of their own (the allow-list and the one
+            // `umpire`): in one env, a global one ruleset's module set was read, and could be
+            // set, by another's (session 36). A house rule reaches its parent through
+            // umpire.rules and umpire.base, never through globals.
+            sandbox::push_env(L);
+            lua_pushvalue(L, umpire);
+            lua_setfield(L, -2, "umpire");
+            const int own = lua_gettop(L);
             for (std::size_t i = 0; i < m.modules.size(); ++i)
-                load_module(host, env, rules, bases, layers, m.modules[i], display_of(m.modules_resolved[i].real, cwd),
+                load_module(host, own, rules, bases, layers, m.modules[i], display_of(m.modules_resolved[i].real, cwd),
                             m.modules_resolved[i]);
+            lua_pop(L, 1);
+            // Fixed from here on: a later ruleset's module body (or validate) that changes one
+            // is found at the end of the load (host/ModuleGuard.hpp).
+            for (const auto& file : m.modules) {
+                const std::string name = name_of(file);
+                lua_getfield(L, rules, name.c_str());
+                module_guard::seal(L, rules, -1, "umpire.rules." + name);
+                modules_loaded[name] = lua_topointer(L, -1);
+                lua_pop(L, 1);
+            }
+        }
         validate(host, layers, data);
+        // umpire.rules holds the modules the loader put there, no more and no other.
+        std::string tampered = module_guard::check(L, rules);
+        std::size_t slots = 0;
+        lua_pushnil(L);
+        while (tampered.empty() && lua_next(L, rules) != 0) {
+            const auto it = lua_type(L, -2) == LUA_TSTRING ? modules_loaded.find(lua_tostring(L, -2)) : modules_loaded.end();
+            if (it == modules_loaded.end() || it->second != lua_topointer(L, -1))
+                tampered = std::string("umpire.rules.") + (lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?");
+            lua_pop(L, 1);
+            ++slots;
+        }
+        if (tampered.empty() && slots != modules_loaded.size()) tampered = "umpire.rules";
+        if (!tampered.empty())
+            throw ScriptError("loading the rules changed " + tampered + " (" + module_guard::kWhy + ")");
+        module_guard::seal(L, rules, rules, "umpire.rules");
         // The one verify of a load (ReusableData says why the kept tables need none before).
         const std::string changed = guard.verify(L, data);
         if (!changed.empty() && reused) *retry_fresh = true;

@@ -177,6 +177,15 @@ function assert_near(actual, expected, tolerance, message) end
 ---@return fun(n: integer): integer
 function seeded_random(seed) end
 
+---house_rule(module, overrides, fn): runs fn with `umpire.rules[module]` replaced as a house
+---rule's module of that name replaces it (a table of `overrides` falling back to the module), then
+---puts the module back, whether fn passes or fails. A module's table cannot be changed in place
+---(host/ModuleGuard.hpp): this is how a spec tries a house rule.
+---@param module string the module's name (`"breakdown"` for `umpire.rules.breakdown`)
+---@param overrides table the replaced fields (`{effective = function(...) ... end}`)
+---@param fn fun() the test's code run under the house rule
+function house_rule(module, overrides, fn) end
+
 ---@class Expectation
 ---@field to_be fun(expected: any) fails unless the value equals expected (deep)
 ---@field to_equal fun(expected: any) same as to_be

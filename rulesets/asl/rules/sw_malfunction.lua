@@ -81,7 +81,8 @@ end
 
 -- The effective numbers as the rules work them out, every time (see mal.numbers).
 local function numbers_worked_out(mg, ctx)
-  local cond = mal.conditions(mg, ctx)
+  -- (through umpire.rules: a house rule's mal.conditions lives in a module of its own)
+  local cond = rules.sw_malfunction.conditions(mg, ctx)
   -- A9.8: a dm German MMG/HMG fired as a LMG breaks down on the numbers it is fired with
   local w = mg
   if mg.dismantled then w = rules.sw_dismantle.fire_numbers(mg) end
@@ -176,7 +177,7 @@ local function numbers_path(m, mg, u, flags)
   -- (a replaced rule may read what the key lacks: worked out every time)
   local breakdown = rules.breakdown
   if not effective_as_written then effective_as_written = breakdown.effective_as_written end
-  if mal.conditions ~= conditions_as_written or breakdown.effective ~= effective_as_written then return nil end
+  if rules.sw_malfunction.conditions ~= conditions_as_written or breakdown.effective ~= effective_as_written then return nil end
   -- (what holds for every answer the memo keeps: when one of these changes, it starts again empty)
   local options, rows = data.options, data.breakdown_modifiers.rows
   local japanese, penalty_base = options.japanese_non_crew_mg, options.ammo_shortage_penalty_base
@@ -270,8 +271,11 @@ end
 -- Returns {malfunctioned, removed, low_ammo, eff}.
 function mal.check(mg, dr, ctx)
   if mg.malfunctioned then error("A9.7: " .. (mg.name or "SW") .. " is malfunctioned: no fire until repaired") end
-  -- (through umpire.rules, as mg_attack calls it: see mal.check_numbers)
-  return rules.sw_malfunction.check_numbers(mg, dr, mal.numbers(mg, ctx))
+  -- (through umpire.rules, as mg_attack calls them: see mal.check_numbers; a house rule
+  -- replacing mal.numbers is a module of its own that falls back to this one, so a call through
+  -- `mal` would never reach it)
+  local own = rules.sw_malfunction
+  return own.check_numbers(mg, dr, own.numbers(mg, ctx))
 end
 
 --- The half of mal.check that the DR decides: what the Original DR `dr` does to a SW whose
@@ -333,7 +337,7 @@ function mal.check_fg(entries, dr)
   local original = type(dr) == "table" and dr.total or dr
   local cands, res = {}, {}
   for _, e in ipairs(entries) do
-    local eff = mal.numbers(e.mg, e.ctx)
+    local eff = rules.sw_malfunction.numbers(e.mg, e.ctx)  -- (as in mal.check)
     local r = rules.breakdown.check(eff, original, e.mg.name)
     res[e.mg.name] = {malfunctioned = false, removed = false, low_ammo = r.low_ammo, eff = eff}
     if r.low_ammo then e.mg.low_ammo = true end

@@ -356,8 +356,7 @@ test("mg_attack.fire_memoized: a house rule replacing a function whose work the 
     end
     local written = run(atk.fire)
     eq(run(atk.fire_memoized), written, h[1] .. "." .. name .. " as written")
-    module[name] = h[3](as_written)
-    local fine, err = pcall(function()
+    local fine, err = pcall(house_rule, h[1], {[name] = h[3](as_written)}, function()
       local house = run(atk.fire)
       ok(not pcall(eq, house, written), h[1] .. "." .. name .. ": the house rule changes the attack")
       for _ = 1, 2 do
@@ -365,8 +364,8 @@ test("mg_attack.fire_memoized: a house rule replacing a function whose work the 
         eq(run(atk.fire_memoized, true), run(atk.fire, true), h[1] .. "." .. name .. " replaced, another squad")
       end
     end)
-    module[name] = as_written
     ok(fine, tostring(err))
+    eq(rules[h[1]][name], as_written, h[1] .. "." .. name .. ": the house rule is gone")
     eq(run(atk.fire_memoized), written, h[1] .. "." .. name .. " restored")
   end
 end)

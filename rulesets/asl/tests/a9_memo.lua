@@ -150,19 +150,19 @@ test("sw_malfunction.numbers_memoized: a replaced breakdown.effective (a house r
   local ctx = {sustained = true, user = {name = "German 4-6-7", kind = "squad", side = "german"}}
   eq(mal.numbers_memoized(mg, ctx), {B = 9, X = 11})
   -- a house rule: a worn MG breaks down one number earlier (it reads mg.worn, no key of the memo)
-  breakdown.effective = function(weapon, cond, rows_known)
+  local worn_breaks_earlier = function(weapon, cond, rows_known)
     local eff = as_written(weapon, cond, rows_known)
     if weapon.worn and eff.B then eff.B = eff.B - 1 end
     return eff
   end
-  local fine, err = pcall(function()
+  local fine, err = pcall(house_rule, "breakdown", {effective = worn_breaks_earlier}, function()
     eq(mal.numbers_memoized(mg, ctx), {B = 9, X = 11})
     mg.worn = true
     eq(mal.numbers_memoized(mg, ctx), {B = 8, X = 11})
   end)
-  breakdown.effective = as_written
   mg.worn = nil
   ok(fine, tostring(err))
+  eq(umpire.rules.breakdown.effective, as_written, "the house rule is gone")
   eq(mal.numbers_memoized(mg, ctx), {B = 9, X = 11})
 end)
 

@@ -198,9 +198,11 @@ local function on_shot(ev)
   p.record = fire_designation(p.designation, p.step, current.o, current.by_id)
 end
 
+-- (a local, not a field of P: a module's table is fixed once its ruleset has loaded, host/ModuleGuard.hpp)
+local installed = false
 function P.install()
-  if P.installed then return end
-  P.installed = true
+  if installed then return end
+  installed = true
   umpire.bus.on("sk.shot", on_shot, { priority = -100 })
 end
 

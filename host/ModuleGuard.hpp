@@ -1,0 +1,46 @@
+// ModuleGuard: no ruleset changes another's rules modules, checked after the load and each run.
+//
+// umpire.rules holds every loaded ruleset's module tables, and rule code of any ruleset can reach
+// them: without a guard, `umpire.rules.ift.resolve_column = f` in a second ruleset loaded beside
+// asl made asl's attacks call f (session 36). A read-only view of each module (as for the
+// libraries, host/Sandbox.hpp) refused that at the write, but every `umpire.rules.x.f` then took
+// two __index steps through LuaJIT's C metamethod path: +4,500 instructions (+20%) for an MG
+// attack's Monte Carlo sample, whose rule code makes about 40 such look-ups. So, as for
+// umpire.data (host/DataGuard.hpp), the tables stay plain and a change is found afterwards.
+//
+// The algorithm. After each ruleset's modules load, seal() keeps a shallow copy of each of its
+// module tables (every key and value, and the metatable), in a Lua table kept in the hidden,
+// locked metatable of that load's umpire.rules (so a dropped generation takes its copies with it);
+// the end of the load seals umpire.rules itself. check() walks the copies: each key is
+// looked up raw in its live table and compared by identity, the live keys are counted (an added
+// key shows as one too many) and the metatable compared. A change in any table is put back from
+// the copy and reported by its path. Shallow: a module's own plain subtables (a table of
+// constants, a memo) are its business; what another ruleset could replace -- a function in a
+// module, a module in umpire.rules -- is on the top level. Cost: one raw look-up and one next()
+// per module field, per check (asl: about 450), never per look-up.
+//
+// So a module's table is fixed once its ruleset has loaded, for its own code too: a module that
+// kept counters in its own table's fields would be refused. Rule state goes in umpire.state, and
+// answers worked out from data in umpire.data_cache() (docs/lua-api.md).
+#pragma once
+#include <lua.hpp>
+
+#include <string>
+
+namespace umpire::module_guard {
+
+// What the error of a change says after its path.
+constexpr const char* kWhy =
+    "a ruleset's modules are fixed once it has loaded, so that no ruleset changes another's "
+    "functions: a house rule replaces a module by a module of the same name that extends it";
+
+// Keeps the copy of the table at `table` ("umpire.rules.<name>" in messages as `path`) under the
+// real umpire.rules at `rules`. `table` equal to `rules` seals umpire.rules itself.
+void seal(lua_State* L, int rules, int table, const std::string& path);
+
+// The first changed path ("umpire.rules.ift.resolve_column") of the tables sealed under `rules`,
+// or "" when nothing changed or nothing was sealed. Each changed table is put back as it was
+// sealed. Allocates (raises Lua errors on memory): call it where the host protects its calls.
+std::string check(lua_State* L, int rules);
+
+}  // namespace umpire::module_guard
