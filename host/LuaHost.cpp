@@ -54,7 +54,7 @@ namespace fs = std::filesystem;
 // itself is only written, by Lua, once it is handed out. The order is the list's (last given,
 // first taken). A shelf grows by doubling, with malloc (the allocator's own bookkeeping, not Lua's
 // memory: 8 bytes a resting block, and blocks are at least 16 bytes); when that fails, the block
-// goes back to malloc instead.
+// stays unused in its slab (new small blocks are cut from the host's own slabs: carve, below).
 //
 // Under AddressSanitizer the shelves would hide what ASan checks for malloc's blocks, so the
 // allocator tells it about them: the bytes of a block past the size Lua asked for are poisoned
@@ -87,6 +87,11 @@ struct LuaHost::Allocator {
     // under it needs no check but the one (allocate's fast path).
     std::size_t quiet_until = 0;
     Shelf shelves[kClasses] = {};
+    // The host's own slabs, from which every new small block is cut (see carve below), and the
+    // uncut rest of the newest one.
+    std::vector<void*> slabs;
+    char* slab_next = nullptr;
+    char* slab_end = nullptr;
 
     void update_quiet_until() { quiet_until = std::min({limit, note_above, roomy_until}); }
 
@@ -95,13 +100,16 @@ struct LuaHost::Allocator {
     Allocator& operator=(const Allocator&) = delete;
     ~Allocator() {
         for (Shelf& shelf : shelves) {
+#ifdef UMPIRE_ASAN
             const std::size_t bytes = static_cast<std::size_t>(&shelf - shelves + 1) * kGrain;
             for (std::size_t i = 0; i < shelf.count; ++i) {
                 reveal(shelf.slots[i], bytes);
                 std::free(shelf.slots[i]);
             }
+#endif
             std::free(shelf.slots);
         }
+        for (void* slab : slabs) std::free(slab);
     }
 
     static bool small(std::size_t size) { return size <= kSmallMax; }
@@ -158,13 +166,61 @@ struct LuaHost::Allocator {
     }
     void* take(std::size_t size) {
         if (void* block = unshelve(size)) return block;
-        void* block = std::malloc(class_bytes(size));
+        void* block = carve(class_bytes(size));
         if (block) fit(block, size);
         return block;
     }
     void give(void* block, std::size_t size) {
         if (!shelve(block, size) && !(widen(shelves[size_class(size)]) && shelve(block, size)))
-            std::free(block);  // no room to keep it: malloc has it back
+            lose(block);
+    }
+
+    // A new small block of `bytes` (a class's size), cut from the host's own slab rather than
+    // taken from malloc. Why: the hosts of a run's Monte Carlo workers are all made on the calling
+    // thread, so with malloc their small blocks came from one arena, a host's blocks in the holes
+    // the other host's load had freed: two workers' objects on one 64-byte line, which the
+    // collector's marks and the rule code's writes then passed between the two cores on every
+    // sample. A slab is 64-byte aligned and only ever cut for this host, so no line holds two
+    // hosts' blocks. Blocks are never given back to a slab (they rest on their shelf, as before);
+    // the slabs go with the host. The tail of a slab too short for a block is left unused (under
+    // kSmallMax bytes a slab). Under ASan every block stays malloc's, which ASan checks.
+    static constexpr std::size_t kSlabBytes = std::size_t{64} << 10;
+    static constexpr std::size_t kLine = 64;
+    void* carve(std::size_t bytes) {
+#ifdef UMPIRE_ASAN
+        return std::malloc(bytes);
+#else
+        if (static_cast<std::size_t>(slab_end - slab_next) < bytes && !new_slab()) return nullptr;
+        void* block = slab_next;
+        slab_next += bytes;
+        return block;
+#endif
+    }
+    [[gnu::noinline]] bool new_slab() {
+        // Room in the list first, so that a slab is never made and then lost; Lua's allocator
+        // must not throw, so a failure is a refusal.
+        if (slabs.size() == slabs.capacity()) {
+            try {
+                slabs.reserve(slabs.size() * 2 + 16);
+            } catch (const std::bad_alloc&) {
+                return false;
+            }
+        }
+        void* slab = std::aligned_alloc(kLine, kSlabBytes);
+        if (!slab) return false;
+        slabs.push_back(slab);
+        slab_next = static_cast<char*>(slab);
+        slab_end = slab_next + kSlabBytes;
+        return true;
+    }
+    // A small block no shelf has room for: malloc has it back under ASan; otherwise it stays in
+    // its slab, unused, until the host goes (a shelf is full only when malloc could not widen it).
+    static void lose(void* block) {
+#ifdef UMPIRE_ASAN
+        std::free(block);
+#else
+        (void)block;
+#endif
     }
     // Doubles a full shelf; false if malloc has no room for it (the shelf stays as it was).
     [[gnu::noinline]] static bool widen(Shelf& shelf) {

@@ -34,6 +34,7 @@
 #include <lua.hpp>
 #include <yaml-cpp/yaml.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -151,7 +152,7 @@ private:
         Source source;
         std::string display;
         std::shared_ptr<const yaml::Document> document;
-        bool used = false;
+        std::uint64_t used_in = 0;  // the number of the last load that used it (load_)
     };
     struct ManifestEntry {
         Source source;
@@ -159,13 +160,13 @@ private:
         YAML::Node root;
         std::shared_ptr<const void> fields;  // of root (manifest_fields)
         bool parsed = false;
-        bool used = false;
+        std::uint64_t used_in = 0;  // the number of the last load that used it (load_)
     };
     struct ChunkEntry {
         Source source;
         std::string chunkname;
         int ref = LUA_NOREF;  // the function, in the registry
-        bool used = false;
+        std::uint64_t used_in = 0;  // the number of the last load that used it (load_)
     };
     // Files by their path as spelled (the loader spells each the same way every load): comparing
     // the text is a memcmp, where path's operator< compares part by part, about 3% of a reload;
@@ -183,15 +184,16 @@ private:
         std::vector<std::string> names;
         FileStamp stamp;
         bool trusted = false;  // the stamp was settled when the folder was listed
-        bool used = false;
+        std::uint64_t used_in = 0;  // the number of the last load that used it (load_)
     };
     std::map<std::string, ListingEntry, std::less<>> listings_;
     struct TextEntry {
         std::string text;
         std::shared_ptr<const yaml::Document> document;
-        bool used = false;
+        std::uint64_t used_in = 0;  // the number of the last load that used it (load_)
     };
     std::map<std::string, TextEntry> texts_;
+    std::uint64_t load_ = 0;  // the number of the current load (begin_load)
     Counts counts_;
 };
 
