@@ -523,6 +523,16 @@ function umpire.odds.write_back(into, from, keep) end
 ---@param data? table plain data (numbers, strings, booleans, tables of those)
 ---@param rule? string
 function umpire.result(text, data, rule) end
+
+---A function that makes, at each call (with no argument), a fresh copy of the tables of the list
+---merged as they are now: each key from the last table that has it, with the value it has at the
+---time of this call, whatever happens to the tables later. Its copies are cheaper than
+---umpire.copier's (the values are constants of a compiled constructor, not read at each copy). For
+---rule code that copies the same data tables on every attack: keep it in a data cache
+---(umpire.data_cache), so that a copy never outlives the run whose data it was made from.
+---@param tables table[] a list of tables, the one merged over first
+---@return fun(): table copier
+function umpire.snapshot_copier(tables) end
 umpire.table = {}
 
 ---The direction from one point to another, in degrees: 0 = +x, counter-clockwise, [0, 360).

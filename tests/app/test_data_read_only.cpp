@@ -66,7 +66,8 @@ TEST_CASE("an odds run whose script changes umpire.data is refused", "[data][odd
 }
 
 // What rule code works out from umpire.data and keeps (asl's attack memo and its memo of
-// effective numbers, the IFT turned on its side, the copiers of umpire.copy and of an MG counter)
+// effective numbers, the IFT turned on its side, the copiers of umpire.copy, of an MG counter and
+// of a DRM entry)
 // is kept in data caches, which the host empties after every run (bindings/DataCaches.hpp).
 // Before, a run that changed the data and used those rules left its answers behind, whether it
 // was refused (the guard put the data back) or put the data back itself: every later run of the
@@ -87,8 +88,9 @@ TEST_CASE("nothing worked out from changed umpire.data outlives the run that cha
       local a = rules.mg_attack.fire_memoized(spec)
       umpire.dice.unfix()
       local numbers = rules.sw_malfunction.numbers_memoized(rules.mg_usage.counter("ger_mmg"), {sustained = true})
-      print(string.format("column %s, B# %s under Sustained Fire, IFT 6/7 %s, counter B# %s and %s", tostring(a.column),
-        tostring(numbers.B), rules.ift.lookup(6, 7), tostring(mg.B), tostring(umpire.copy(umpire.data.sw_mg.counters.ger_mmg).B)))
+      print(string.format("column %s, B# %s under Sustained Fire, IFT 6/7 %s, counter B# %s and %s, FFNAM %s", tostring(a.column),
+        tostring(numbers.B), rules.ift.lookup(6, 7), tostring(mg.B), tostring(umpire.copy(umpire.data.sw_mg.counters.ger_mmg).B),
+        tostring(rules.ift.drm_entry("ffnam").value)))
     )lua";
     // Each write changes what one of them answers; none is refused before the run ends.
     const std::string writes = R"lua(
@@ -98,20 +100,21 @@ TEST_CASE("nothing worked out from changed umpire.data outlives the run that cha
       ;(results[7] or results["7"])[4] = "5KIA"  -- (the 6 column)
       d.breakdown_modifiers.rows.sustained_fire.modifier = -5
       d.sw_mg.counters.ger_mmg.B = nil
+      d.drm.ffnam.value = -2
     )lua";
     test_helpers::TestHost fresh;
     umpire::ruleset::load(fresh.host, {asl});
     fresh.host.run_string(answers);
     REQUIRE(fresh.lines.size() == 1);
     const std::string clean = fresh.lines.back();
-    CHECK(clean == "column 4, B# 9 under Sustained Fire, IFT 6/7 NMC, counter B# 11 and 11");
+    CHECK(clean == "column 4, B# 9 under Sustained Fire, IFT 6/7 NMC, counter B# 11 and 11, FFNAM -1");
 
     test_helpers::TestHost t;
     umpire::ruleset::load(t.host, {asl});
     // (the caches are filled by the run that changed the data)
     CHECK_THROWS_WITH(t.host.run_string(writes + answers), Catch::Contains("changed umpire.data."));
     REQUIRE(t.lines.size() == 1);
-    CHECK(t.lines.back() == "column 3, B# 7 under Sustained Fire, IFT 6/7 5KIA, counter B# nil and nil");  // the changed data's
+    CHECK(t.lines.back() == "column 3, B# 7 under Sustained Fire, IFT 6/7 5KIA, counter B# nil and nil, FFNAM -2");  // the changed data's
     t.lines.clear();
     t.host.run_string(answers);
     REQUIRE(t.lines.size() == 1);
@@ -120,16 +123,17 @@ TEST_CASE("nothing worked out from changed umpire.data outlives the run that cha
     // A run that puts the data back itself is not refused (nothing differs at the check), and
     // what it worked out in between goes all the same. (A key it removed cannot be put back: a
     // new key is refused at once. So the counter keeps its B# here.)
-    const auto changes = [](const char* column, const char* result, const char* modifier) {
+    const auto changes = [](const char* column, const char* result, const char* modifier, const char* ffnam) {
         return std::string("local d = umpire.data\n") + "d.ift.columns[3] = " + column + "\n" +
                "local results = d.ift.results\n;(results[7] or results['7'])[4] = '" + result + "'\n" +
-               "d.breakdown_modifiers.rows.sustained_fire.modifier = " + modifier + "\n";
+               "d.breakdown_modifiers.rows.sustained_fire.modifier = " + modifier + "\n" +
+               "d.drm.ffnam.value = " + ffnam + "\n";
     };
     test_helpers::TestHost u;
     umpire::ruleset::load(u.host, {asl});
-    u.host.run_string(changes("3", "5KIA", "-5") + answers + changes("4", "NMC", "-2"));
+    u.host.run_string(changes("3", "5KIA", "-5", "-2") + answers + changes("4", "NMC", "-2", "-1"));
     REQUIRE(u.lines.size() == 1);
-    CHECK(u.lines.back() == "column 3, B# 6 under Sustained Fire, IFT 6/7 5KIA, counter B# 11 and 11");
+    CHECK(u.lines.back() == "column 3, B# 6 under Sustained Fire, IFT 6/7 5KIA, counter B# 11 and 11, FFNAM -2");
     u.lines.clear();
     u.host.run_string(answers);
     REQUIRE(u.lines.size() == 1);

@@ -87,8 +87,9 @@ const char* kCheckCases = R"lua(
   local checked = 0
   local function check(what, ...)
     local expected = by_pairs(...)
-    -- with via_copier, one umpire.copier kept for the three copies (as rule code keeps it)
-    local copier = via_copier and umpire.copier({...})
+    -- with via "copier" or "snapshot", one umpire.copier or umpire.snapshot_copier kept for the
+    -- three copies (as rule code keeps it)
+    local copier = (via == "copier" and umpire.copier({...})) or (via == "snapshot" and umpire.snapshot_copier({...}))
     for round = 1, 3 do  -- the first copy compiles the copier, the later ones reuse it
       local copy = copier and copier() or copy_of(...)
       same(expected, copy, what .. " (copy " .. round .. ")")
@@ -146,13 +147,13 @@ void seal_global(TestHost& t, umpire::DataGuard& guard, const std::string& name)
 }
 
 // kCheckCases over plain tables (copied by a loop each time), then over tables sealed as
-// umpire.data is (each gets the read-only metatable, and its copies compile); `via_copier`: through
-// one umpire.copier kept for each table or chain, else umpire.copy / umpire.copy_chain.
-void check_plain_then_data(bool via_copier) {
+// umpire.data is (each gets the read-only metatable, and its copies compile); `mode`: "copier" or
+// "snapshot" through one umpire.copier or umpire.snapshot_copier kept for each table or chain,
+// "copy" through umpire.copy / umpire.copy_chain.
+void check_plain_then_data(const std::string& mode) {
     TestHost t;
     install_raw_next(t);
-    const std::string mode = via_copier ? "copier" : "copy";
-    t.host.run_string(std::string("via_copier = ") + (via_copier ? "true" : "false") + "\nwith_table_keys = true\n" + kMakeCases);
+    t.host.run_string("via = '" + mode + "'\nwith_table_keys = true\n" + kMakeCases);
     t.host.run_string("label = 'plain " + mode + "'\nchecked = (function()\n" + kCheckCases + "\nend)()");
     CHECK(t.eval("checked") == std::to_string(3 * (400 + 300)));
     // (the cases do have table keys: the generator used before this one never drew them)
@@ -168,12 +169,49 @@ void check_plain_then_data(bool via_copier) {
 }  // namespace
 
 TEST_CASE("umpire.copy equals a copy by pairs, for read-only data and plain tables (brute force)", "[api][copy]") {
-    check_plain_then_data(false);
+    check_plain_then_data("copy");
 }
 
 TEST_CASE("umpire.copier's copies equal a copy by pairs, for read-only data and plain tables (brute force)",
           "[api][copy]") {
-    check_plain_then_data(true);
+    check_plain_then_data("copier");
+}
+
+TEST_CASE("umpire.snapshot_copier's copies equal a copy by pairs, for read-only data and plain tables (brute force)",
+          "[api][copy]") {
+    check_plain_then_data("snapshot");
+}
+
+// A snapshot copier's constructor holds the values as constants: what it copies is the tables as
+// they were when it was made, every kind of value kept as it was (a negative zero keeps its sign;
+// values no constant can spell, such as NaN, infinities, tables and functions, are bound to it).
+TEST_CASE("umpire.snapshot_copier copies the tables as they were when it was made", "[api][copy]") {
+    TestHost t;
+    t.host.run_string("counter = {fp = 5, rof = 2, name = 'MMG \"x\"\\n', zero = -0.0, nan = 0/0, inf = -1/0, "
+                      "half = 0.1, big = 2^53 + 2, sub = {1}, fn = print, flag = false}  profile = {fp = 7, range = 24}");
+    umpire::DataGuard guard(t.host);
+    seal_global(t, guard, "counter");
+    t.host.run_string("list = {counter, profile}  snap = umpire.snapshot_copier(list)");
+    CHECK(t.eval("snap().fp") == "7");
+    CHECK(t.eval("snap().rof") == "2");
+    CHECK(t.eval("snap() ~= snap()") == "true");  // a fresh table each call
+    t.host.run_string("profile.fp = 8  counter.rof = 3  list[2] = nil");  // made before: none of this shows
+    CHECK(t.eval("snap().fp .. ' ' .. snap().rof .. ' ' .. snap().range") == "7 2 24");
+    CHECK(t.eval("snap().name == 'MMG \"x\"\\n'") == "true");
+    CHECK(t.eval("1 / snap().zero") == "-inf");
+    CHECK(t.eval("snap().nan ~= snap().nan") == "true");
+    CHECK(t.eval("snap().inf") == "-inf");
+    CHECK(t.eval("snap().half == 0.1 and snap().big == 2^53 + 2") == "true");
+    CHECK(t.eval("snap().sub == counter.sub and snap().fn == print and snap().flag == false") == "true");
+    CHECK(t.eval("next(umpire.snapshot_copier({})())") == "nil");
+    // (a key no constructor names: the merged table as it was, copied by a loop)
+    t.host.run_string("key = {}  odd = {[key] = 1, x = 2}  odd_snap = umpire.snapshot_copier({odd})  odd.x = 3");
+    CHECK(t.eval("odd_snap()[key] .. ' ' .. odd_snap().x") == "1 2");
+    CHECK(t.eval("odd_snap() ~= odd_snap()") == "true");
+    CHECK_THROWS_WITH(t.host.run_string("umpire.snapshot_copier('x')"),
+                      Catch::Contains("umpire.snapshot_copier: the argument must be a table, got string"));
+    CHECK_THROWS_WITH(t.host.run_string("umpire.snapshot_copier({counter, 5})"),
+                      Catch::Contains("umpire.snapshot_copier: table #2 of the list must be a table, got number"));
 }
 
 TEST_CASE("umpire.copier reads the values at each copy and the list once, and bad arguments are errors", "[api][copy]") {

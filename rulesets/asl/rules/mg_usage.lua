@@ -14,17 +14,19 @@ local journal_on = umpire.journal.on
 
 local function is_smc(u) return u.kind == "leader" or u.kind == "smc" or u.kind == "hero" end
 
--- Every attack copies its MG's counter from data/sw_mg.yaml, with the copier umpire.copier makes for
--- the counter's data table (a constructor compiled once for its keys that makes the copy at its final
--- size: a `pairs` loop growing the copy key by key cost more than the rest of the MG's set-up, issue
--- 18), kept by the counter's key, with the counter table it was made for: a look-up by a string
--- stays on the interpreter's fast path, where one by a table leaves it (≈ 100 machine instructions
--- more, memo_tree.lua), and a counter table put in place of another under the same key (a write to
+-- Every attack copies its MG's counter from data/sw_mg.yaml, with the copier umpire.snapshot_copier
+-- makes for the counter's data table and its key: a constructor compiled once, holding the counter's
+-- values as constants, that LuaJIT makes from its template in one step (a `pairs` loop growing the
+-- copy key by key cost more than the rest of the MG's set-up; umpire.copier's constructor, which
+-- reads each value at every copy, ~500 machine instructions more than the snapshot's: issue 18). It
+-- is kept by the counter's key, with the counter table it was made for: a look-up by a string stays
+-- on the interpreter's fast path, where one by a table leaves it (≈ 100 machine instructions more,
+-- memo_tree.lua), and a counter table put in place of another under the same key (a write to
 -- umpire.data, undone after the run) gets a copier of its own. It depends only on umpire.data,
 -- which the rules only read (a reload runs this module again, with an empty cache). Both tables are
--- data caches (umpire.data_cache): a copier compiled while a run had removed a key of the counter
--- would leave it out once the key is back, so the host empties them after each run.
-local make_copier, merge = umpire.copier, umpire.merge
+-- data caches (umpire.data_cache), emptied by the host after each run: a snapshot holds the values
+-- of the run that made it, and a run that changed a data value is refused.
+local make_copier, merge = umpire.snapshot_copier, umpire.merge
 local copier_of, copied_table_of = umpire.data_cache(), umpire.data_cache()
 
 --- A fresh MG/SW instance from data/sw_mg.yaml (counter data), with fields overridden by `fields`.
@@ -32,12 +34,11 @@ function usage.counter(key, fields)
   local c = data.sw_mg.counters[key] or error("mg_usage.counter: no counter '" .. tostring(key) .. "' in data/sw_mg.yaml")
   local copier = copier_of[key]
   if copied_table_of[key] ~= c then
-    copier = make_copier({c})
+    -- (the counter's own `key` field, if it has one, wins: it comes last)
+    copier = make_copier({{key = key}, c})
     copier_of[key], copied_table_of[key] = copier, c
   end
   local w = copier()
-  -- (the counter's own `key` field, if it had one, wins)
-  if w.key == nil then w.key = key end
   -- (umpire.merge: the pairs loop's writes, without its sorted walk for an override of string
   -- keys, ~1,600 machine instructions of an attack's set-up for one key: issue 18)
   if fields then merge(w, fields) end
