@@ -214,4 +214,16 @@ expect 1 "c40/ruleset.yaml: 'extends' goes more than 32 rulesets deep (c40 -> c3
 [ "$("$umpire" run --ruleset "$work/deep/c31" -e 'return umpire.ruleset.name' 2> "$work/err")" = c31 ] ||
   { echo "FAIL: a chain of 32 rulesets"; cat "$work/err"; fail=1; }
 
+# Session 36 (h3): the items session 35's attacks left open.
+# A YAML "\u0000" (or \0, \x00, \U00000000) was decoded into the string, where a raw NUL is refused.
+mkdir -p "$work/nul/data"
+printf 'name: nul\ndata: [d]\n' > "$work/nul/ruleset.yaml"
+printf 'a: 1\nb: "x\\u0000y"\n' > "$work/nul/data/d.yaml"
+expect 1 "nul/data/d.yaml:2:6: control characters are not allowed (0x00, written as an escape)" run --ruleset "$work/nul" -e 'return 1'
+printf 'a: 1\nb: ["ok \\\\0", "\\0"]\n' > "$work/nul/data/d.yaml"
+expect 1 "nul/data/d.yaml:2:16: control characters are not allowed" run --ruleset "$work/nul" -e 'return 1'
+printf 'a: "\\\\u0000 is text"\n' > "$work/nul/data/d.yaml"
+[ "$("$umpire" run --ruleset "$work/nul" -e 'return umpire.data.d.a' 2> "$work/err")" = '\u0000 is text' ] ||
+  { echo "FAIL: an escaped backslash before u0000"; cat "$work/err"; fail=1; }
+
 exit $fail
