@@ -120,6 +120,7 @@ struct ManifestFields {
         // written (absolute, or climbing out with '..'; refused when its file is looked for).
         std::vector<std::string> files;
         YAML::Mark mark;  // of the list, for the errors of its entries
+        std::vector<YAML::Mark> marks;  // of each entry (the list's for a single name)
         std::optional<std::pair<YAML::Mark, std::string>> error;  // of the list's shape
         void raise_if_failed(const std::string& display) const {
             if (error) fail(display, error->first, error->second);
@@ -160,6 +161,7 @@ ManifestFields::Entries entries_of(const YAML::Node& root, const char* field, co
     if (node.IsNull()) return out;
     if (node.IsScalar()) {
         out.names.push_back(node.Scalar());
+        out.marks.push_back(node.Mark());
         return add_files();
     }
     if (!node.IsSequence()) {
@@ -173,6 +175,7 @@ ManifestFields::Entries entries_of(const YAML::Node& root, const char* field, co
             return out;
         }
         out.names.push_back(item.Scalar());
+        out.marks.push_back(item.Mark());
     }
     return add_files();
 }
@@ -584,9 +587,17 @@ Manifest read_manifest(const fs::path& dir, LoadCache* cache) {
     }
     if (fields.modules.present) {
         fields.modules.raise_if_failed(display);
-        for (std::size_t i = 0; i < fields.modules.names.size(); ++i)
+        for (std::size_t i = 0; i < fields.modules.names.size(); ++i) {
             m.modules.push_back(resolve_file(m.dir, real_dir, resolver, fields.modules.names[i], fields.modules.files[i],
                                              "rules", display, fields.modules.mark, &m.modules_resolved));
+            // A module named twice (`[m, m]`, or `m` and `rules/m.lua`) was loaded once without a
+            // word: the second entry is a slip (a copy-paste, or a file meant to be another).
+            for (std::size_t j = 0; j < i; ++j)
+                if (m.modules_resolved[j].real == m.modules_resolved[i].real)
+                    fail(display, fields.modules.marks[i],
+                         "module '" + fields.modules.names[i] + "' is listed twice in 'modules' (entries " +
+                             std::to_string(j + 1) + " and " + std::to_string(i + 1) + " name the same file)");
+        }
     }
     spec_files(m, fields, resolver, display, cache);
     return m;

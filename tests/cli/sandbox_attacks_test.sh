@@ -225,5 +225,11 @@ expect 1 "nul/data/d.yaml:2:16: control characters are not allowed" run --rulese
 printf 'a: "\\\\u0000 is text"\n' > "$work/nul/data/d.yaml"
 [ "$("$umpire" run --ruleset "$work/nul" -e 'return umpire.data.d.a' 2> "$work/err")" = '\u0000 is text' ] ||
   { echo "FAIL: an escaped backslash before u0000"; cat "$work/err"; fail=1; }
+# A module listed twice was loaded once without a word.
+mkdir -p "$work/twice/rules"
+printf 'x = 1\n' > "$work/twice/rules/m.lua"
+printf 'name: twice\nmodules:\n  - m\n  - rules/m.lua\n' > "$work/twice/ruleset.yaml"
+expect 1 "twice/ruleset.yaml:4:5: module 'rules/m.lua' is listed twice in 'modules' (entries 1 and 2 name the same file)" \
+  run --ruleset "$work/twice" -e 'return 1'
 
 exit $fail
