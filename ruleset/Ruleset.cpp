@@ -544,6 +544,14 @@ Manifest read_manifest(const fs::path& dir, LoadCache* cache) {
     // same lstat, for the load cache.
     std::optional<FileStamp> stamp;
     const auto real_file = resolver.regular_file(Resolver::join(m.dir.native(), "ruleset.yaml"), &stamp);
+    // The manifest is held to what it holds its files to: a ruleset.yaml that is a symlink out of
+    // the folder was read, and its entries then resolved against this folder.
+    if (real_file && !real_file->empty() && !inside_real(real_dir, *real_file)) {
+        const std::string spelled = LuaHost::display_path(m.dir) + "/ruleset.yaml";  // (display_path(file) resolves it)
+        throw ScriptError(spelled + ":1:1: the manifest resolves outside the ruleset folder (to " +
+                              LuaHost::display_path(*real_file) + ", through a symlink)",
+                          spelled, 1);
+    }
     const std::string display = real_file && !real_file->empty()
         ? display_of(*real_file, fs::current_path(ec).native()) : LuaHost::display_path(file);
     m.display = display;

@@ -231,5 +231,10 @@ printf 'x = 1\n' > "$work/twice/rules/m.lua"
 printf 'name: twice\nmodules:\n  - m\n  - rules/m.lua\n' > "$work/twice/ruleset.yaml"
 expect 1 "twice/ruleset.yaml:4:5: module 'rules/m.lua' is listed twice in 'modules' (entries 1 and 2 name the same file)" \
   run --ruleset "$work/twice" -e 'return 1'
+# ruleset.yaml a symlink out of the ruleset folder: its entries resolved against the folder.
+mkdir -p "$work/outside" "$work/linked"
+printf 'name: linked\n' > "$work/outside/manifest.yaml"
+ln -s "$work/outside/manifest.yaml" "$work/linked/ruleset.yaml"
+expect 1 "linked/ruleset.yaml:1:1: the manifest resolves outside the ruleset folder" run --ruleset "$work/linked" -e 'return 1'
 
 exit $fail
