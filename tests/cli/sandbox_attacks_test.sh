@@ -231,6 +231,13 @@ printf 'x = 1\n' > "$work/twice/rules/m.lua"
 printf 'name: twice\nmodules:\n  - m\n  - rules/m.lua\n' > "$work/twice/ruleset.yaml"
 expect 1 "twice/ruleset.yaml:4:5: module 'rules/m.lua' is listed twice in 'modules' (entries 1 and 2 name the same file)" \
   run --ruleset "$work/twice" -e 'return 1'
+# umpire.copy_chain of 100 000 tables named data_copy.lua's line, not the caller's.
+expect 1 "(command line):2: umpire.copy_chain: a list of 100000 tables (a chain holds at most 1000)" \
+  run -e 'local t = {} for i = 1, 100000 do t[i] = {} end
+local copy = umpire.copy_chain(t) return copy'
+expect 1 "(command line):2: umpire.copier: a list of 1001 tables" \
+  run -e 'local t = {} for i = 1, 1001 do t[i] = {} end
+local copier = umpire.copier(t) return copier'
 # ruleset.yaml a symlink out of the ruleset folder: its entries resolved against the folder.
 mkdir -p "$work/outside" "$work/linked"
 printf 'name: linked\n' > "$work/outside/manifest.yaml"
