@@ -238,6 +238,10 @@ local copy = umpire.copy_chain(t) return copy'
 expect 1 "(command line):2: umpire.copier: a list of 1001 tables" \
   run -e 'local t = {} for i = 1, 1001 do t[i] = {} end
 local copier = umpire.copier(t) return copier'
+# The faces queued by umpire.dice.fix were not charged against the memory cap.
+# (--memory 1536: a cap of 192 MiB, which the table's 128 MiB and the queue's 64 MiB pass together)
+expect 1 "memory limit: umpire.dice.fix: a queue of 16777216 faces (~64 MiB) would pass the Lua memory cap" run --memory 1536 -e \
+  'local t = {} for i = 1, 2^24 do t[i] = 1 end umpire.dice.fix(t) return 1'
 # ruleset.yaml a symlink out of the ruleset folder: its entries resolved against the folder.
 mkdir -p "$work/outside" "$work/linked"
 printf 'name: linked\n' > "$work/outside/manifest.yaml"
