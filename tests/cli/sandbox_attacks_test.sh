@@ -242,6 +242,16 @@ local copier = umpire.copier(t) return copier'
 # (--memory 1536: a cap of 192 MiB, which the table's 128 MiB and the queue's 64 MiB pass together)
 expect 1 "memory limit: umpire.dice.fix: a queue of 16777216 faces (~64 MiB) would pass the Lua memory cap" run --memory 1536 -e \
   'local t = {} for i = 1, 2^24 do t[i] = 1 end umpire.dice.fix(t) return 1'
+# An odds.chain state with a cycle ran in a game and was refused under odds: refused in both, alike.
+chain='local s = {n = 0} s.self = s
+return umpire.odds.chain{state = s, step = function(x) x.n = x.n + 1 end, stop = function(x) return x.n >= 2 end}.n'
+expect 1 "this table appears twice in the game state (a cycle" run -e "$chain"
+cp "$work/err" "$work/err_run"
+expect 1 "this table appears twice in the game state (a cycle" odds -e "$chain"
+grep -o "self: this table.*" "$work/err_run" > "$work/m_run"; grep -o "self: this table.*" "$work/err" > "$work/m_odds"
+{ [ -s "$work/m_run" ] && cmp -s "$work/m_run" "$work/m_odds"; } || { echo "FAIL: run and odds refuse a cyclic chain state differently"; cat "$work/err_run" "$work/err"; fail=1; }
+[ "$("$umpire" run -e 'local s = {a = {}, n = 0} return umpire.odds.chain{state = s, step = function(x) x.n = x.n + 1 end, stop = function(x) return x.n >= 2 end}.n' 2> "$work/err")" = 2 ] ||
+  { echo "FAIL: a tree state in a game's chain"; cat "$work/err"; fail=1; }
 # ruleset.yaml a symlink out of the ruleset folder: its entries resolved against the folder.
 mkdir -p "$work/outside" "$work/linked"
 printf 'name: linked\n' > "$work/outside/manifest.yaml"
