@@ -76,6 +76,10 @@ struct LuaHost::Allocator {
 
     std::size_t used = 0;
     std::size_t limit = 0;
+    // Allocations refused (past the cap, or the address space ran out): each is a LUA_ERRMEM. The
+    // sandbox's pcall, LuaJIT's own underneath (its status not shown to Lua), compares the count
+    // before and after a failed call to tell a memory error from an error of that text.
+    std::uint64_t refused = 0;
     // Past this many bytes in use, the allocator has the host note the running file:line
     // (LuaHost::watch_memory_position): half the cap during a call run without the periodic
     // hook, never otherwise. One comparison per allocation.
@@ -251,11 +255,15 @@ struct LuaHost::Allocator {
         }
         const std::size_t old_counted = ptr ? old_size : 0;
         if (new_size > old_counted && self->used + (new_size - old_counted) > self->limit) {
+            ++self->refused;
             static_cast<LuaHost*>(static_cast<Game*>(ud))->note_refused_allocation();
             return nullptr;  // LuaJIT raises "not enough memory" (LUA_ERRMEM)
         }
         void* block = self->resize(ptr, old_size, new_size);
-        if (!block) isolation::note_out_of_memory();  // under the cap: the address space ran out
+        if (!block) {
+            ++self->refused;
+            isolation::note_out_of_memory();  // under the cap: the address space ran out
+        }
         if (block) {
             self->used = self->used - old_counted + new_size;
             if (self->used > self->quiet_until) {
@@ -744,6 +752,8 @@ int LuaHost::raise_if_stopped(lua_State* L, int status) {
     }
     return 0;
 }
+
+std::uint64_t LuaHost::refused_allocations(lua_State* L) { return from(L).alloc_->refused; }
 
 void LuaHost::note_c_entry(lua_State* L, const char* what) {
     LuaHost& host = from(L);

@@ -182,6 +182,8 @@ public:
     // For the sandbox's protected calls and resumes: after a failed one (status != 0), raises
     // the stop again if a limit has fired (or status is a memory error); returns 0 otherwise.
     static int raise_if_stopped(lua_State* L, int status);
+    // How many allocations the host's allocator has refused so far (each raised LUA_ERRMEM).
+    static std::uint64_t refused_allocations(lua_State* L);
     // While it lives, `co` is the coroutine running on its host (the sandbox's coroutine.resume
     // makes one around lua_resume), so that a memory error from an allocation in it names the
     // coroutine's own line, not its resume's (note_refused_allocation).
