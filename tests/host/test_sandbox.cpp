@@ -448,3 +448,18 @@ TEST_CASE("a yield goes through the sandbox's pcall and xpcall, as through LuaJI
     // An error of the text LuaJIT gives a memory error is no memory error: caught, as before.
     CHECK(t.eval("select(2, pcall(error, 'not enough memory', 0)) .. ' and on'") == "not enough memory and on");
 }
+
+TEST_CASE("an error in a C function reached by a tail call names the line and the function", "[sandbox][errors]") {
+    TestHost t;
+    // LuaJIT replaced the chunk's frame: "bad argument #1 to '?' (number expected, got string)", no line.
+    CHECK_THROWS_WITH(t.host.run_string("local x = 1\nreturn math.floor('x')", "@tail.lua"),
+                      "tail.lua:2: bad argument #1 to 'floor' (number expected, got string)");
+    CHECK_THROWS_WITH(t.host.run_string("local s = 'a'\nif s then\n  return s:rep('many')\nend", "@tail.lua"),
+                      "tail.lua:3: bad argument #2 to 'rep' (number expected, got string)");
+    // (a chain of tail calls: the chunk's tail call names the place)
+    CHECK_THROWS_WITH(t.host.run_string("local function g(v)\n  return math.floor(v)\nend\nreturn g('x')", "@tail.lua"),
+                      "tail.lua:4: bad argument #1 to 'floor' (number expected, got string)");
+    // a direct call keeps LuaJIT's own message
+    CHECK_THROWS_WITH(t.host.run_string("local v = math.floor('x')", "@tail.lua"),
+                      "tail.lua:1: bad argument #1 to 'floor' (number expected, got string)");
+}
