@@ -3,10 +3,10 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <fstream>
 #include <functional>
 #include <regex>
 #include <set>
+#include <sstream>
 
 #include "app/OddsRunner.hpp"
 #include "app/Replay.hpp"
@@ -182,12 +182,26 @@ nlohmann::json citing_lines(const std::string& section, const std::vector<fs::pa
     const std::string double_quoted = "\"" + section + "\"", single_quoted = "'" + section + "'";
     for (const auto& dir : ruleset_dirs) {
         if (!fs::is_directory(dir / "rules")) continue;
+        // Only files inside the ruleset folder, symlinks followed, read through the loader's checked
+        // reader (one descriptor, which must lead where the check found the file): a module's
+        // symlink out of the folder (or `rules/` itself one) showed an outside file's lines here.
+        std::error_code ec;
+        const std::string root = fs::canonical(dir, ec).native();
+        if (ec) continue;
         std::vector<fs::path> files;
-        for (const auto& e : fs::recursive_directory_iterator(dir / "rules"))
+        for (const auto& e : fs::recursive_directory_iterator(dir / "rules", ec))
             if (e.is_regular_file() && e.path().extension() == ".lua") files.push_back(e.path());
         std::sort(files.begin(), files.end());
         for (const auto& file : files) {
-            std::ifstream in(file);
+            const std::string real = fs::canonical(file, ec).native();
+            if (ec || !ruleset::inside_real(root, real)) continue;
+            std::string text;
+            try {
+                text = ruleset::read_spec_file(file, real, LuaHost::display_path(file));
+            } catch (const std::exception&) {
+                continue;  // swapped for a symlink since, too big: not shown (the load reports it)
+            }
+            std::istringstream in(text);
             std::string line;
             for (int n = 1; std::getline(in, line); ++n) {
                 if (line.find(double_quoted) == std::string::npos && line.find(single_quoted) == std::string::npos)

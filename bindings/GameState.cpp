@@ -520,7 +520,27 @@ Json parse_bounded(const std::string& json, const char* what) {
     }
 }
 
+// is_tree's walk: depth is the table's level (1 for the top).
+bool is_tree(lua_State* L, int index, SeenTables& seen, int depth) {
+    if (depth > bus::kMaxJsonDepth || !lua_checkstack(L, 3) || !seen.insert(lua_topointer(L, index))) return false;
+    lua_pushnil(L);
+    while (lua_next(L, index) != 0) {
+        if (lua_istable(L, -1) && !is_tree(L, lua_gettop(L), seen, depth + 1)) {
+            lua_pop(L, 2);
+            return false;
+        }
+        lua_pop(L, 1);
+    }
+    return true;
+}
+
 }  // namespace
+
+bool is_tree(lua_State* L, int index) {
+    if (index < 0) index = lua_gettop(L) + index + 1;
+    SeenTables seen;
+    return is_tree(L, index, seen, 1);
+}
 
 std::string to_canonical_json(lua_State* L, int index, Game* game, const char* what) {
     if (index < 0) index = lua_gettop(L) + index + 1;

@@ -52,6 +52,10 @@ std::string to_canonical_json_via_dom(lua_State* L, int index);
 // otherwise (not plain data, or longer), without building an error message: for keys that fall
 // back to a table's identity.
 std::optional<std::string> try_canonical_json(lua_State* L, int index, std::size_t max_bytes);
+// Is the table at `index` a tree: no table met twice (a cycle, or one table in two places), nested
+// at most bus::kMaxJsonDepth levels? A raw walk that writes no text (what to_canonical_json refuses
+// of a table's shape; its other checks, of the values, are not made).
+bool is_tree(lua_State* L, int index);
 // Empties the table at `index` and fills it from json (the table keeps its identity, so every
 // env that holds it sees the new contents).
 void replace_from_json(lua_State* L, int index, const std::string& json);

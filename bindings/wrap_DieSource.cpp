@@ -92,6 +92,28 @@ UMPIRE_FFI std::uint32_t umpire_ffi_count(void* game, std::uint32_t n, std::uint
 UMPIRE_FFI const char* umpire_ffi_error() noexcept { return umpire::ffi::last_error().c_str(); }
 
 namespace umpire::wrap {
+namespace {
+
+// Fixed dice whose queue counts against the game's memory cap (Game::charge_memory) for as long as
+// the game keeps them: `fix` of 5 million faces kept 20 MB on the C++ heap that the cap did not
+// see, and a script can fix again and again, each queue outliving the Lua table it came from.
+class ChargedFixedSource final : public dice::DieSource {
+public:
+    ChargedFixedSource(Game& game, std::vector<std::uint32_t> faces, std::size_t charged)
+        : game_(game), fixed_(std::move(faces)), charged_(charged) {}
+    ~ChargedFixedSource() override { game_.release_memory(charged_); }
+    ChargedFixedSource(const ChargedFixedSource&) = delete;
+    ChargedFixedSource& operator=(const ChargedFixedSource&) = delete;
+    // FixedSource overrides die() only: pools, counts and folded rolls come through it either way.
+    std::uint32_t die(std::uint32_t sides) override { return fixed_.die(sides); }
+
+private:
+    Game& game_;
+    dice::FixedSource fixed_;
+    std::size_t charged_;
+};
+
+}  // namespace
 
 /// @lua umpire.dice.fix(faces)
 /// ---Spec tests: the next dice rolled show these faces, in order, whatever is rolled (an ASL DR
@@ -104,6 +126,17 @@ int source_fix(lua_State* L) {
         luaL_checktype(L, 1, LUA_TTABLE);
         std::vector<std::uint32_t> faces;
         const int n = static_cast<int>(lua_objlen(L, 1));
+        // Charged before the queue is made; the old queue's charge goes with it when this one is set.
+        Game& game = Game::of(L);
+        const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(std::uint32_t);
+        if (!game.charge_memory(bytes))
+            throw Error("memory limit: umpire.dice.fix: a queue of " + std::to_string(n) + " faces (~" +
+                        std::to_string(bytes >> 20) + " MiB) would pass the Lua memory cap (fixed dice count against it)");
+        struct Uncharge {  // until the source owns the charge
+            Game* game; std::size_t bytes;
+            ~Uncharge() { if (game) game->release_memory(bytes); }
+        } pending{&game, bytes};
+        faces.reserve(static_cast<std::size_t>(n));
         for (int i = 1; i <= n; ++i) {
             lua_rawgeti(L, 1, i);
             const lua_Number face = lua_tonumber(L, -1);
@@ -114,7 +147,9 @@ int source_fix(lua_State* L) {
                             " must be a whole number >= 1");
             faces.push_back(static_cast<std::uint32_t>(face));
         }
-        Game::of(L).set_die_source(std::make_shared<dice::FixedSource>(std::move(faces)));
+        auto source = std::make_shared<ChargedFixedSource>(game, std::move(faces), bytes);
+        pending.game = nullptr;
+        game.set_die_source(std::move(source));
         return 0;
     });
 }

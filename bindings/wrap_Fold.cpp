@@ -257,8 +257,16 @@ void run_step(Game& game, int step) {
 }
 
 // In play: the loop itself. Leaves the end state and the truncated flag as the two results.
+//
+// The initial state is checked to be a tree as the fold checks it (its JSON text): a state with a
+// cycle ran as a plain loop in a game and was refused under `umpire odds`, so a script worked in
+// one and not the other. A state that is no tree is given to the fold's writer, whose error is
+// the one `odds` gives, word for word. Only the initial state: a walk of every step's state
+// would cost as much as the step on the Monte Carlo path (the MG attack's state holds the whole
+// fire spec), where the chain is this loop.
 int play(Game& game, const ChainSpec& spec) {
     lua_State* L = game.state();
+    if (!game_state::is_tree(L, spec.state)) game_state::to_canonical_json(L, spec.state, &game, kChainState);
     lua_pushvalue(L, spec.state);
     if (spec.first) run_step(game, spec.first);
     std::uint32_t steps = 0;

@@ -3,6 +3,7 @@
 #include "core/bus/Hash.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -76,6 +77,10 @@ struct LuaHost::Allocator {
 
     std::size_t used = 0;
     std::size_t limit = 0;
+    // Allocations refused (past the cap, or the address space ran out): each is a LUA_ERRMEM. The
+    // sandbox's pcall, LuaJIT's own underneath (its status not shown to Lua), compares the count
+    // before and after a failed call to tell a memory error from an error of that text.
+    std::uint64_t refused = 0;
     // Past this many bytes in use, the allocator has the host note the running file:line
     // (LuaHost::watch_memory_position): half the cap during a call run without the periodic
     // hook, never otherwise. One comparison per allocation.
@@ -307,11 +312,15 @@ struct LuaHost::Allocator {
         }
         const std::size_t old_counted = ptr ? old_size : 0;
         if (new_size > old_counted && self->used + (new_size - old_counted) > self->limit) {
+            ++self->refused;
             static_cast<LuaHost*>(static_cast<Game*>(ud))->note_refused_allocation();
             return nullptr;  // LuaJIT raises "not enough memory" (LUA_ERRMEM)
         }
         void* block = self->resize(ptr, old_size, new_size);
-        if (!block) isolation::note_out_of_memory();  // under the cap: the address space ran out
+        if (!block) {
+            ++self->refused;
+            isolation::note_out_of_memory();  // under the cap: the address space ran out
+        }
         if (block) {
             self->used = self->used - old_counted + new_size;
             if (self->used > self->quiet_until) {
@@ -407,6 +416,92 @@ void LuaHost::count_hook(lua_State* L, lua_Debug* ar) {
     lua_error(L);
 }
 
+namespace {
+
+// Does the message start with a position ("file:12: ...", lua::split_position)? (Its stoi may
+// throw for a huge number, which is a position too; nothing may throw in a message handler.)
+bool has_position(const char* text) {
+    try {
+        std::string file;
+        int line = 0;
+        return lua::split_position(text, file, line);
+    } catch (const std::exception&) {
+        return true;
+    }
+}
+
+// Pushes the name the standard library gives the function on top of the stack ("floor" for
+// math.floor: what LuaJIT names it in an error of a direct call), found in the real libraries
+// (the state's globals, which rule code never sees); nothing, returning false, if none holds it.
+bool push_library_name(lua_State* L) {
+    const int function = lua_gettop(L);
+    for (const char* library : {"math", "string", "table", "bit", "coroutine", static_cast<const char*>(nullptr)}) {
+        if (library) lua_getglobal(L, library);
+        else lua_pushvalue(L, LUA_GLOBALSINDEX);
+        if (lua_istable(L, -1)) {
+            lua_pushnil(L);
+            while (lua_next(L, -2) != 0) {
+                if (lua_rawequal(L, -1, function) && lua_type(L, -2) == LUA_TSTRING) {
+                    lua_pop(L, 1);
+                    lua_replace(L, function + 1);
+                    lua_settop(L, function + 1);
+                    return true;
+                }
+                lua_pop(L, 1);
+            }
+        }
+        lua_settop(L, function);
+    }
+    return false;
+}
+
+}  // namespace
+
+// An error raised by a C function that the function the host called reached by a tail call
+// (`return math.floor('x')` in a chunk) has no place and names the function '?': LuaJIT replaced
+// the caller's frame with the C function's, so the frame below it is the host's, with no line and
+// no call instruction to name the callee by. (A tail call from a function that Lua code called
+// leaves that code's frame below: its calling line is named, as Lua 5.1 does.) The place is then
+// the line of the tail call, found by the tail-call locator in the called function's bytecode
+// (host/TailCallWhere.hpp), or failing that its file; the name, the one the libraries give the
+// function. Only while a call of this host runs on the main thread, whose called function is known.
+void LuaHost::place_tail_called_error(lua_State* L) {
+    LuaHost& host = from(L);
+    lua_Debug raiser, below;
+    const char* text = lua_tostring(L, 1);
+    // (a stop keeps its text: the host and the worker's parent read it)
+    if (L != host.L_ || host.call_depth_ <= 0 || host.stop_message() || std::strcmp(text, kNotEnoughMemory) == 0 ||
+        has_position(text) || !lua_checkstack(L, 12) ||
+        !lua_getstack(L, 1, &raiser) || !lua_getinfo(L, "S", &raiser) || std::strcmp(raiser.what, "C") != 0)
+        return;
+    if (lua_getstack(L, 2, &below) && lua_getinfo(L, "S", &below) && std::strcmp(below.what, "C") != 0) return;
+    const int top = lua_gettop(L);
+    std::string message = lua_tostring(L, 1);
+    lua_getinfo(L, "f", &raiser);  // top + 1: the C function
+    const std::string unnamed = "to '?'";
+    if (const auto at = message.find(unnamed); at != std::string::npos && push_library_name(L)) {
+        message.replace(at, unnamed.size(), std::string("to '") + lua_tostring(L, -1) + "'");
+        lua_pop(L, 1);
+    }
+    lua_rawgeti(L, LUA_REGISTRYINDEX, host.called_ref_);
+    lua_rawgeti(L, -1, host.call_depth_);
+    lua_replace(L, top + 2);  // top + 2: the function the host called
+    lua_settop(L, top + 2);
+    std::string place;
+    if (tail_call::push_called_where(L, top + 1, top + 2)) {
+        place = lua_tostring(L, -1);
+    } else {
+        lua_Debug called;
+        lua_pushvalue(L, top + 2);
+        if (lua_getinfo(L, ">S", &called) && std::strcmp(called.what, "C") != 0)
+            place = std::string(called.short_src) + ": in a tail call: ";
+    }
+    lua_settop(L, top);
+    message.insert(0, place);
+    lua_pushlstring(L, message.data(), message.size());
+    lua_replace(L, 1);
+}
+
 // Message handler of every protected call: keeps the traceback on the side and leaves the
 // message as Lua made it ("file:line: message").
 int LuaHost::message_handler(lua_State* L) {
@@ -432,6 +527,7 @@ int LuaHost::message_handler(lua_State* L) {
             break;
         }
     }
+    if (lua_type(L, 1) == LUA_TSTRING) place_tail_called_error(L);
     luaL_traceback(L, L, nullptr, 1);
     LuaHost::from(L).last_traceback_ = lua_tostring(L, -1);
     lua_pop(L, 1);
@@ -465,6 +561,8 @@ LuaHost::LuaHost(HostOptions options)
     state_ref_ = luaL_ref(L_, LUA_REGISTRYINDEX);
     lua_pushcfunction(L_, message_handler);
     message_handler_ref_ = luaL_ref(L_, LUA_REGISTRYINDEX);
+    lua_newtable(L_);
+    called_ref_ = luaL_ref(L_, LUA_REGISTRYINDEX);
 
     // Generation 0: no rulesets, an env with the API and empty data/rules.
     push_new_env();
@@ -566,6 +664,17 @@ void LuaHost::call(int nargs, int nresults) {
         }
         if (!options_.trusted) start_limits();
         if (alloc_->roomy_until == SIZE_MAX && alloc_->used <= roomy_heap_bytes()) pace_collector(true);
+    }
+    // The function called, for the message handler, by depth (place_tail_called_error): stored
+    // only when another than the last at this depth (an odds worker calls one chunk a sample).
+    // The table holds it, so no other function can take its address meanwhile.
+    if (called_.size() < static_cast<std::size_t>(call_depth_)) called_.resize(call_depth_, nullptr);
+    if (const void* function = lua_topointer(L_, base); called_[call_depth_ - 1] != function) {
+        lua_rawgeti(L_, LUA_REGISTRYINDEX, called_ref_);
+        lua_pushvalue(L_, base);
+        lua_rawseti(L_, -2, call_depth_);
+        lua_pop(L_, 1);
+        called_[call_depth_ - 1] = function;
     }
     const int status = lua_pcall(L_, nargs, nresults, handler);
     if (outer) {
@@ -800,6 +909,8 @@ int LuaHost::raise_if_stopped(lua_State* L, int status) {
     }
     return 0;
 }
+
+std::uint64_t LuaHost::refused_allocations(lua_State* L) { return from(L).alloc_->refused; }
 
 void LuaHost::note_c_entry(lua_State* L, const char* what) {
     LuaHost& host = from(L);

@@ -182,6 +182,8 @@ public:
     // For the sandbox's protected calls and resumes: after a failed one (status != 0), raises
     // the stop again if a limit has fired (or status is a memory error); returns 0 otherwise.
     static int raise_if_stopped(lua_State* L, int status);
+    // How many allocations the host's allocator has refused so far (each raised LUA_ERRMEM).
+    static std::uint64_t refused_allocations(lua_State* L);
     // While it lives, `co` is the coroutine running on its host (the sandbox's coroutine.resume
     // makes one around lua_resume), so that a memory error from an allocation in it names the
     // coroutine's own line, not its resume's (note_refused_allocation).
@@ -212,6 +214,12 @@ private:
     int state_ref_ = LUA_NOREF;
     int message_handler_ref_ = LUA_NOREF;
     int call_depth_ = 0;
+    // The function each call() running is calling, by depth (1 for the outermost): a registry
+    // table (called_ref_) holds them, called_ the address of each, so that the same function called
+    // again is not stored again. For the message handler's place of an error in a C function that
+    // function reached by a tail call (place_tail_called_error).
+    int called_ref_ = LUA_NOREF;
+    std::vector<const void*> called_;
     lua_State* running_ = nullptr;  // the coroutine running (Resuming), null for the main thread
     std::string last_traceback_;
     bool unusable_ = false;
@@ -251,6 +259,7 @@ private:
     int default_step_mul_ = 200;
 
     static int message_handler(lua_State* L);
+    static void place_tail_called_error(lua_State* L);
     static void count_hook(lua_State* L, lua_Debug* ar);
 };
 

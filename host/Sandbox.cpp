@@ -42,8 +42,8 @@ constexpr std::size_t kLongSubject = 1024;
 // started with: a key removed during the loop is skipped, a key added is not visited (as before).
 // The Lua side runs with the raw library captured in upvalues, so rules cannot tamper with it.
 constexpr const char* kPrelude = R"lua(
-local ordered_keys, views = ...
-local type, error, rawget, raw_next = type, error, rawget, next
+local ordered_keys, views, raw_pcall, raw_xpcall, protected_enter, protected_failed = ...
+local type, error, rawget, raw_next, select = type, error, rawget, next, select
 
 local function sorted_keys(t, fname)
   local keys, n = ordered_keys(t)
@@ -129,7 +129,36 @@ local function next(t, key)
   return nil
 end
 
-return { pairs = pairs, next = next }
+-- pcall and xpcall that cannot swallow a stop: once a limit fired (runaway loop, memory cap), the
+-- error goes on up to the host even through a script's pcall, otherwise `while true do
+-- pcall(loop) end` would run forever. They are LuaJIT's own underneath, which run the function in
+-- the VM, on no C frame of their own: a `yield` inside goes through them (through a C function
+-- calling lua_pcall it was "attempt to yield across C-call boundary"), and their recursion is a
+-- Lua stack overflow, an error, not a C one (so they need no C-call depth). Around them, two small
+-- C functions: protected_enter raises a stop noted already and returns the count of refused
+-- allocations; after a failed call, protected_failed raises the stop if one fired meanwhile, or
+-- the memory stop if an allocation was refused meanwhile (LuaJIT's pcall does not show that its
+-- error was LUA_ERRMEM, and an error of the text "not enough memory" is not one).
+-- (The call is not a tail call, so this function is one more level for error(msg, level): a level
+-- past the pcalled function names this line. Level 2, the usual, is LuaJIT's pcall: no place.)
+local function after_protected(mark, ok, ...)
+  if not ok then protected_failed(mark) end
+  return ok, ...
+end
+
+local function pcall(...)
+  if select("#", ...) == 0 then error("bad argument #1 to 'pcall' (value expected)", 2) end
+  return after_protected(protected_enter(), raw_pcall(...))
+end
+
+local function xpcall(f, handler, ...)
+  if type(handler) ~= "function" then
+    error("bad argument #2 to 'xpcall' (function expected, got " .. type(handler) .. ")", 2)
+  end
+  return after_protected(protected_enter(), raw_xpcall(f, handler, ...))
+end
+
+return { pairs = pairs, next = next, pcall = pcall, xpcall = xpcall }
 )lua";
 
 // One key of a table being ordered: its type and value, a string by pointer (the table being
@@ -422,42 +451,19 @@ int l_load(lua_State* L) {
     return 1;
 }
 
-// pcall/xpcall that cannot swallow a stop: once a limit fired (runaway loop, memory cap), the
-// error goes on up to the host even through a script's pcall, otherwise
-// `while true do pcall(loop) end` would run forever.
-int finish_protected(lua_State* L, int status, int base) {
-    if (status == 0) {
-        lua_pushboolean(L, 1);
-        lua_insert(L, base);
-        return lua_gettop(L) - base + 1;
-    }
-    LuaHost::raise_if_stopped(L, status);
-    lua_pushboolean(L, 0);
-    lua_insert(L, -2);
-    return 2;
+// The C side of the sandbox's pcall and xpcall (kPrelude): raises a stop noted already; returns the
+// allocator's count of refused allocations, for protected_failed.
+int l_protected_enter(lua_State* L) {
+    LuaHost::raise_if_stopped(L, 0);
+    lua_pushnumber(L, static_cast<lua_Number>(LuaHost::refused_allocations(L)));
+    return 1;
 }
 
-/// ---Like Lua's pcall, except that a stopped script (time/instruction limit) stays stopped.
-int l_pcall(lua_State* L) {
-    luaL_checkany(L, 1);
-    LuaHost::raise_if_stopped(L, 0);
-    CCallDepth depth(L);
-    const int base = 1;
-    const int status = lua_pcall(L, lua_gettop(L) - 1, LUA_MULTRET, 0);
-    return finish_protected(L, status, base);
-}
-
-/// ---Like LuaJIT's xpcall(f, handler, ...), except that a stopped script stays stopped.
-int l_xpcall(lua_State* L) {
-    luaL_checktype(L, 2, LUA_TFUNCTION);
-    LuaHost::raise_if_stopped(L, 0);
-    CCallDepth depth(L);
-    lua_pushvalue(L, 1);
-    lua_pushvalue(L, 2);
-    lua_replace(L, 1);  // stack: handler, f, args..., f
-    lua_replace(L, 2);  // stack: handler, f, args...
-    const int status = lua_pcall(L, lua_gettop(L) - 2, LUA_MULTRET, 1);
-    return finish_protected(L, status, 2);
+// After a failed protected call: raises the stop if a limit fired, or if an allocation was refused
+// since protected_enter's count (the error was LUA_ERRMEM: from now on the call is stopped).
+int l_protected_failed(lua_State* L) {
+    const bool refused = static_cast<lua_Number>(LuaHost::refused_allocations(L)) > lua_tonumber(L, 1);
+    return LuaHost::raise_if_stopped(L, refused ? LUA_ERRMEM : 0);
 }
 
 // coroutine.resume and coroutine.wrap, in C so that they count C-call depth (each resume runs
@@ -746,7 +752,11 @@ void init(lua_State* L, bool trusted, bool jit) {
     lua_setmetatable(L, -2);
     lua_pushvalue(L, -1);
     lua_setfield(L, LUA_REGISTRYINDEX, kViewsKey);
-    if (lua_pcall(L, 2, 1, 0))
+    lua_getglobal(L, "pcall");   // LuaJIT's own, which the sandbox's wraps
+    lua_getglobal(L, "xpcall");
+    lua_pushcfunction(L, l_protected_enter);
+    lua_pushcfunction(L, l_protected_failed);
+    if (lua_pcall(L, 6, 1, 0))
         throw Error(std::string("sandbox prelude: ") + lua_tostring(L, -1));
     // umpire.merge walks tables with the pairs rule code sees (bindings/api_modules.hpp).
     lua_getfield(L, -1, "pairs");
@@ -823,12 +833,12 @@ void push_env(lua_State* L) {
     lua_setfield(L, env, "pairs");
     lua_getfield(L, -1, "next");
     lua_setfield(L, env, "next");
-    lua_pop(L, 1);
 
-    lua_pushcfunction(L, l_pcall);
+    lua_getfield(L, -1, "pcall");
     lua_setfield(L, env, "pcall");
-    lua_pushcfunction(L, l_xpcall);
+    lua_getfield(L, -1, "xpcall");
     lua_setfield(L, env, "xpcall");
+    lua_pop(L, 1);
     lua_pushcfunction(L, l_collectgarbage);
     lua_setfield(L, env, "collectgarbage");
     lua_getglobal(L, "tostring");

@@ -271,8 +271,20 @@ local function label(fn, line)
 end
 
 -- running: the pattern function; found: the Lua function the caller called by a local, upvalue
--- or global name, or nil for a field or method name; name: that name.
-return function(running, found, name)
+-- or global name, or nil for a field or method name; name: that name. With `called` (the function
+-- the host called, whose frame the tail call replaced: there is no caller frame), the line of its
+-- tail call (or its chain's) that reached running, when one line can be told; else nil.
+return function(running, found, name, called)
+  if called then
+    local hits, maybes = {}, {}
+    search(running, called, name, hits, maybes, {}, 0)
+    local places = #hits > 0 and hits or maybes
+    local first = places[1] and label(places[1].fn, places[1].line)
+    for i = 2, #places do
+      if label(places[i].fn, places[i].line) ~= first then return nil end
+    end
+    return first
+  end
   local level = 3  -- this function, the running C function, its caller
   local info = getinfo(2, "f")
   if not info or info.func ~= running then
@@ -439,6 +451,24 @@ bool push_caller_where(lua_State* L) {
     if (status != 0) LuaHost::raise_if_stopped(L, status);
     if (status == 0 && lua_type(L, -1) == LUA_TSTRING) return true;
     lua_settop(L, top);
+    return false;
+}
+
+bool push_called_where(lua_State* L, int running, int called) {
+    if (!lua_checkstack(L, 8)) return false;
+    running = running < 0 ? lua_gettop(L) + running + 1 : running;
+    called = called < 0 ? lua_gettop(L) + called + 1 : called;
+    const int top = lua_gettop(L);
+    if (lua_type(L, called) != LUA_TFUNCTION || lua_iscfunction(L, called) || !push_locator(L)) {
+        lua_settop(L, top);
+        return false;
+    }
+    lua_pushvalue(L, running);
+    lua_pushnil(L);
+    lua_pushliteral(L, "?");
+    lua_pushvalue(L, called);
+    if (lua_pcall(L, 4, 1, 0) == 0 && lua_type(L, -1) == LUA_TSTRING) return true;
+    lua_settop(L, top);  // (a stop raised meanwhile is raised again by the next hook)
     return false;
 }
 

@@ -21,4 +21,12 @@ void make_locator(lua_State* L);
 /// is a tail call by that name. A stop (time, memory) raised meanwhile goes on.
 bool push_caller_where(lua_State* L);
 
+/// Pushes "file:line: " of the tail call by which the Lua function at stack index `called`, whose
+/// frame that call replaced, reached the function at index `running` (directly, or through a chain
+/// of tail calls), when one line can be told; returns false, pushing nothing, otherwise. For an
+/// error raised in a C function that the function the host called reached by a tail call
+/// (`return math.floor(x)` in a chunk): no frame below it tells a place. Raises nothing (it is
+/// called from the message handler).
+bool push_called_where(lua_State* L, int running, int called);
+
 }  // namespace umpire::tail_call

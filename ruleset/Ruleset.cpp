@@ -121,6 +121,7 @@ struct ManifestFields {
         // written (absolute, or climbing out with '..'; refused when its file is looked for).
         std::vector<std::string> files;
         YAML::Mark mark;  // of the list, for the errors of its entries
+        std::vector<YAML::Mark> marks;  // of each entry (the list's for a single name)
         std::optional<std::pair<YAML::Mark, std::string>> error;  // of the list's shape
         void raise_if_failed(const std::string& display) const {
             if (error) fail(display, error->first, error->second);
@@ -161,6 +162,7 @@ ManifestFields::Entries entries_of(const YAML::Node& root, const char* field, co
     if (node.IsNull()) return out;
     if (node.IsScalar()) {
         out.names.push_back(node.Scalar());
+        out.marks.push_back(node.Mark());
         return add_files();
     }
     if (!node.IsSequence()) {
@@ -174,6 +176,7 @@ ManifestFields::Entries entries_of(const YAML::Node& root, const char* field, co
             return out;
         }
         out.names.push_back(item.Scalar());
+        out.marks.push_back(item.Mark());
     }
     return add_files();
 }
@@ -542,6 +545,14 @@ Manifest read_manifest(const fs::path& dir, LoadCache* cache) {
     // same lstat, for the load cache.
     std::optional<FileStamp> stamp;
     const auto real_file = resolver.regular_file(Resolver::join(m.dir.native(), "ruleset.yaml"), &stamp);
+    // The manifest is held to what it holds its files to: a ruleset.yaml that is a symlink out of
+    // the folder was read, and its entries then resolved against this folder.
+    if (real_file && !real_file->empty() && !inside_real(real_dir, *real_file)) {
+        const std::string spelled = LuaHost::display_path(m.dir) + "/ruleset.yaml";  // (display_path(file) resolves it)
+        throw ScriptError(spelled + ":1:1: the manifest resolves outside the ruleset folder (to " +
+                              LuaHost::display_path(*real_file) + ", through a symlink)",
+                          spelled, 1);
+    }
     const std::string display = real_file && !real_file->empty()
         ? display_of(*real_file, fs::current_path(ec).native()) : LuaHost::display_path(file);
     m.display = display;
@@ -585,9 +596,17 @@ Manifest read_manifest(const fs::path& dir, LoadCache* cache) {
     }
     if (fields.modules.present) {
         fields.modules.raise_if_failed(display);
-        for (std::size_t i = 0; i < fields.modules.names.size(); ++i)
+        for (std::size_t i = 0; i < fields.modules.names.size(); ++i) {
             m.modules.push_back(resolve_file(m.dir, real_dir, resolver, fields.modules.names[i], fields.modules.files[i],
                                              "rules", display, fields.modules.mark, &m.modules_resolved));
+            // A module named twice (`[m, m]`, or `m` and `rules/m.lua`) was loaded once without a
+            // word: the second entry is a slip (a copy-paste, or a file meant to be another).
+            for (std::size_t j = 0; j < i; ++j)
+                if (m.modules_resolved[j].real == m.modules_resolved[i].real)
+                    fail(display, fields.modules.marks[i],
+                         "module '" + fields.modules.names[i] + "' is listed twice in 'modules' (entries " +
+                             std::to_string(j + 1) + " and " + std::to_string(i + 1) + " name the same file)");
+        }
     }
     spec_files(m, fields, resolver, display, cache);
     return m;

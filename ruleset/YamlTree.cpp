@@ -96,12 +96,28 @@ struct Event {
 
 std::string text_of(const yaml_char_t* s) { return s ? reinterpret_cast<const char*>(s) : std::string(); }
 
+// The byte offset, within source[from, to) (a double-quoted scalar as written), of the first
+// escape that decodes to a NUL: \0, \x00, \u0000 or \U00000000; `to` if none is found.
+std::size_t nul_escape(const std::string& source, std::size_t from, std::size_t to) {
+    for (std::size_t i = from; i + 1 < to; ++i) {
+        if (source[i] != '\\') continue;
+        const char kind = source[i + 1];
+        const std::size_t digits = kind == '0' ? 0 : kind == 'x' ? 2 : kind == 'u' ? 4 : kind == 'U' ? 8 : std::string::npos;
+        if (digits != std::string::npos && i + 2 + digits <= to &&
+            source.compare(i + 2, digits, std::string(digits, '0')) == 0)
+            return i;
+        ++i;  // the escaped character (a backslash after a backslash starts nothing)
+    }
+    return to;
+}
+
 }  // namespace
 
 // The event loop: each node event makes a node, appended to the collection open at that point
 // (a stack of open sequences and maps); an alias appends the anchored node's index again.
 Tree read_tree_events(const std::string& text, const std::string& display,
                       const std::function<void(const YAML::Mark&)>& count) {
+    const std::string& source = text;  // the scalar events' `text` is their decoded value
     const Positions positions(text);
     Parser p;
     yaml_parser_set_input_string(&p.parser, reinterpret_cast<const unsigned char*>(text.data()), text.size());
@@ -158,6 +174,14 @@ Tree read_tree_events(const std::string& text, const std::string& display,
                                  empty_item ? positions.next_token(positions.byte(ev.start_mark.index))
                                             : positions.mark(ev.start_mark),
                                  ev.data.scalar.anchor);
+            // A raw NUL is refused by libyaml's reader ("control characters are not allowed"), but
+            // an escape of one was decoded into the string: refused the same way, at the escape.
+            if (text.find('\0') != std::string_view::npos) {
+                const std::size_t from = positions.byte(ev.start_mark.index), to = positions.byte(ev.end_mark.index);
+                const std::size_t at = nul_escape(source, from, to);
+                detail::fail(display, positions.at_byte(at < to ? at : from),
+                             "control characters are not allowed (0x00, written as an escape)");
+            }
             node.text.assign(text);
             if (ev.data.scalar.tag) node.tag = text_of(ev.data.scalar.tag);
             else node.tag.assign(1, plain ? '?' : '!');

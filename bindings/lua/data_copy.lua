@@ -115,6 +115,17 @@ local function check_table(t, what, level)
   if type(t) ~= "table" then error(format("%s must be a table, got %s", what, type(t)), level + 1) end
 end
 
+-- A list of tables is handed on as arguments (unpack), of which LuaJIT passes some 8,000 at most:
+-- past that the error named this file's line ("data_copy.lua:157: too many results to unpack"),
+-- not the rule code's. A chain is a profile over the ones it starts from, a few tables long, so a
+-- bound far below LuaJIT's is no limit on rule code, and is refused at the caller's line.
+local MAX_CHAIN = 1000
+local function check_chain_length(n, what, level)
+  if n > MAX_CHAIN then
+    error(format("%s: a list of %d tables (a chain holds at most %d)", what, n, MAX_CHAIN), level + 1)
+  end
+end
+
 ---@lua umpire.copy(t)
 ---A fresh shallow copy of a table: a plain table (no metatable) made at its final size, and
 ---independent of `t`: changing it changes nothing else, though tables held as values are shared.
@@ -137,11 +148,12 @@ end
 ---A fresh shallow copy of several tables merged: every key of the tables of the list, with the
 ---value of the last table that has it (a profile over the one it starts from: `{rifle,
 ---sniper_rifle}`). The copy is made as umpire.copy makes one, and is as fast for data tables.
----@param tables table[] a list of tables, the one merged over first
+---@param tables table[] a list of at most 1000 tables, the one merged over first
 ---@return table copy
 function umpire.copy_chain(tables)
   check_table(tables, "umpire.copy_chain: the argument", 2)
   local n = #tables
+  check_chain_length(n, "umpire.copy_chain", 2)
   local node = chain_copier
   for i = 1, n do
     node = node[tables[i]]
@@ -298,11 +310,12 @@ end
 ---`umpire.data` it is the compiled copier itself, so a copy costs no look-up of the copier and no
 ---call besides its own. The list is read once, here; tables that are not read-only data are
 ---copied by a loop at each call, with the keys they have then.
----@param tables table[] a list of tables, the one merged over first
+---@param tables table[] a list of at most 1000 tables, the one merged over first
 ---@return fun(): table copier
 function umpire.copier(tables)
   check_table(tables, "umpire.copier: the argument", 2)
   local n = #tables
+  check_chain_length(n, "umpire.copier", 2)
   local list = new_table(n, 0)
   local all_data = true
   for i = 1, n do

@@ -170,7 +170,7 @@ function umpire.cite(rule, text, ...) end
 ---`umpire.data` it is the compiled copier itself, so a copy costs no look-up of the copier and no
 ---call besides its own. The list is read once, here; tables that are not read-only data are
 ---copied by a loop at each call, with the keys they have then.
----@param tables table[] a list of tables, the one merged over first
+---@param tables table[] a list of at most 1000 tables, the one merged over first
 ---@return fun(): table copier
 function umpire.copier(tables) end
 
@@ -186,7 +186,7 @@ function umpire.copy(t) end
 ---A fresh shallow copy of several tables merged: every key of the tables of the list, with the
 ---value of the last table that has it (a profile over the one it starts from: `{rifle,
 ---sniper_rifle}`). The copy is made as umpire.copy makes one, and is as fast for data tables.
----@param tables table[] a list of tables, the one merged over first
+---@param tables table[] a list of at most 1000 tables, the one merged over first
 ---@return table copy
 function umpire.copy_chain(tables) end
 

@@ -101,6 +101,24 @@ TEST_CASE("serve: the scenario a script names, a section's text, and the lines t
     REQUIRE(lines.size() == 1);
     CHECK(lines[0]["line"] == 2);
     CHECK(lines[0]["text"] == "umpire.cite(\"A9.2\", 'rof')");
+
+    // A symlink out of the ruleset folder, as a module or as the rules folder itself, shows nothing
+    // of the file outside (it was read by its path: an outside file's lines on the page).
+    const fs::path outside = test_helpers::scratch_root() / "serve-cites-outside";
+    fs::create_directories(outside / "rules");
+    test_helpers::write(outside / "secret.lua", "token = 'A9.2' -- outside\n");
+    test_helpers::write(outside / "rules" / "other.lua", "umpire.cite('A9.2', 'elsewhere')\n");
+    fs::create_symlink(outside / "secret.lua", dir / "rules" / "link.lua");
+    CHECK(umpire::serve::citing_lines("A9.2", {dir}).size() == 1);
+    const fs::path linked = test_helpers::scratch_root() / "serve-cites-linked";
+    fs::create_directories(linked);
+    fs::create_directory_symlink(outside / "rules", linked / "rules");
+    CHECK(umpire::serve::citing_lines("A9.2", {linked}).empty());
+    // a symlink inside the folder is followed
+    fs::create_directories(dir / "rules" / "sub");
+    test_helpers::write(dir / "sub.lua", "umpire.cite('A9.2', 'inside')\n");
+    fs::create_symlink(dir / "sub.lua", dir / "rules" / "sub" / "in.lua");
+    CHECK(umpire::serve::citing_lines("A9.2", {dir}).size() == 2);
 }
 
 TEST_CASE("serve: a failed computation keeps the last good page, stale, with file:line", "[serve]") {

@@ -214,4 +214,48 @@ expect 1 "c40/ruleset.yaml: 'extends' goes more than 32 rulesets deep (c40 -> c3
 [ "$("$umpire" run --ruleset "$work/deep/c31" -e 'return umpire.ruleset.name' 2> "$work/err")" = c31 ] ||
   { echo "FAIL: a chain of 32 rulesets"; cat "$work/err"; fail=1; }
 
+# Session 36 (h3): the items session 35's attacks left open.
+# A YAML "\u0000" (or \0, \x00, \U00000000) was decoded into the string, where a raw NUL is refused.
+mkdir -p "$work/nul/data"
+printf 'name: nul\ndata: [d]\n' > "$work/nul/ruleset.yaml"
+printf 'a: 1\nb: "x\\u0000y"\n' > "$work/nul/data/d.yaml"
+expect 1 "nul/data/d.yaml:2:6: control characters are not allowed (0x00, written as an escape)" run --ruleset "$work/nul" -e 'return 1'
+printf 'a: 1\nb: ["ok \\\\0", "\\0"]\n' > "$work/nul/data/d.yaml"
+expect 1 "nul/data/d.yaml:2:16: control characters are not allowed" run --ruleset "$work/nul" -e 'return 1'
+printf 'a: "\\\\u0000 is text"\n' > "$work/nul/data/d.yaml"
+[ "$("$umpire" run --ruleset "$work/nul" -e 'return umpire.data.d.a' 2> "$work/err")" = '\u0000 is text' ] ||
+  { echo "FAIL: an escaped backslash before u0000"; cat "$work/err"; fail=1; }
+# A module listed twice was loaded once without a word.
+mkdir -p "$work/twice/rules"
+printf 'x = 1\n' > "$work/twice/rules/m.lua"
+printf 'name: twice\nmodules:\n  - m\n  - rules/m.lua\n' > "$work/twice/ruleset.yaml"
+expect 1 "twice/ruleset.yaml:4:5: module 'rules/m.lua' is listed twice in 'modules' (entries 1 and 2 name the same file)" \
+  run --ruleset "$work/twice" -e 'return 1'
+# umpire.copy_chain of 100 000 tables named data_copy.lua's line, not the caller's.
+expect 1 "(command line):2: umpire.copy_chain: a list of 100000 tables (a chain holds at most 1000)" \
+  run -e 'local t = {} for i = 1, 100000 do t[i] = {} end
+local copy = umpire.copy_chain(t) return copy'
+expect 1 "(command line):2: umpire.copier: a list of 1001 tables" \
+  run -e 'local t = {} for i = 1, 1001 do t[i] = {} end
+local copier = umpire.copier(t) return copier'
+# The faces queued by umpire.dice.fix were not charged against the memory cap.
+# (--memory 1536: a cap of 192 MiB, which the table's 128 MiB and the queue's 64 MiB pass together)
+expect 1 "memory limit: umpire.dice.fix: a queue of 16777216 faces (~64 MiB) would pass the Lua memory cap" run --memory 1536 -e \
+  'local t = {} for i = 1, 2^24 do t[i] = 1 end umpire.dice.fix(t) return 1'
+# An odds.chain state with a cycle ran in a game and was refused under odds: refused in both, alike.
+chain='local s = {n = 0} s.self = s
+return umpire.odds.chain{state = s, step = function(x) x.n = x.n + 1 end, stop = function(x) return x.n >= 2 end}.n'
+expect 1 "this table appears twice in the game state (a cycle" run -e "$chain"
+cp "$work/err" "$work/err_run"
+expect 1 "this table appears twice in the game state (a cycle" odds -e "$chain"
+grep -o "self: this table.*" "$work/err_run" > "$work/m_run"; grep -o "self: this table.*" "$work/err" > "$work/m_odds"
+{ [ -s "$work/m_run" ] && cmp -s "$work/m_run" "$work/m_odds"; } || { echo "FAIL: run and odds refuse a cyclic chain state differently"; cat "$work/err_run" "$work/err"; fail=1; }
+[ "$("$umpire" run -e 'local s = {a = {}, n = 0} return umpire.odds.chain{state = s, step = function(x) x.n = x.n + 1 end, stop = function(x) return x.n >= 2 end}.n' 2> "$work/err")" = 2 ] ||
+  { echo "FAIL: a tree state in a game's chain"; cat "$work/err"; fail=1; }
+# ruleset.yaml a symlink out of the ruleset folder: its entries resolved against the folder.
+mkdir -p "$work/outside" "$work/linked"
+printf 'name: linked\n' > "$work/outside/manifest.yaml"
+ln -s "$work/outside/manifest.yaml" "$work/linked/ruleset.yaml"
+expect 1 "linked/ruleset.yaml:1:1: the manifest resolves outside the ruleset folder" run --ruleset "$work/linked" -e 'return 1'
+
 exit $fail

@@ -138,9 +138,12 @@ TEST_CASE("attacks: recursion through C functions is an error, not a crash", "[a
         {"coroutine.wrap recursion", "local function f() return coroutine.wrap(f)() end f()", kCStack},
         {"coroutine.resume recursion",
          "local function f() local ok, e = coroutine.resume(coroutine.create(f)) if not ok then error(e, 0) end end f()", kCStack},
-        {"pcall recursion", "local function f() local ok, e = pcall(f) if not ok then error(e, 0) end end f()", kCStack},
+        // (pcall and xpcall are LuaJIT's own underneath since session 36, run in the VM on no C
+        // frame: their recursion overflows the Lua stack, an error all the same)
+        {"pcall recursion", "local function f() local ok, e = pcall(f) if not ok then error(e, 0) end end f()", "stack overflow"},
         {"xpcall recursion",
-         "local function f() local ok, e = xpcall(f, function(m) return m end) if not ok then error(e, 0) end end f()", kCStack},
+         "local function f() local ok, e = xpcall(f, function(m) return m end) if not ok then error(e, 0) end end f()",
+         "stack overflow"},
         {"table.sort comparator recursion", "local function f(a, b) table.sort({3, 2, 1}, f) return a < b end table.sort({3, 2, 1}, f)", kCStack},
         {"string.format %s through __tostring",
          "local t t = setmetatable({}, {__tostring = function() return string.format('%s', t) end}) return string.format('%s', t)", kCStack},

@@ -426,3 +426,40 @@ TEST_CASE("a Lua error carries a traceback on request", "[errors]") {
         CHECK(e.traceback.find("stack traceback") != std::string::npos);
     }
 }
+
+TEST_CASE("a yield goes through the sandbox's pcall and xpcall, as through LuaJIT's", "[sandbox]") {
+    TestHost t;
+    // Before session 36 both were C functions: "attempt to yield across C-call boundary".
+    CHECK(t.eval("(function() local co = coroutine.wrap(function(a) local ok, v = pcall(function() "
+                 "return coroutine.yield(a + 1) * 10 end) return tostring(ok) .. ' ' .. v end) "
+                 "local first = co(1) return first .. ' ' .. co(5) end)()") == "2 true 50");
+    CHECK(t.eval("(function() local co = coroutine.wrap(function() return select('#', xpcall(function(x, y) "
+                 "coroutine.yield(x + y) error('e', 0) end, function(m) return m .. '!' end, 3, 4)) end) "
+                 "return co() .. ' ' .. co() end)()") == "7 2");
+    CHECK(t.eval("(function() local co = coroutine.wrap(function() return select(2, xpcall(function() "
+                 "coroutine.yield() error('e', 0) end, function(m) return m .. '!' end)) end) co() return co() end)()") == "e!");
+    // as before: the results, the errors and the argument checks
+    CHECK(t.eval("select('#', pcall(function() return 1, nil, 3 end))") == "4");
+    CHECK(t.eval("select(2, pcall(error, 'x', 0))") == "x");
+    CHECK(t.eval("select(2, pcall(error))") == "nil");
+    CHECK_THROWS_WITH(t.host.run_string("pcall()", "@p.lua"), "p.lua:1: bad argument #1 to 'pcall' (value expected)");
+    CHECK_THROWS_WITH(t.host.run_string("xpcall(print, 1)", "@p.lua"),
+                      "p.lua:1: bad argument #2 to 'xpcall' (function expected, got number)");
+    // An error of the text LuaJIT gives a memory error is no memory error: caught, as before.
+    CHECK(t.eval("select(2, pcall(error, 'not enough memory', 0)) .. ' and on'") == "not enough memory and on");
+}
+
+TEST_CASE("an error in a C function reached by a tail call names the line and the function", "[sandbox][errors]") {
+    TestHost t;
+    // LuaJIT replaced the chunk's frame: "bad argument #1 to '?' (number expected, got string)", no line.
+    CHECK_THROWS_WITH(t.host.run_string("local x = 1\nreturn math.floor('x')", "@tail.lua"),
+                      "tail.lua:2: bad argument #1 to 'floor' (number expected, got string)");
+    CHECK_THROWS_WITH(t.host.run_string("local s = 'a'\nif s then\n  return s:rep('many')\nend", "@tail.lua"),
+                      "tail.lua:3: bad argument #2 to 'rep' (number expected, got string)");
+    // (a chain of tail calls: the chunk's tail call names the place)
+    CHECK_THROWS_WITH(t.host.run_string("local function g(v)\n  return math.floor(v)\nend\nreturn g('x')", "@tail.lua"),
+                      "tail.lua:4: bad argument #1 to 'floor' (number expected, got string)");
+    // a direct call keeps LuaJIT's own message
+    CHECK_THROWS_WITH(t.host.run_string("local v = math.floor('x')", "@tail.lua"),
+                      "tail.lua:1: bad argument #1 to 'floor' (number expected, got string)");
+}
