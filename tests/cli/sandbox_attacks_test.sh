@@ -214,4 +214,14 @@ expect 1 "c40/ruleset.yaml: 'extends' goes more than 32 rulesets deep (c40 -> c3
 [ "$("$umpire" run --ruleset "$work/deep/c31" -e 'return umpire.ruleset.name' 2> "$work/err")" = c31 ] ||
   { echo "FAIL: a chain of 32 rulesets"; cat "$work/err"; fail=1; }
 
+# Session 36 (h4). An odds script returning NaN or an infinity: the exact report's mean is a
+# rational, and GMP's mpq_set_d raised SIGFPE on it (rc 136 with --no-isolate, "the rules' worker
+# process crashed" in the worker); Monte Carlo printed a "nan" outcome and a mean of -nan.
+for mode in "" --no-isolate; do
+  expect 1 "the script's result is NaN: an odds script's numbers must be finite" odds $mode -e 'return 0/0'
+done
+expect 1 "field 'a' of the script's result is inf: an odds script's numbers must be finite" odds \
+  -e 'return {a = umpire.dice.d(3) == 1 and 1/0 or 2}'
+expect 1 "the script's result is -inf" odds --monte-carlo --samples 1000 -e 'return -1/0'
+
 exit $fail
