@@ -14,7 +14,7 @@
 // The script around the chain is still re-run once per path of the outer enumeration, so the fold
 // is cached for the length of one odds run, keyed by what the chain can depend on: the call site,
 // the initial state, max_steps and epsilon, and a fingerprint of the step and stop functions (their
-// code by source and line, and their upvalues: plain values and small plain-data tables by
+// code (bytecode, constants and lines), and their upvalues: plain values and small plain-data tables by
 // content, tables that are not plain data by their entries (hexes by coordinates; tables with
 // another metatable, such as the read-only views of the rules' data, by identity), functions
 // recursively). So a per-run map or Fire Lane captured by the step hits the cache on every path of
@@ -90,6 +90,12 @@ bool table_content(lua_State* L, int index, int depth, std::string& key) {
     return true;
 }
 
+// lua_dump's writer: appends each piece of a function's bytecode to the key.
+int append_dump(lua_State*, const void* piece, std::size_t size, void* key) {
+    static_cast<std::string*>(key)->append(static_cast<const char*>(piece), size);
+    return 0;
+}
+
 // Appends a fingerprint of the value at `index` to key (see the paragraph at the top).
 void fingerprint(lua_State* L, int index, int depth, std::string& key) {
     if (index < 0) index = lua_gettop(L) + index + 1;
@@ -120,7 +126,16 @@ void fingerprint(lua_State* L, int index, int depth, std::string& key) {
             lua_pushvalue(L, index);
             lua_getinfo(L, ">S", &ar);
             if (ar.what[0] == 'C' || depth > 3) break;
-            key += std::string("f") + ar.source + "@" + std::to_string(ar.linedefined) + "(";
+            // The code itself: its bytecode, constants and inner functions, with its chunk name
+            // and lines (lua_dump keeps the debug information). Its source and first line alone
+            // made two functions defined on one line (a list of steps, `{function(s) ... end,
+            // function(s) ... end}`, chunks loaded under one name) one step to the cache: a chain
+            // called with the second at the same call site answered with the first's end states.
+            key += "f";
+            lua_pushvalue(L, index);
+            lua_dump(L, append_dump, &key);
+            lua_pop(L, 1);
+            key += "(";
             for (int i = 1; lua_getupvalue(L, index, i) != nullptr; ++i) {
                 fingerprint(L, -1, depth + 1, key);
                 key += ",";

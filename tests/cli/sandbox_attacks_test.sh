@@ -224,4 +224,19 @@ expect 1 "field 'a' of the script's result is inf: an odds script's numbers must
   -e 'return {a = umpire.dice.d(3) == 1 and 1/0 or 2}'
 expect 1 "the script's result is -inf" odds --monte-carlo --samples 1000 -e 'return -1/0'
 
+# Two chain steps defined on one line (or loaded under one chunk name), called at one call site:
+# the fold cache knew a function by its source and first line only, so the second chain answered
+# with the first's end states (b in {1, 2} instead of {10, 20}).
+printf '%s\n' 'local steps = {function(s) s.n = s.n + umpire.dice.d(2) end, function(s) s.n = s.n + 10 * umpire.dice.d(2) end}' \
+  'local r = {}' 'for i = 1, 2 do r[i] = umpire.odds.chain{state = {n = 0}, step = steps[i], max_steps = 1}.n end' \
+  'return {a = r[1], b = r[2]}' > "$work/steps.lua"
+printf '%s\n' 'local a = load("return function(s) s.n = s.n + umpire.dice.d(2) end")()' \
+  'local b = load("return function(s) s.n = s.n + 10 * umpire.dice.d(2) end")()' \
+  'local r = {}' 'for i, f in ipairs{a, b} do r[i] = umpire.odds.chain{state = {n = 0}, step = f, max_steps = 1}.n end' \
+  'return {a = r[1], b = r[2]}' > "$work/loaded_steps.lua"
+for script in steps loaded_steps; do
+  "$umpire" odds "$work/$script.lua" > "$work/out" 2>&1
+  [ "$(grep -cE '^a=[12] b=(10|20) +1/4' "$work/out")" = 4 ] || { echo "FAIL: two steps on one line ($script):"; cat "$work/out"; fail=1; }
+done
+
 exit $fail
