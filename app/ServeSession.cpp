@@ -1,5 +1,6 @@
 #include "app/ServeSession.hpp"
 
+#include <charconv>
 #include <regex>
 
 #include "bindings/LuaError.hpp"
@@ -108,9 +109,12 @@ nlohmann::json error_json(const std::exception& e) {
     static const std::regex where(R"(([^\s:'"()]+\.(?:lua|yaml|yml|json)):(\d+))");
     std::smatch m;
     const std::string message = e.what();
+    // A line past int is left out (rule code raises any text it likes; std::stoi threw on it).
+    int line = 0;
     if (std::regex_search(message, m, where)) {
         out["file"] = m[1].str();
-        out["line"] = std::stoi(m[2].str());
+        const std::string digits = m[2].str();
+        if (std::from_chars(digits.data(), digits.data() + digits.size(), line).ec == std::errc()) out["line"] = line;
     }
     return out;
 }

@@ -239,4 +239,10 @@ for script in steps loaded_steps; do
   [ "$(grep -cE '^a=[12] b=(10|20) +1/4' "$work/out")" = 4 ] || { echo "FAIL: two steps on one line ($script):"; cat "$work/out"; fail=1; }
 done
 
+# An error whose text holds a "line" past int: std::stoi threw, and the error became "umpire: stoi",
+# its own text and place lost.
+expect 1 "umpire: a:99999999999999999999: b" run -e 'error("a:99999999999999999999: b", 0)'
+expect 1 "umpire: (command line):1: x.lua:99999999999999999999: b" run \
+  -e 'umpire.bus.on("x", function() error("x.lua:99999999999999999999: b", 0) end) umpire.bus.emit("x", {})'
+
 exit $fail
