@@ -49,6 +49,15 @@ int lua_guard(lua_State* L, Body&& body) {
                           "--memory sets the worker's limit)");
         lua_concat(L, 2);
         failed = true;
+    } catch (const ScriptError& e) {
+        // An error of rule code this binding called (a bus handler, a chain's step): its message
+        // names its own file:line already. Prefixed with the caller's place too, a handler that
+        // emits its own event until the recursion limit read "(command line):1: " 65 times.
+        if (e.file.empty()) luaL_where(L, 1);
+        else lua_pushliteral(L, "");
+        lua_pushstring(L, e.what());
+        lua_concat(L, 2);
+        failed = true;
     } catch (const std::exception& e) {
         // Position of the Lua code that called us, so the author sees their file and line.
         luaL_where(L, 1);

@@ -245,4 +245,10 @@ expect 1 "umpire: a:99999999999999999999: b" run -e 'error("a:999999999999999999
 expect 1 "umpire: (command line):1: x.lua:99999999999999999999: b" run \
   -e 'umpire.bus.on("x", function() error("x.lua:99999999999999999999: b", 0) end) umpire.bus.emit("x", {})'
 
+# An error raised in rule code a binding called (a bus handler) was prefixed with the caller's
+# place once per level: a handler emitting its own event read "(command line):1: " 65 times.
+expect 1 "umpire: (command line):1: event recursion limit (64) exceeded raising 'x'" run \
+  -e 'umpire.bus.on("x", function() umpire.bus.emit("x", {}) end) umpire.bus.emit("x", {})'
+expect 1 "umpire: (command line):1: boom" run -e 'umpire.bus.on("x", function() error("boom") end) umpire.bus.emit("x", {})'
+
 exit $fail
