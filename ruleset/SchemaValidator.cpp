@@ -1,12 +1,16 @@
 #include "ruleset/SchemaValidator.hpp"
 
+#include <algorithm>
+#include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <regex>
 #include <set>
 #include <sstream>
 
 #include "core/Error.hpp"
+#include "ruleset/YamlLoader.hpp"
 
 namespace umpire::schema {
 namespace {
@@ -100,6 +104,12 @@ struct Walker {
             walk(n, root["definitions"][name], path);
         }
         const json value = n.IsScalar() ? SchemaValidator::scalar_value(n) : json();
+        if (value.is_number_float() && !std::isfinite(value.get<double>())) {
+            const std::string& text = n.Scalar();
+            add(n, path, "number out of range: " + (text.size() > 40 ? text.substr(0, 37) + "..." : text) +
+                             " (quote it to keep it as text)");
+            return;
+        }
         const char* kind = n.IsNull() ? "null" : yaml_kind(n, value);
         if (s.contains("type")) {
             const json& t = s["type"];
@@ -235,8 +245,6 @@ SchemaValidator SchemaValidator::from_file(const std::filesystem::path& file) {
 }
 
 json SchemaValidator::scalar_value(const YAML::Node& node) {
-    static const std::regex kInt(R"([-+]?[0-9]+)");
-    static const std::regex kFloat(R"([-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?)");
     if (node.IsNull()) return nullptr;
     const std::string& text = node.Scalar();
     const std::string& tag = node.Tag();
@@ -244,18 +252,19 @@ json SchemaValidator::scalar_value(const YAML::Node& node) {
     if (text.empty() || text == "~" || text == "null" || text == "Null" || text == "NULL") return nullptr;
     if (text == "true" || text == "True" || text == "TRUE") return true;
     if (text == "false" || text == "False" || text == "FALSE") return false;
-    if (std::regex_match(text, kInt)) {
-        try {
-            return std::stoll(text);
-        } catch (const std::out_of_range&) {
-            return std::stod(text);
-        }
+    // By hand, as the data loader reads them (yaml::is_decimal): std::regex recursed once per
+    // character, so a scalar of 300 000 digits in a manifest crashed `check` (SIGSEGV), and
+    // std::stod threw "stod", naming no file, for 1e999. A number past a double is infinite here,
+    // and Walker::walk names it as the data loader does.
+    if (!yaml::is_decimal(text)) return text;
+    const char* first = text.data() + (text[0] == '+' ? 1 : 0);  // from_chars takes no '+'
+    const char* last = text.data() + text.size();
+    const bool integer = std::all_of(first + (*first == '-' ? 1 : 0), last, [](char c) { return c >= '0' && c <= '9'; });
+    if (integer) {
+        long long whole = 0;
+        if (std::from_chars(first, last, whole).ec == std::errc()) return whole;
     }
-    if (std::regex_match(text, kFloat)) {
-        const double d = std::stod(text);
-        return d;
-    }
-    return text;
+    return std::strtod(text.c_str(), nullptr);  // ±HUGE_VAL past a double; 0 for one too small to tell from it
 }
 
 std::vector<Problem> SchemaValidator::validate(const YAML::Node& document, const std::string& file_display,

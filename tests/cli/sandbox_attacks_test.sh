@@ -251,4 +251,18 @@ expect 1 "umpire: (command line):1: event recursion limit (64) exceeded raising 
   -e 'umpire.bus.on("x", function() umpire.bus.emit("x", {}) end) umpire.bus.emit("x", {})'
 expect 1 "umpire: (command line):1: boom" run -e 'umpire.bus.on("x", function() error("boom") end) umpire.bus.emit("x", {})'
 
+# `check` typed the scalars of a manifest, data file or scenario with std::regex, which recursed
+# once per character (a version of 300 000 digits crashed the worker: SIGSEGV), and std::stod
+# threw "stod", naming no file, for 1e999.
+mkdir -p "$work/numbers/data"
+printf 'x: 1\n' > "$work/numbers/data/d.yaml"
+printf 'name: numbers\ndata: [d]\nversion: 1e999\n' > "$work/numbers/ruleset.yaml"
+"$umpire" check --ruleset "$work/numbers" > "$work/out" 2>&1
+grep -qF "numbers/ruleset.yaml:3:10: version: number out of range: 1e999 (quote it to keep it as text)" "$work/out" ||
+  { echo "FAIL: check of a manifest's 1e999:"; cat "$work/out"; fail=1; }
+python3 -c "print('name: numbers\ndata: [d]\nversion: ' + '1' * 300000)" > "$work/numbers/ruleset.yaml"
+"$umpire" check --ruleset "$work/numbers" > "$work/out" 2>&1
+[ $? = 1 ] && grep -qF "numbers/ruleset.yaml:3:10: version: number out of range: 1111111111111111111111111111111111111..." "$work/out" ||
+  { echo "FAIL: check of a manifest's 300 000 digits:"; cat "$work/out"; fail=1; }
+
 exit $fail
