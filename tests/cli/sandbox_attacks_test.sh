@@ -265,4 +265,33 @@ python3 -c "print('name: numbers\ndata: [d]\nversion: ' + '1' * 300000)" > "$wor
 [ $? = 1 ] && grep -qF "numbers/ruleset.yaml:3:10: version: number out of range: 1111111111111111111111111111111111111..." "$work/out" ||
   { echo "FAIL: check of a manifest's 300 000 digits:"; cat "$work/out"; fail=1; }
 
+# A ruleset's own JSON Schema (named by a data file's modeline) is a stranger's input to `check`:
+# a $ref to itself recursed until the stack ran out, a pattern over a long string overflowed
+# std::regex's recursion, a backtracking pattern ran for ever, a schema nested 20 000 deep crashed
+# (and took 490 MB of paths), a pattern of 100 000 nested parentheses crashed its compiler, and a
+# keyword of the wrong kind ("type": 5) threw nlohmann's own message, naming no file.
+mkdir -p "$work/schema/data" "$work/schema/schemas"
+printf 'name: schema\ndata: [d]\n' > "$work/schema/ruleset.yaml"
+schema_case() {  # schema_case JSON DATA_VALUE EXPECTED_TEXT
+  printf '%s\n' "$1" > "$work/schema/schemas/d.schema.json"
+  printf '# yaml-language-server: $schema=../schemas/d.schema.json\nx: %s\n' "$2" > "$work/schema/data/d.yaml"
+  timeout 60 "$umpire" check --ruleset "$work/schema" > "$work/out" 2>&1
+  local rc=$?
+  [ "$rc" = 1 ] && grep -qF -- "$3" "$work/out" || { echo "FAIL: check with the schema $1 -> rc $rc:"; head -c 2000 "$work/out"; fail=1; }
+}
+schema_case '{"definitions": {"a": {"$ref": "#/definitions/a"}}, "$ref": "#/definitions/a"}' hello \
+  "schema/data/d.yaml:2:1: the schema's \$ref '#/definitions/a' leads back to itself"
+schema_case '{"definitions": {"a": {"anyOf": [{"$ref": "#/definitions/b"}]}, "b": {"$ref": "#/definitions/a"}}, "$ref": "#/definitions/a"}' hello \
+  "leads back to itself"
+schema_case '{"properties": {"x": {"pattern": "^[a-z]+$"}}, "required": ["y"]}' "$(printf 'a%.0s' $(seq 200000))" \
+  "schema/data/d.yaml:2:1: missing required key 'y'"
+schema_case '{"properties": {"x": {"pattern": "^(a|aa)*b$"}}}' aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa \
+  "x: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' does not match ^(a|aa)*b\$"
+schema_case "$(python3 -c "print('{\"items\": ' * 20000 + '{}' + '}' * 20000)")" hello "the schema is nested deeper than 64 levels"
+schema_case "{\"pattern\": \"$(python3 -c "print('(' * 100000 + ')' * 100000)")\"}" hello "pattern: a pattern of more than 1000 bytes"
+schema_case '{"pattern": "(a)\\1"}' hello "pattern: bad regular expression: Unexpected back-reference"
+schema_case '{"type": 5}' hello "schema/schemas/d.schema.json: type: must be a type name or a list of them"
+schema_case '{"minItems": -1}' hello "minItems: must be a whole number from 0"
+schema_case '{"required": "x"}' hello "required: must be a list of key names"
+
 exit $fail
