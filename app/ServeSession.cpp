@@ -4,6 +4,7 @@
 #include <regex>
 
 #include "bindings/LuaError.hpp"
+#include "core/LinearRegex.hpp"
 #include "host/LuaHost.hpp"
 
 namespace umpire::serve {
@@ -106,7 +107,7 @@ nlohmann::json error_json(const std::exception& e) {
         if (script->line > 0) out["line"] = script->line;
         return out;
     }
-    static const std::regex where(R"(([^\s:'"()]+\.(?:lua|yaml|yml|json)):(\d+))");
+    static const std::regex where(R"(([^\s:'"()]+\.(?:lua|yaml|yml|json)):(\d+))", kLinearRegex);
     std::smatch m;
     const std::string message = e.what();
     // A line past int is left out (rule code raises any text it likes; std::stoi threw on it).

@@ -294,4 +294,13 @@ schema_case '{"type": 5}' hello "schema/schemas/d.schema.json: type: must be a t
 schema_case '{"minItems": -1}' hello "minItems: must be a whole number from 0"
 schema_case '{"required": "x"}' hello "required: must be a list of key names"
 
+# `new house-rule --extends` reads the parent's modules for their function names with std::regex,
+# which recursed once per character: a parent module with a line of 300 000 spaces crashed the
+# command (SIGSEGV).
+mkdir -p "$work/spaces/rules"
+printf 'name: spaces\nmodules: [m]\n' > "$work/spaces/ruleset.yaml"
+python3 -c "print('local M = {}\n' + ' ' * 300000 + 'function M.fire() end\nreturn M')" > "$work/spaces/rules/m.lua"
+"$umpire" new house-rule spaces-house --extends spaces --ruleset "$work" --dir "$work" > "$work/out" 2>&1 &&
+  grep -q "fire" "$work/spaces-house/rules/m.lua" || { echo "FAIL: new house-rule over a module with a long line:"; cat "$work/out"; fail=1; }
+
 exit $fail
