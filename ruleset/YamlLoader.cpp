@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <map>
 #include <sstream>
+#include <unordered_map>
 #include <algorithm>
 #include <memory>
 #include <vector>
@@ -154,25 +155,56 @@ namespace {
 // Counts the nodes of the first document from the parser's events, which build no tree, so that a
 // file of too many nodes is refused before yaml-cpp builds its tree on the C++ heap. An alias
 // counts one node here (its expansion is counted by the Converter).
+// Counts the nodes of a document for the C++ readers (the manifest, `check`, scenario drawings),
+// and holds their trees to the data loader's other bounds on the way (YamlConvert.hpp): a key given
+// twice in one map (yaml-cpp keeps both, and `root["name"]` finds the first: a manifest with two
+// `name:` was read without a word) and nesting past kMaxDepth (yaml-cpp's own guard said only
+// "bad file", at 500 levels).
 struct NodeCounter : YAML::EventHandler {
     std::string display;
     std::size_t nodes = 0;
     explicit NodeCounter(std::string file) : display(std::move(file)) {}
-    void count(const YAML::Mark& m) { count_value(nodes, display, m); }
-    void OnDocumentStart(const YAML::Mark& m) override { start = m; }
-    YAML::Mark start;
+    // Each open map or list; in a map, the next node is a key or a value by turns.
+    struct Open {
+        bool map;
+        bool at_key = true;
+        std::unordered_map<std::string, int> keys;  // plain keys seen -> their line
+    };
+    std::vector<Open> open;
+    void node(const YAML::Mark& m, const std::string* scalar) {
+        count_value(nodes, display, m);
+        if (open.empty() || !open.back().map) return;
+        Open& map = open.back();
+        if (map.at_key && scalar) {
+            const auto [seen, fresh] = map.keys.emplace(*scalar, m.line + 1);
+            if (!fresh)
+                fail(display, m, "duplicate key '" + *scalar + "' (first defined at line " +
+                                     std::to_string(seen->second) + ")");
+        }
+        map.at_key = !map.at_key;
+    }
+    void start(const YAML::Mark& m, bool map) {
+        node(m, nullptr);
+        if (open.size() >= static_cast<std::size_t>(kMaxDepth))
+            fail(display, m, "nested deeper than " + std::to_string(kMaxDepth) + " levels");
+        open.push_back({map, true, {}});
+    }
+    void OnDocumentStart(const YAML::Mark& m) override { start_mark = m; }
+    YAML::Mark start_mark;
     void OnDocumentEnd() override {}
-    void OnNull(const YAML::Mark& m, YAML::anchor_t) override { count(m); }
-    void OnAlias(const YAML::Mark& m, YAML::anchor_t) override { count(m); }
-    void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t, const std::string&) override { count(m); }
+    void OnNull(const YAML::Mark& m, YAML::anchor_t) override { node(m, nullptr); }
+    void OnAlias(const YAML::Mark& m, YAML::anchor_t) override { node(m, nullptr); }
+    void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t, const std::string& value) override {
+        node(m, &value);
+    }
     void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
-        count(m);
+        start(m, false);
     }
-    void OnSequenceEnd() override {}
+    void OnSequenceEnd() override { open.pop_back(); }
     void OnMapStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
-        count(m);
+        start(m, true);
     }
-    void OnMapEnd() override {}
+    void OnMapEnd() override { open.pop_back(); }
 };
 
 // The node count of text's first document; past kMaxValues a ScriptError at that node.
@@ -184,7 +216,7 @@ std::size_t count_nodes(const std::string& text, const std::string& display) {
     // One document per file (as the data files' reader, YamlTree.hpp): a second was ignored.
     NodeCounter rest(display);
     if (parser.HandleNextDocument(rest))
-        fail(display, rest.start, detail::kSecondDocument);
+        fail(display, rest.start_mark, detail::kSecondDocument);
     return counter.nodes;
 }
 
