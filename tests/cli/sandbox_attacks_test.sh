@@ -314,4 +314,22 @@ expect 1 "twice/ruleset.yaml:2:33: duplicate key 'a' (first defined at line 2)" 
 python3 -c "print('name: twice\nversion: ' + '[' * 100000 + ']' * 100000)" > "$work/twice/ruleset.yaml"
 expect 1 "twice/ruleset.yaml:2:73: nested deeper than 64 levels" run --ruleset "$work/twice" -e 'return 1'
 
+# Spec files: eq() of tables holding a cycle, or nested 100 000 deep, ran out of stack and named
+# "(spec api):23" instead of the test's line; a test() declared inside a running test never ran,
+# and the test around it passed.
+mkdir -p "$work/specs/tests"
+printf 'name: specs\n' > "$work/specs/ruleset.yaml"
+spec_case() {  # spec_case CODE EXPECTED_TEXT
+  printf '%s\n' "$1" > "$work/specs/tests/t.lua"
+  "$umpire" test --ruleset "$work/specs" > "$work/out" 2>&1
+  grep -qF -- "$2" "$work/out" || { echo "FAIL: spec $1:"; cat "$work/out"; fail=1; }
+}
+spec_case 'test("c", function() local a = {v = 1} a.a = a local b = {v = 2} b.a = b eq(a, b) end)' \
+  "specs/tests/t.lua:1: expected {a=<cycle>, v=2}, got {a=<cycle>, v=1}"
+spec_case 'test("c", function() local a = {} a.a = a local b = {} b.a = b eq(a, b) end)' "1 passed, 0 failed"
+spec_case 'test("d", function() local a, b = {}, {} local x, y = a, b for i = 1, 100000 do x.x, y.x = {}, {} x, y = x.x, y.x end eq(a, b) end)' \
+  "specs/tests/t.lua:1: tables nested deeper than 100 levels cannot be compared"
+spec_case 'test("o", function() test("i", function() error("x") end) end)' \
+  "specs/tests/t.lua:1: test(name, fn) inside a running test: it would never run"
+
 exit $fail
