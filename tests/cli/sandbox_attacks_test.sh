@@ -332,4 +332,25 @@ spec_case 'test("d", function() local a, b = {}, {} local x, y = a, b for i = 1,
 spec_case 'test("o", function() test("i", function() error("x") end) end)' \
   "specs/tests/t.lua:1: test(name, fn) inside a running test: it would never run"
 
+# Text that is not UTF-8 reached JSON unchecked: umpire.note("\255") (or cite, an event's name,
+# umpire.result's data, umpire.state) ended the run with nlohmann's "[json.exception.type_error.316]
+# invalid UTF-8 byte at index 0: 0xFF", naming nothing, and the journal or state was not written; a
+# manifest's `name: "y\xff"` was taken as the ruleset's name. And umpire.cite's errors named its
+# Lua front ("umpire.cite:6") instead of the rule code's line.
+expect 1 "umpire: (command line):1: journal: the entry's text is not UTF-8 text (byte 0xFF at offset 0)" run \
+  --journal "$work/j.json" -e 'umpire.note("\255")'
+expect 1 "umpire: (command line):2: journal: the entry's text is not UTF-8 text (byte 0xFF at offset 1)" run \
+  --journal "$work/j.json" -e 'local x = 1
+umpire.cite("A1", "x\255")'
+expect 1 "umpire: (command line):1: journal: a text in the entry's data is not UTF-8 text" run \
+  --journal "$work/j.json" -e 'umpire.bus.emit("e\255", {})'
+expect 1 "umpire: (command line):1: state.a.b: a text that is not UTF-8 (byte 0xFF at offset 1)" run \
+  --journal "$work/j.json" -e 'umpire.result("r", {a = {b = "x\255"}})'
+expect 1 "umpire: state.x: a text that is not UTF-8 (byte 0xFF at offset 0)" run --save-state "$work/state.json" \
+  -e 'umpire.state.x = "\255"'
+expect 1 "umpire: (command line):1: bad argument #1 to 'cite' (string expected, got table)" run -e 'umpire.cite({})'
+mkdir -p "$work/notutf8"
+printf 'name: "y\xff"\n' > "$work/notutf8/ruleset.yaml"
+expect 1 "notutf8/ruleset.yaml:1:9: malformed UTF-8 (byte 0xFF)" run --ruleset "$work/notutf8" -e 'return 1'
+
 exit $fail
