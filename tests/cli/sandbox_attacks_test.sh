@@ -353,4 +353,19 @@ mkdir -p "$work/notutf8"
 printf 'name: "y\xff"\n' > "$work/notutf8/ruleset.yaml"
 expect 1 "notutf8/ruleset.yaml:1:9: malformed UTF-8 (byte 0xFF)" run --ruleset "$work/notutf8" -e 'return 1'
 
+# serve: a page whose error message (or printed text) is not UTF-8 was lost: the worker's strict
+# dump threw, and the page said "the page's worker process ended without a page".
+printf 'error("bad \\255 byte", 0)\n' > "$work/notutf8.lua"
+"$umpire" serve "$work/notutf8.lua" --port 0 > "$work/serve.out" 2>&1 &
+serve_pid=$!
+for _ in $(seq 100); do grep -q 'http://127.0.0.1:' "$work/serve.out" && break; sleep 0.1; done
+port=$(sed -n 's|.*http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$work/serve.out" | head -1)
+page=""
+for _ in $(seq 50); do
+  page=$(curl -s -H "Host: 127.0.0.1:$port" "http://127.0.0.1:$port/api/page")
+  case "$page" in *'"status":"computing"'*|"") sleep 0.1 ;; *) break ;; esac
+done
+kill "$serve_pid" 2>/dev/null; wait "$serve_pid" 2>/dev/null
+case "$page" in *'"message":"bad'*'byte"'*) ;; *) echo "FAIL: serve of an error that is not UTF-8: $page"; cat "$work/serve.out"; fail=1 ;; esac
+
 exit $fail
