@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <map>
 #include <sstream>
-#include <unordered_map>
+#include <unordered_set>
 #include <algorithm>
 #include <memory>
 #include <vector>
@@ -149,55 +149,37 @@ namespace {
 // file of too many nodes is refused before yaml-cpp builds its tree on the C++ heap. An alias
 // counts one node here (its expansion is counted by the Converter).
 // Counts the nodes of a document for the C++ readers (the manifest, `check`, scenario drawings),
-// and holds their trees to the data loader's other bounds on the way (YamlConvert.hpp): a key given
-// twice in one map (yaml-cpp keeps both, and `root["name"]` finds the first: a manifest with two
-// `name:` was read without a word) and nesting past kMaxDepth (yaml-cpp's own guard said only
-// "bad file", at 500 levels).
+// and refuses nesting past kMaxTreeDepth with a message that says so: yaml-cpp's own guard (500
+// levels) said only "bad file". Raised as the parser's own error (YAML::ParserException, shown as
+// "file:line:col: ..."), as the guard's was: found while the parser reads, before a converter
+// that reads the tree afterwards (and refuses 64 levels, YamlConvert.hpp) could meet another error.
+constexpr std::size_t kMaxTreeDepth = 400;
+
 struct NodeCounter : YAML::EventHandler {
     std::string display;
     std::size_t nodes = 0;
+    std::size_t depth = 0;
     explicit NodeCounter(std::string file) : display(std::move(file)) {}
-    // Each open map or list; in a map, the next node is a key or a value by turns.
-    struct Open {
-        bool map;
-        bool at_key = true;
-        std::unordered_map<std::string, int> keys;  // plain keys seen -> their line
-    };
-    std::vector<Open> open;
-    void node(const YAML::Mark& m, const std::string* scalar) {
-        count_value(nodes, display, m);
-        if (open.empty() || !open.back().map) return;
-        Open& map = open.back();
-        if (map.at_key && scalar) {
-            const auto [seen, fresh] = map.keys.emplace(*scalar, m.line + 1);
-            if (!fresh)
-                fail(display, m, "duplicate key '" + *scalar + "' (first defined at line " +
-                                     std::to_string(seen->second) + ")");
-        }
-        map.at_key = !map.at_key;
+    void count(const YAML::Mark& m) { count_value(nodes, display, m); }
+    void open(const YAML::Mark& m) {
+        count(m);
+        if (++depth > kMaxTreeDepth)
+            throw YAML::ParserException(m, "nested deeper than " + std::to_string(kMaxTreeDepth) + " levels");
     }
-    void start(const YAML::Mark& m, bool map) {
-        node(m, nullptr);
-        if (open.size() >= static_cast<std::size_t>(kMaxDepth))
-            fail(display, m, "nested deeper than " + std::to_string(kMaxDepth) + " levels");
-        open.push_back({map, true, {}});
-    }
-    void OnDocumentStart(const YAML::Mark& m) override { start_mark = m; }
-    YAML::Mark start_mark;
+    void OnDocumentStart(const YAML::Mark& m) override { start = m; }
+    YAML::Mark start;
     void OnDocumentEnd() override {}
-    void OnNull(const YAML::Mark& m, YAML::anchor_t) override { node(m, nullptr); }
-    void OnAlias(const YAML::Mark& m, YAML::anchor_t) override { node(m, nullptr); }
-    void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t, const std::string& value) override {
-        node(m, &value);
-    }
+    void OnNull(const YAML::Mark& m, YAML::anchor_t) override { count(m); }
+    void OnAlias(const YAML::Mark& m, YAML::anchor_t) override { count(m); }
+    void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t, const std::string&) override { count(m); }
     void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
-        start(m, false);
+        open(m);
     }
-    void OnSequenceEnd() override { open.pop_back(); }
+    void OnSequenceEnd() override { --depth; }
     void OnMapStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
-        start(m, true);
+        open(m);
     }
-    void OnMapEnd() override { open.pop_back(); }
+    void OnMapEnd() override { --depth; }
 };
 
 // The node count of text's first document; past kMaxValues a ScriptError at that node.
@@ -209,7 +191,7 @@ std::size_t count_nodes(const std::string& text, const std::string& display) {
     // One document per file (as the data files' reader, YamlTree.hpp): a second was ignored.
     NodeCounter rest(display);
     if (parser.HandleNextDocument(rest))
-        fail(display, rest.start_mark, detail::kSecondDocument);
+        fail(display, rest.start, detail::kSecondDocument);
     return counter.nodes;
 }
 
@@ -281,6 +263,26 @@ YAML::Node parse_tree(const std::string& text, const std::string& display) {
     refuse_bad_utf8(text, display);
     count_nodes(text, display);  // YAML::Exception passes through, as from YAML::Load
     return YAML::Load(text);
+}
+
+void refuse_repeated_keys(const YAML::Node& node, const std::string& display) {
+    if (node.IsSequence())
+        for (const auto& item : node) refuse_repeated_keys(item, display);
+    if (!node.IsMap()) return;
+    std::unordered_set<std::string> seen;
+    for (const auto& entry : node) {
+        if (entry.first.IsScalar() && !seen.insert(entry.first.Scalar()).second) {
+            int first = 0;
+            for (const auto& earlier : node)
+                if (earlier.first.IsScalar() && earlier.first.Scalar() == entry.first.Scalar()) {
+                    first = earlier.first.Mark().line + 1;
+                    break;
+                }
+            fail(display, entry.first.Mark(), "duplicate key '" + entry.first.Scalar() + "' (first defined at line " +
+                                                  std::to_string(first) + ")");
+        }
+        refuse_repeated_keys(entry.second, display);
+    }
 }
 
 YAML::Node read_tree(const std::filesystem::path& file, const std::string& display) {
