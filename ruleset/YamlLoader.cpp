@@ -265,9 +265,14 @@ YAML::Node parse_tree(const std::string& text, const std::string& display) {
     return YAML::Load(text);
 }
 
-void refuse_repeated_keys(const YAML::Node& node, const std::string& display) {
+namespace {
+// Each container once, by its place: an alias is the anchored node again (its mark too), and an
+// alias bomb's tree, walked through its aliases, is exponential.
+void repeated_keys(const YAML::Node& node, const std::string& display, std::unordered_set<int>& seen_at) {
+    if (!node.IsSequence() && !node.IsMap()) return;
+    if (!seen_at.insert(node.Mark().pos).second) return;
     if (node.IsSequence())
-        for (const auto& item : node) refuse_repeated_keys(item, display);
+        for (const auto& item : node) repeated_keys(item, display, seen_at);
     if (!node.IsMap()) return;
     std::unordered_set<std::string> seen;
     for (const auto& entry : node) {
@@ -281,8 +286,14 @@ void refuse_repeated_keys(const YAML::Node& node, const std::string& display) {
             fail(display, entry.first.Mark(), "duplicate key '" + entry.first.Scalar() + "' (first defined at line " +
                                                   std::to_string(first) + ")");
         }
-        refuse_repeated_keys(entry.second, display);
+        repeated_keys(entry.second, display, seen_at);
     }
+}
+}  // namespace
+
+void refuse_repeated_keys(const YAML::Node& node, const std::string& display) {
+    std::unordered_set<int> seen_at;
+    repeated_keys(node, display, seen_at);
 }
 
 YAML::Node read_tree(const std::filesystem::path& file, const std::string& display) {
