@@ -1,6 +1,7 @@
 #include "app/ScriptOutcome.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <string_view>
 #include <vector>
@@ -10,16 +11,29 @@
 namespace umpire::odds_runner {
 namespace {
 
+std::string where(const char* field) {
+    return field ? "field '" + std::string(field) + "' of the script's result" : std::string("the script's result");
+}
+
 odds::Scalar to_scalar(lua_State* L, int index, const char* field) {
     switch (lua_type(L, index)) {
         case LUA_TNIL: return odds::Scalar{};
         case LUA_TBOOLEAN: return odds::Scalar{static_cast<bool>(lua_toboolean(L, index))};
-        case LUA_TNUMBER: return odds::Scalar{static_cast<double>(lua_tonumber(L, index))};
+        case LUA_TNUMBER: {
+            // NaN and the infinities are refused here, where every outcome the engine keeps is
+            // made (the fast paths of OutcomeReader only find outcomes made here before): an exact
+            // report's mean is a rational (mpq_class of NaN or of an infinity raised SIGFPE inside
+            // GMP and killed the process), and NaN has no place in the table's order.
+            const double x = static_cast<double>(lua_tonumber(L, index));
+            if (!std::isfinite(x))
+                throw Error(where(field) + " is " + (std::isnan(x) ? "NaN" : x > 0 ? "inf" : "-inf") +
+                            ": an odds script's numbers must be finite (the report's mean and order "
+                            "need them); return a string such as \"never\" for an outcome that is not a number");
+            return odds::Scalar{x};
+        }
         case LUA_TSTRING: return odds::Scalar{std::string(lua_tostring(L, index))};
         default:
-            throw Error((field ? "field '" + std::string(field) + "' of the script's result"
-                               : std::string("the script's result")) +
-                        " is a " + luaL_typename(L, index) +
+            throw Error(where(field) + " is a " + luaL_typename(L, index) +
                         ": an odds script returns a string, a number, a boolean or a table of "
                         "those (one field per question, e.g. {ift = \"1KIA\", malfunction = true})");
     }

@@ -12,6 +12,7 @@
 #include "app/Replay.hpp"
 #include "app/ScenarioDraw.hpp"
 #include "bindings/GameLog.hpp"
+#include "core/LinearRegex.hpp"
 #include "core/bus/Journal.hpp"
 #include "core/odds/Report.hpp"
 #include "host/FileSnapshot.hpp"
@@ -171,7 +172,7 @@ nlohmann::json compute_page(const PageRequest& request) {
 }
 
 std::optional<std::string> scenario_named_in(const std::string& script_text) {
-    static const std::regex call(R"(umpire\.data\.scenario\s*\(?\s*["']([A-Za-z0-9_-]+)["'])");
+    static const std::regex call(R"(umpire\.data\.scenario\s*\(?\s*["']([A-Za-z0-9_-]+)["'])", kLinearRegex);
     std::smatch m;
     if (std::regex_search(script_text, m, call)) return m[1].str();
     return std::nullopt;
@@ -222,7 +223,7 @@ std::string section_text(const std::string& rules_text, const std::string& secti
     const auto digits = section.find_first_of("0123456789");
     if (digits == std::string::npos) return "";
     const std::string number = section.substr(digits);
-    static const std::regex numbered(R"(^\d+(\.\d+)+\s)");
+    static const std::regex numbered(R"(^\d+(\.\d+)+\s)", kLinearRegex);
     std::string out, line;
     bool inside = false;
     std::size_t pos = 0;

@@ -128,7 +128,7 @@ struct Server::Impl {
         asset("/serve.css", "serve.css", "text/css; charset=utf-8");
         asset("/serve.js", "serve.js", "text/javascript; charset=utf-8");
         http.Get("/api/page", [this](const httplib::Request&, httplib::Response& res) {
-            res.set_content(session.document().dump(), "application/json");
+            res.set_content(session.document().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), "application/json");
         });
         // ?game=compare: the --compare ruleset's game.
         http.Get("/journal.json", [this](const httplib::Request& req, httplib::Response& res) {
@@ -154,7 +154,7 @@ struct Server::Impl {
                 res.set_content("no --compare game: umpire serve was started without --compare\n", "text/plain");
                 return;
             }
-            res.set_content(game["journal"].dump() + "\n", "application/json");
+            res.set_content(game["journal"].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n", "application/json");
         });
         // A citation is any text a rule gave umpire.cite ("A9.22", "BA core p. 45"); the path
         // arrives decoded, and everything of it shown is escaped.

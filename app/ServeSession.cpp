@@ -1,8 +1,10 @@
 #include "app/ServeSession.hpp"
 
+#include <charconv>
 #include <regex>
 
 #include "bindings/LuaError.hpp"
+#include "core/LinearRegex.hpp"
 #include "host/LuaHost.hpp"
 
 namespace umpire::serve {
@@ -105,12 +107,15 @@ nlohmann::json error_json(const std::exception& e) {
         if (script->line > 0) out["line"] = script->line;
         return out;
     }
-    static const std::regex where(R"(([^\s:'"()]+\.(?:lua|yaml|yml|json)):(\d+))");
+    static const std::regex where(R"(([^\s:'"()]+\.(?:lua|yaml|yml|json)):(\d+))", kLinearRegex);
     std::smatch m;
     const std::string message = e.what();
+    // A line past int is left out (rule code raises any text it likes; std::stoi threw on it).
+    int line = 0;
     if (std::regex_search(message, m, where)) {
         out["file"] = m[1].str();
-        out["line"] = std::stoi(m[2].str());
+        const std::string digits = m[2].str();
+        if (std::from_chars(digits.data(), digits.data() + digits.size(), line).ec == std::errc()) out["line"] = line;
     }
     return out;
 }

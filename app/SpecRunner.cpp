@@ -16,6 +16,11 @@ local function test(name, fn)
   if type(name) ~= "string" or type(fn) ~= "function" then
     error("test(name, fn): name must be a string and fn a function", 2)
   end
+  -- The runner seals the list once the file's body has run: a test declared inside a test was
+  -- never run, and the one around it passed without a word.
+  if tests.sealed then
+    error("test(name, fn) inside a running test: it would never run; declare tests at the top level of the spec file (or in a describe)", 2)
+  end
   tests[#tests + 1] = { name = table.concat(prefix) .. name, fn = fn }
 end
 local function describe(name, fn)
@@ -23,24 +28,44 @@ local function describe(name, fn)
   fn()
   prefix[#prefix] = nil
 end
-local function show(v)
+-- show and equal walk tables that may hold cycles or nest without end (a test's own structures):
+-- recursing blindly, both ran out of stack and the failure named "(spec api):23" instead of the
+-- test's line. A table met again on the path is shown as "<cycle>", nesting past kDeep as "{...}";
+-- equal takes a pair of tables met again on the path as equal (a cycle compares as the trees it
+-- unrolls to), and returns nil and why past kDeep, for its caller to raise at the test's line.
+local kDeep = 100
+local function show(v, depth, path)
   if type(v) == "string" then return string.format("%q", v) end
   if type(v) ~= "table" then return tostring(v) end
+  depth, path = depth or 0, path or {}
+  if path[v] then return "<cycle>" end
+  if depth >= kDeep then return "{...}" end
+  path[v] = true
   local parts = {}
-  for k, x in pairs(v) do parts[#parts + 1] = tostring(k) .. "=" .. show(x) end
+  for k, x in pairs(v) do parts[#parts + 1] = tostring(k) .. "=" .. show(x, depth + 1, path) end
+  path[v] = nil
   return "{" .. table.concat(parts, ", ") .. "}"
 end
-local function equal(a, b)
+local function equal(a, b, depth, path)
   if type(a) ~= "table" or type(b) ~= "table" then return a == b end
-  for k, v in pairs(a) do if not equal(v, b[k]) then return false end end
-  for k in pairs(b) do if a[k] == nil then return false end end
-  return true
+  depth, path = depth or 0, path or {}
+  if path[a] and path[a][b] then return true end
+  if depth >= kDeep then return nil, "tables nested deeper than " .. kDeep .. " levels cannot be compared" end
+  path[a] = path[a] or {}
+  path[a][b] = true
+  local same, why = true, nil
+  for k, v in pairs(a) do
+    same, why = equal(v, b[k], depth + 1, path)
+    if not same then break end
+  end
+  if same then for k in pairs(b) do if a[k] == nil then same = false break end end end
+  path[a][b] = nil
+  return same, why
 end
 local function fail(msg, text, level) error((msg and (msg .. ": ") or "") .. text, level + 1) end
 local function assert_eq(actual, expected, msg)
-  if not equal(actual, expected) then
-    fail(msg, "expected " .. show(expected) .. ", got " .. show(actual), 2)
-  end
+  local same, why = equal(actual, expected)
+  if not same then fail(msg, why or ("expected " .. show(expected) .. ", got " .. show(actual)), 2) end
 end
 local function assert_near(actual, expected, tolerance, msg)
   tolerance = tolerance or 1e-9
@@ -57,17 +82,15 @@ local function assert_error(fn, text)
 end
 local function expect(actual)
   local function to_be(expected)
-    if not equal(actual, expected) then
-      error("expected " .. show(expected) .. ", got " .. show(actual), 2)
-    end
+    local same, why = equal(actual, expected)
+    if not same then error(why or ("expected " .. show(expected) .. ", got " .. show(actual)), 2) end
   end
   return { to_be = to_be, to_equal = to_be }
 end
 -- The short names of docs/lua-api.md.
 local function eq(actual, expected, msg)
-  if not equal(actual, expected) then
-    fail(msg, "expected " .. show(expected) .. ", got " .. show(actual), 2)
-  end
+  local same, why = equal(actual, expected)
+  if not same then fail(msg, why or ("expected " .. show(expected) .. ", got " .. show(actual)), 2) end
 end
 local function ok(value, msg)
   if not value then fail(msg, "expected a true value, got " .. show(value), 2) end
@@ -172,6 +195,8 @@ SpecResult run_spec_file(LuaHost& host, const std::filesystem::path& file, const
         host.load_chunk(ruleset::read_spec_file(file, checked, display), "@" + display, env);
         host.call(0, 0);
         DataGuard::check(host, "the spec file's body");
+        lua_pushboolean(L, 1);
+        lua_setfield(L, tests, "sealed");  // test() refuses from here on (kSpecApi)
         const int n = static_cast<int>(lua_objlen(L, tests));
         for (int i = 1; i <= n; ++i) {
             lua_rawgeti(L, tests, i);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdint>
+#include <cstdio>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -10,6 +11,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "core/Utf8.hpp"
 #include "core/bus/JsonDepth.hpp"
 
 #include "bindings/Game.hpp"
@@ -58,12 +60,25 @@ struct Encoder {
     std::set<const void*> seen;  // every table met so far: state must be a tree
     int depth = 0;
 
+    // JSON holds UTF-8 only: a text that is not is named with its place here (the direct writer
+    // hands such a state to this one), where the dump threw "[json.exception.type_error.316]
+    // invalid UTF-8 byte" with no place. The offending text itself is not shown (it is not UTF-8).
+    static void refuse_bad_utf8(std::string_view text, const std::string& path, const char* what) {
+        const std::size_t bad = first_bad_utf8(text);
+        if (bad == std::string::npos) return;
+        char hex[3];
+        std::snprintf(hex, sizeof hex, "%02X", static_cast<unsigned char>(text[bad]));
+        throw Error((path.size() > 60 ? path.substr(0, 60) + "..." : path) + ": " + what + " that is not UTF-8 (byte 0x" + hex +
+                    " at offset " + std::to_string(bad) + "): JSON holds UTF-8 text only");
+    }
+
     Json value(int index, const std::string& path) {
         switch (lua_type(L, index)) {
         case LUA_TBOOLEAN: return Json(lua_toboolean(L, index) != 0);
         case LUA_TSTRING: {
             size_t len = 0;
             const char* s = lua_tolstring(L, index, &len);
+            refuse_bad_utf8(std::string_view(s, len), path, "a text");
             return Json(std::string(s, len));
         }
         case LUA_TNUMBER: {
@@ -124,6 +139,7 @@ struct Encoder {
             size_t len = 0;
             const char* k = lua_tolstring(L, -2, &len);
             const std::string key(k, len);
+            refuse_bad_utf8(key, path, "a key");
             object[key] = value(lua_gettop(L), child_path(path, key));
             lua_pop(L, 1);
         }

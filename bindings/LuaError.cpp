@@ -1,6 +1,7 @@
 #include "bindings/LuaError.hpp"
 
 #include <cctype>
+#include <charconv>
 
 namespace umpire::lua {
 
@@ -11,9 +12,13 @@ bool split_position(const std::string& message, std::string& file, int& line) {
          colon = message.find(':', colon + 1)) {
         std::size_t end = colon + 1;
         while (end < message.size() && std::isdigit(static_cast<unsigned char>(message[end]))) ++end;
-        if (end > colon + 1 && end < message.size() && message[end] == ':') {
+        // A line past int is no position (rule code can raise any text: `error("a:1e20 digits: b",
+        // 0)`, where std::stoi threw and the error became "umpire: stoi", its own text lost).
+        int parsed = 0;
+        if (end > colon + 1 && end < message.size() && message[end] == ':' &&
+            std::from_chars(message.data() + colon + 1, message.data() + end, parsed).ec == std::errc()) {
             file = message.substr(0, colon);
-            line = std::stoi(message.substr(colon + 1, end - colon - 1));
+            line = parsed;
             return true;
         }
         if (message.find('\n') < colon) break;

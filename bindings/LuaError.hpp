@@ -36,22 +36,33 @@ namespace lua {
 
 // Runs body() (which returns the number of Lua results) and turns any C++ exception into a Lua
 // error. Use in every lua_CFunction:  return lua_guard(L, [&] { ...; return 1; });
+// `level` is the stack level named in the prefix: 1, the binding's caller, unless the binding is
+// only called through a Lua front of the host's own (umpire.cite's, wrap_Journal.cpp).
 template <class Body>
-int lua_guard(lua_State* L, Body&& body) {
+int lua_guard(lua_State* L, Body&& body, int level = 1) {
     bool failed = false;
     try {
         return body();
     } catch (const std::bad_alloc&) {
         // The process's memory, not the Lua cap (that one is LuaJIT's "not enough memory"): in an
         // isolated worker, its address-space limit.
-        luaL_where(L, 1);
+        luaL_where(L, level);
         lua_pushstring(L, "out of memory: the process's address space ran out (std::bad_alloc; "
                           "--memory sets the worker's limit)");
         lua_concat(L, 2);
         failed = true;
+    } catch (const ScriptError& e) {
+        // An error of rule code this binding called (a bus handler, a chain's step): its message
+        // names its own file:line already. Prefixed with the caller's place too, a handler that
+        // emits its own event until the recursion limit read "(command line):1: " 65 times.
+        if (e.file.empty()) luaL_where(L, level);
+        else lua_pushliteral(L, "");
+        lua_pushstring(L, e.what());
+        lua_concat(L, 2);
+        failed = true;
     } catch (const std::exception& e) {
         // Position of the Lua code that called us, so the author sees their file and line.
-        luaL_where(L, 1);
+        luaL_where(L, level);
         lua_pushstring(L, e.what());
         lua_concat(L, 2);
         failed = true;

@@ -14,7 +14,7 @@
 // The script around the chain is still re-run once per path of the outer enumeration, so the fold
 // is cached for the length of one odds run, keyed by what the chain can depend on: the call site,
 // the initial state, max_steps and epsilon, and a fingerprint of the step and stop functions (their
-// code by source and line, and their upvalues: plain values and small plain-data tables by
+// code (bytecode, constants and lines), and their upvalues: plain values and small plain-data tables by
 // content, tables that are not plain data by their entries (hexes by coordinates; tables with
 // another metatable, such as the read-only views of the rules' data, by identity), functions
 // recursively). So a per-run map or Fire Lane captured by the step hits the cache on every path of
@@ -90,6 +90,67 @@ bool table_content(lua_State* L, int index, int depth, std::string& key) {
     return true;
 }
 
+// lua_dump's writer: appends each piece of a function's bytecode to the key.
+int append_dump(lua_State*, const void* piece, std::size_t size, void* key) {
+    static_cast<std::string*>(key)->append(static_cast<const char*>(piece), size);
+    return 0;
+}
+
+// Appends the code of the Lua function at `index` as a number: each distinct bytecode (lua_dump,
+// with its constants, inner functions, chunk name and lines) gets the next number of its Lua
+// state, in a registry table of dumps; each closure's number is kept in a table with weak keys (it
+// goes with the closure, whose code never changes), so a step made once is dumped once, and the
+// cache's keys stay short.
+void append_code(lua_State* L, int index, std::string& key) {
+    static const char kTables = 0;  // the registry key: this address
+    lua_pushlightuserdata(L, const_cast<char*>(&kTables));
+    lua_rawget(L, LUA_REGISTRYINDEX);
+    if (!lua_istable(L, -1)) {
+        lua_pop(L, 1);
+        lua_createtable(L, 2, 0);
+        lua_newtable(L);  // [1]: closure -> number, weak keys
+        lua_createtable(L, 0, 1);
+        lua_pushliteral(L, "k");
+        lua_setfield(L, -2, "__mode");
+        lua_setmetatable(L, -2);
+        lua_rawseti(L, -2, 1);
+        lua_newtable(L);  // [2]: dump -> number
+        lua_rawseti(L, -2, 2);
+        lua_pushlightuserdata(L, const_cast<char*>(&kTables));
+        lua_pushvalue(L, -2);
+        lua_rawset(L, LUA_REGISTRYINDEX);
+    }
+    const int tables = lua_gettop(L);
+    lua_rawgeti(L, tables, 1);
+    lua_pushvalue(L, index);
+    lua_rawget(L, -2);
+    if (!lua_isnumber(L, -1)) {
+        lua_pop(L, 1);
+        std::string code;
+        lua_pushvalue(L, index);
+        lua_dump(L, append_dump, &code);
+        lua_pop(L, 1);
+        lua_rawgeti(L, tables, 2);
+        lua_pushlstring(L, code.data(), code.size());
+        lua_pushvalue(L, -1);
+        lua_rawget(L, -3);
+        if (!lua_isnumber(L, -1)) {
+            lua_pop(L, 1);
+            lua_pushnumber(L, static_cast<lua_Number>(lua_objlen(L, -2) + 1));  // count kept at [n]
+            lua_pushvalue(L, -2);
+            lua_pushvalue(L, -2);
+            lua_rawset(L, -5);  // dump -> number
+            lua_pushvalue(L, -1);
+            lua_rawseti(L, -4, static_cast<int>(lua_tonumber(L, -1)));  // [number] = number: the count
+        }
+        lua_pushvalue(L, index);
+        lua_pushvalue(L, -2);
+        lua_rawset(L, tables + 1);  // closure -> number
+    }
+    key += std::to_string(static_cast<long long>(lua_tonumber(L, -1)));
+    lua_settop(L, tables - 1);
+}
+
 // Appends a fingerprint of the value at `index` to key (see the paragraph at the top).
 void fingerprint(lua_State* L, int index, int depth, std::string& key) {
     if (index < 0) index = lua_gettop(L) + index + 1;
@@ -120,7 +181,16 @@ void fingerprint(lua_State* L, int index, int depth, std::string& key) {
             lua_pushvalue(L, index);
             lua_getinfo(L, ">S", &ar);
             if (ar.what[0] == 'C' || depth > 3) break;
-            key += std::string("f") + ar.source + "@" + std::to_string(ar.linedefined) + "(";
+            // The code itself: its bytecode, constants and inner functions, with its chunk name
+            // and lines (lua_dump keeps the debug information). Its source and first line alone
+            // made two functions defined on one line (a list of steps, `{function(s) ... end,
+            // function(s) ... end}`, chunks loaded under one name) one step to the cache: a chain
+            // called with the second at the same call site answered with the first's end states.
+            // Each closure's dump is kept in a weak-keyed registry table, so a step made once (in
+            // a rules module) is dumped once, not on every path of the outer enumeration.
+            key += "f";
+            append_code(L, index, key);
+            key += "(";
             for (int i = 1; lua_getupvalue(L, index, i) != nullptr; ++i) {
                 fingerprint(L, -1, depth + 1, key);
                 key += ",";

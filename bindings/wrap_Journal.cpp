@@ -28,8 +28,15 @@ void charge_journal(lua_State* L, const GameLog& log) {
 /// ---@param text string what the rule did here (a format pattern when more arguments follow)
 /// ---@param ... any the pattern's values
 int l_cite(lua_State* L) {
-    luaL_checkstring(L, 1);
-    luaL_optstring(L, 2, "");
+    // Its errors name level 2: it is only called through its Lua front (kCiteFront), whose line
+    // is not the rule code's (luaL_checkstring named "umpire.cite:6").
+    for (int arg = 1; arg <= 2; ++arg)
+        if (!lua_isstring(L, arg) && (arg == 1 || !lua_isnoneornil(L, arg))) {
+            luaL_where(L, 2);
+            lua_pushfstring(L, "bad argument #%d to 'cite' (string expected, got %s)", arg, luaL_typename(L, arg));
+            lua_concat(L, 2);
+            return lua_error(L);
+        }
     GameLog* log = nullptr;
     lua::lua_guard(L, [&] {
         log = &GameLog::of(L);
@@ -44,13 +51,16 @@ int l_cite(lua_State* L) {
         lua_insert(L, 2);
         lua_call(L, lua_gettop(L) - 2, 1);
     }
-    return lua::lua_guard(L, [&] {
-        const std::string rule = lua_tostring(L, 1);
-        const std::string text = lua_isnoneornil(L, 2) ? "" : lua_tostring(L, 2);
-        log->journal.cite(rule, text);
-        charge_journal(L, *log);
-        return 0;
-    });
+    return lua::lua_guard(
+        L,
+        [&] {
+            const std::string rule = lua_tostring(L, 1);
+            const std::string text = lua_isnoneornil(L, 2) ? "" : lua_tostring(L, 2);
+            log->journal.cite(rule, text);
+            charge_journal(L, *log);
+            return 0;
+        },
+        2);
 }
 
 /// @lua umpire.note(text)

@@ -18,6 +18,7 @@
 
 #include "app/Checker.hpp"
 #include "cli/Common.hpp"
+#include "core/LinearRegex.hpp"
 #include "ruleset/Load.hpp"
 #include "ruleset/Ruleset.hpp"
 #include "ruleset/SchemaValidator.hpp"
@@ -422,7 +423,8 @@ std::string overlay_modeline(const fs::path& house, const fs::path& parent_file,
 // The names of the functions a Lua module defines as `function m.name(` / `m.name = function(`,
 // read off its text (to list them in the house rule's module; nothing is run).
 std::vector<std::string> functions_of(const fs::path& module) {
-    static const std::regex kFunction(R"((?:^|\n)\s*function\s+[A-Za-z_]\w*[.:]([A-Za-z_]\w*)\s*\(|(?:^|\n)\s*[A-Za-z_]\w*\.([A-Za-z_]\w*)\s*=\s*function\s*\()");
+    static const std::regex kFunction(R"((?:^|\n)\s*function\s+[A-Za-z_]\w*[.:]([A-Za-z_]\w*)\s*\(|(?:^|\n)\s*[A-Za-z_]\w*\.([A-Za-z_]\w*)\s*=\s*function\s*\()",
+                                      kLinearRegex);
     const std::string text = LuaHost::read_file(module);
     std::vector<std::string> out;
     for (std::sregex_iterator it(text.begin(), text.end(), kFunction), end; it != end; ++it) {

@@ -25,20 +25,25 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// A page or an error as JSON text, any byte that is not UTF-8 shown as U+FFFD: rule code's texts
+// reach the page (an error's message, printed lines), and a strict dump threw on them, so
+// `error("bad \255 byte")` came out as "the page's worker process ended without a page".
+std::string page_text(const nlohmann::json& j) { return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }
+
 // What each worker of the fork server runs: one whole page, sent back as JSON ("page"), or the
 // error with its file:line ("error"), as serve::Session expects of a computation.
 int page_in_worker(const serve::PageRequest& request, std::size_t memory_mib) {
     try {
         file_snapshot::limit(request.host.memory_limit);  // what the page keeps: each host carries it all
-        isolation::send("page", serve::compute_page(request).dump());
+        isolation::send("page", page_text(serve::compute_page(request)));
         return kOk;
     } catch (const std::bad_alloc&) {
         // Under RLIMIT_AS a failed allocation is the limit, as `guarded` words it for odds and run.
         isolation::send("error", nlohmann::json{{"message", "the rules ran out of address space (limit " +
                                                                 std::to_string(memory_mib) + " MiB, --memory)"},
-                                                {"file", nullptr}, {"line", nullptr}}.dump());
+                                                {"file", nullptr}, {"line", nullptr}}.dump());  // ASCII
     } catch (const std::exception& e) {
-        isolation::send("error", serve::error_json(e).dump());
+        isolation::send("error", page_text(serve::error_json(e)));
     }
     return kScriptError;
 }

@@ -558,7 +558,9 @@ Manifest read_manifest(const fs::path& dir, LoadCache* cache) {
     m.display = display;
     const auto parse = [&](const std::string& text) {
         try {
-            return yaml::parse_tree(text, display);  // bounded: a manifest is untrusted too
+            YAML::Node tree = yaml::parse_tree(text, display);  // bounded: a manifest is untrusted too
+            yaml::refuse_repeated_keys(tree, display);
+            return tree;
         } catch (const YAML::Exception& e) {
             fail(display, e.mark, e.msg);
         }

@@ -1,12 +1,17 @@
 #include "ruleset/SchemaValidator.hpp"
 
+#include <algorithm>
+#include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <regex>
 #include <set>
 #include <sstream>
 
 #include "core/Error.hpp"
+#include "core/LinearRegex.hpp"
+#include "ruleset/YamlLoader.hpp"
 
 namespace umpire::schema {
 namespace {
@@ -33,21 +38,50 @@ std::string short_json(const json& j) {
     return s.size() > 60 ? s.substr(0, 57) + "..." : s;
 }
 
-// Checks the schema once, at load: unknown keywords and dangling $refs are schema errors.
-void check_schema(const json& s, const json& root, const std::string& display, const std::string& at) {
+// A schema is the ruleset's own file, so the walker's recursion is bounded here: nesting (each
+// level a frame of check_schema and of the walker), and a pattern's length (std::regex compiles it
+// by recursive descent: 100 000 nested parentheses overflowed the stack).
+constexpr int kMaxSchemaDepth = 64;
+constexpr std::size_t kMaxPatternBytes = 1000;
+
+// The value each keyword must hold, checked before the walker reads it with get<>() (a `"type":
+// 5` threw nlohmann's "type must be string, but is number", which named no file).
+const char* keyword_value_error(const std::string& key, const json& value) {
+    const auto strings = [](const json& v) {
+        return v.is_array() && std::all_of(v.begin(), v.end(), [](const json& e) { return e.is_string(); });
+    };
+    if (key == "type") return value.is_string() || strings(value) ? nullptr : "must be a type name or a list of them";
+    if (key == "properties" || key == "definitions") return value.is_object() ? nullptr : "must be an object of schemas";
+    if (key == "required") return strings(value) ? nullptr : "must be a list of key names";
+    if (key == "enum") return value.is_array() ? nullptr : "must be a list of values";
+    if (key == "minimum" || key == "maximum") return value.is_number() ? nullptr : "must be a number";
+    if (key == "minItems" || key == "maxItems" || key == "minProperties")
+        return value.is_number_unsigned() ? nullptr : "must be a whole number from 0";
+    if (key == "pattern" || key == "$ref") return value.is_string() ? nullptr : "must be a string";
+    return nullptr;
+}
+
+// Checks the schema once, at load: unknown keywords, values of the wrong kind, dangling $refs and
+// bad patterns are schema errors.
+void check_schema(const json& s, const json& root, const std::string& display, const std::string& at, int depth = 0) {
     if (s.is_boolean()) return;
     if (!s.is_object()) throw Error(display + ": " + (at.empty() ? "the schema" : at) + " must be an object");
+    if (depth > kMaxSchemaDepth)
+        throw Error(display + ": " + at.substr(0, 200) + "...: the schema is nested deeper than " +
+                    std::to_string(kMaxSchemaDepth) + " levels");
     for (const auto& [key, value] : s.items()) {
         if (!kKeywords.count(key))
             throw Error(display + ": " + join(at, key) + ": unsupported JSON Schema keyword '" + key +
                         "' (ruleset/SchemaValidator.hpp lists the supported subset)");
+        if (const char* why = keyword_value_error(key, value)) throw Error(display + ": " + join(at, key) + ": " + why);
         if (key == "properties" || key == "definitions") {
-            for (const auto& [name, sub] : value.items()) check_schema(sub, root, display, join(join(at, key), name));
+            for (const auto& [name, sub] : value.items())
+                check_schema(sub, root, display, join(join(at, key), name), depth + 1);
         } else if (key == "additionalProperties" || key == "items" || key == "propertyNames") {
-            check_schema(value, root, display, join(at, key));
+            check_schema(value, root, display, join(at, key), depth + 1);
         } else if (key == "anyOf") {
             if (!value.is_array()) throw Error(display + ": " + join(at, key) + " must be a list of schemas");
-            for (const auto& sub : value) check_schema(sub, root, display, join(at, key));
+            for (const auto& sub : value) check_schema(sub, root, display, join(at, key), depth + 1);
         } else if (key == "$ref") {
             const std::string ref = value.get<std::string>();
             const std::string prefix = "#/definitions/";
@@ -56,8 +90,11 @@ void check_schema(const json& s, const json& root, const std::string& display, c
                 throw Error(display + ": " + join(at, key) + ": cannot resolve $ref '" + ref +
                             "' (only #/definitions/<name> is supported)");
         } else if (key == "pattern") {
+            if (value.get_ref<const std::string&>().size() > kMaxPatternBytes)
+                throw Error(display + ": " + join(at, key) + ": a pattern of more than " +
+                            std::to_string(kMaxPatternBytes) + " bytes");
             try {
-                std::regex r(value.get<std::string>());
+                std::regex r(value.get<std::string>(), kLinearRegex);
             } catch (const std::regex_error& e) {
                 throw Error(display + ": " + join(at, key) + ": bad regular expression: " + e.what());
             }
@@ -90,16 +127,30 @@ struct Walker {
         out.push_back({mark_text(file, n.Mark()), path, message});
     }
 
-    void walk(const YAML::Node& n, const json& s, const std::string& path) {
+    // `refs` counts the $refs followed at this node: a definition that refers to itself, directly
+    // or through others or anyOf, never reaches a child (`{"definitions": {"a": {"$ref":
+    // "#/definitions/a"}}}` recursed until the stack ran out: SIGSEGV).
+    void walk(const YAML::Node& n, const json& s, const std::string& path, int refs = 0) {
         if (s.is_boolean()) {
             if (!s.get<bool>()) add(n, path, "not allowed here");
             return;
         }
         if (s.contains("$ref")) {
-            const std::string name = s["$ref"].get<std::string>().substr(std::string("#/definitions/").size());
-            walk(n, root["definitions"][name], path);
+            const std::string& ref = s["$ref"].get_ref<const std::string&>();
+            if (refs >= kMaxSchemaDepth) {
+                add(n, path, "the schema's $ref '" + ref + "' leads back to itself (more than " +
+                                 std::to_string(kMaxSchemaDepth) + " $refs at one value)");
+                return;
+            }
+            walk(n, root["definitions"][ref.substr(std::string("#/definitions/").size())], path, refs + 1);
         }
         const json value = n.IsScalar() ? SchemaValidator::scalar_value(n) : json();
+        if (value.is_number_float() && !std::isfinite(value.get<double>())) {
+            const std::string& text = n.Scalar();
+            add(n, path, "number out of range: " + (text.size() > 40 ? text.substr(0, 37) + "..." : text) +
+                             " (quote it to keep it as text)");
+            return;
+        }
         const char* kind = n.IsNull() ? "null" : yaml_kind(n, value);
         if (s.contains("type")) {
             const json& t = s["type"];
@@ -121,7 +172,7 @@ struct Walker {
             for (const auto& alt : s["anyOf"]) {
                 std::vector<Problem> sub;
                 Walker w{root, file, options, sub};
-                w.walk(n, alt, path);
+                w.walk(n, alt, path, refs);
                 if (sub.empty()) { any = true; break; }
                 reasons.push_back(sub.front().message);
             }
@@ -153,7 +204,7 @@ struct Walker {
                 add(n, path, n.Scalar() + " is above the maximum " + s["maximum"].dump());
         }
         if (value.is_string() && s.contains("pattern")) {
-            const std::regex r(s["pattern"].get<std::string>());
+            const std::regex r(s["pattern"].get<std::string>(), kLinearRegex);
             if (!std::regex_search(value.get<std::string>(), r))
                 add(n, path, "'" + n.Scalar() + "' does not match " + s["pattern"].get<std::string>());
         }
@@ -173,7 +224,7 @@ struct Walker {
 
     // Keys are strings to a schema (as in JSON), so only the string keywords apply to them.
     void key_checks(const YAML::Node& key_node, const std::string& key, const json& s, const std::string& path) {
-        if (s.contains("pattern") && !std::regex_search(key, std::regex(s["pattern"].get<std::string>())))
+        if (s.contains("pattern") && !std::regex_search(key, std::regex(s["pattern"].get<std::string>(), kLinearRegex)))
             add(key_node, path, "bad key '" + key + "': does not match " + s["pattern"].get<std::string>());
         if (s.contains("enum")) {
             bool found = false;
@@ -235,8 +286,6 @@ SchemaValidator SchemaValidator::from_file(const std::filesystem::path& file) {
 }
 
 json SchemaValidator::scalar_value(const YAML::Node& node) {
-    static const std::regex kInt(R"([-+]?[0-9]+)");
-    static const std::regex kFloat(R"([-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?)");
     if (node.IsNull()) return nullptr;
     const std::string& text = node.Scalar();
     const std::string& tag = node.Tag();
@@ -244,18 +293,19 @@ json SchemaValidator::scalar_value(const YAML::Node& node) {
     if (text.empty() || text == "~" || text == "null" || text == "Null" || text == "NULL") return nullptr;
     if (text == "true" || text == "True" || text == "TRUE") return true;
     if (text == "false" || text == "False" || text == "FALSE") return false;
-    if (std::regex_match(text, kInt)) {
-        try {
-            return std::stoll(text);
-        } catch (const std::out_of_range&) {
-            return std::stod(text);
-        }
+    // By hand, as the data loader reads them (yaml::is_decimal): std::regex recursed once per
+    // character, so a scalar of 300 000 digits in a manifest crashed `check` (SIGSEGV), and
+    // std::stod threw "stod", naming no file, for 1e999. A number past a double is infinite here,
+    // and Walker::walk names it as the data loader does.
+    if (!yaml::is_decimal(text)) return text;
+    const char* first = text.data() + (text[0] == '+' ? 1 : 0);  // from_chars takes no '+'
+    const char* last = text.data() + text.size();
+    const bool integer = std::all_of(first + (*first == '-' ? 1 : 0), last, [](char c) { return c >= '0' && c <= '9'; });
+    if (integer) {
+        long long whole = 0;
+        if (std::from_chars(first, last, whole).ec == std::errc()) return whole;
     }
-    if (std::regex_match(text, kFloat)) {
-        const double d = std::stod(text);
-        return d;
-    }
-    return text;
+    return std::strtod(text.c_str(), nullptr);  // ±HUGE_VAL past a double; 0 for one too small to tell from it
 }
 
 std::vector<Problem> SchemaValidator::validate(const YAML::Node& document, const std::string& file_display,
@@ -267,7 +317,7 @@ std::vector<Problem> SchemaValidator::validate(const YAML::Node& document, const
 }
 
 std::string modeline_schema(const std::string& text) {
-    static const std::regex kModeline(R"(^#\s*yaml-language-server:\s*\$schema=(\S+))");
+    static const std::regex kModeline(R"(^#\s*yaml-language-server:\s*\$schema=(\S+))", kLinearRegex);
     std::istringstream in(text);
     std::string line;
     for (int i = 0; i < 5 && std::getline(in, line); ++i) {

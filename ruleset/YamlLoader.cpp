@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <map>
 #include <sstream>
+#include <unordered_set>
 #include <algorithm>
 #include <memory>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "bindings/DataMarks.hpp"
 #include "bindings/Game.hpp"
 #include "bindings/LuaError.hpp"
+#include "core/Utf8.hpp"
 #include "host/LuaHost.hpp"
 #include "ruleset/YamlConvert.hpp"
 #include "ruleset/YamlTree.hpp"
@@ -36,28 +38,6 @@ constexpr std::size_t kMaxBytes = kMaxFileBytes;
 // so that every file the cap let through before is let through now, and no other.
 constexpr std::size_t kTreeBytesPerNode = 512;
 
-// The first byte of text that is not well-formed UTF-8 (overlong forms, surrogates and code
-// points past U+10FFFF included), or npos.
-std::size_t bad_utf8(const std::string& text) {
-    const auto* p = reinterpret_cast<const unsigned char*>(text.data());
-    const std::size_t n = text.size();
-    for (std::size_t i = 0; i < n;) {
-        const unsigned c = p[i];
-        if (c < 0x80) { ++i; continue; }
-        std::size_t len;
-        unsigned lo = 0x80, hi = 0xBF;  // the allowed range of the second byte
-        if (c >= 0xC2 && c <= 0xDF) len = 2;
-        else if (c >= 0xE0 && c <= 0xEF) { len = 3; if (c == 0xE0) lo = 0xA0; if (c == 0xED) hi = 0x9F; }
-        else if (c >= 0xF0 && c <= 0xF4) { len = 4; if (c == 0xF0) lo = 0x90; if (c == 0xF4) hi = 0x8F; }
-        else return i;
-        if (i + len > n || p[i + 1] < lo || p[i + 1] > hi) return i;
-        for (std::size_t k = 2; k < len; ++k)
-            if (p[i + k] < 0x80 || p[i + k] > 0xBF) return i;
-        i += len;
-    }
-    return std::string::npos;
-}
-
 // 1-based line and column (in bytes) of offset in text.
 std::pair<int, int> line_col(const std::string& text, std::size_t offset) {
     int line = 1;
@@ -67,6 +47,20 @@ std::pair<int, int> line_col(const std::string& text, std::size_t offset) {
     return {line, static_cast<int>(offset - line_start) + 1};
 }
 
+
+// Text that is not well-formed UTF-8, refused at its line and column: by the data loader, and by
+// the C++ readers' trees too (a manifest's `name: "y\xff"` was taken, then the journal's dump threw
+// nlohmann's "invalid UTF-8 byte", naming no file).
+void refuse_bad_utf8(const std::string& text, const std::string& display) {
+    const std::size_t bad = first_bad_utf8(text);
+    if (bad == std::string::npos) return;
+    const auto [line, col] = line_col(text, bad);
+    char hex[3];
+    std::snprintf(hex, sizeof hex, "%02X", static_cast<unsigned char>(text[bad]));
+    throw ScriptError(display + ":" + std::to_string(line) + ":" + std::to_string(col) + ": malformed UTF-8 (byte 0x" +
+                          hex + "); a data file must be UTF-8 text",
+                      display, line);
+}
 
 // One file's bounds, refused at the place they are passed: its size (before it is read or parsed)
 // and its count of values (nodes while parsing, values with aliases expanded while converting).
@@ -154,11 +148,24 @@ namespace {
 // Counts the nodes of the first document from the parser's events, which build no tree, so that a
 // file of too many nodes is refused before yaml-cpp builds its tree on the C++ heap. An alias
 // counts one node here (its expansion is counted by the Converter).
+// Counts the nodes of a document for the C++ readers (the manifest, `check`, scenario drawings),
+// and refuses nesting past kMaxTreeDepth with a message that says so: yaml-cpp's own guard (500
+// levels) said only "bad file". Raised as the parser's own error (YAML::ParserException, shown as
+// "file:line:col: ..."), as the guard's was: found while the parser reads, before a converter
+// that reads the tree afterwards (and refuses 64 levels, YamlConvert.hpp) could meet another error.
+constexpr std::size_t kMaxTreeDepth = 400;
+
 struct NodeCounter : YAML::EventHandler {
     std::string display;
     std::size_t nodes = 0;
+    std::size_t depth = 0;
     explicit NodeCounter(std::string file) : display(std::move(file)) {}
     void count(const YAML::Mark& m) { count_value(nodes, display, m); }
+    void open(const YAML::Mark& m) {
+        count(m);
+        if (++depth > kMaxTreeDepth)
+            throw YAML::ParserException(m, "nested deeper than " + std::to_string(kMaxTreeDepth) + " levels");
+    }
     void OnDocumentStart(const YAML::Mark& m) override { start = m; }
     YAML::Mark start;
     void OnDocumentEnd() override {}
@@ -166,13 +173,13 @@ struct NodeCounter : YAML::EventHandler {
     void OnAlias(const YAML::Mark& m, YAML::anchor_t) override { count(m); }
     void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t, const std::string&) override { count(m); }
     void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
-        count(m);
+        open(m);
     }
-    void OnSequenceEnd() override {}
+    void OnSequenceEnd() override { --depth; }
     void OnMapStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
-        count(m);
+        open(m);
     }
-    void OnMapEnd() override {}
+    void OnMapEnd() override { --depth; }
 };
 
 // The node count of text's first document; past kMaxValues a ScriptError at that node.
@@ -216,16 +223,7 @@ private:
 std::shared_ptr<const Document> parse(const std::string& text, const std::string& display,
                                       lua_State* charge_to) {
     refuse_if_too_big(text.size(), display);
-    if (const std::size_t bad = bad_utf8(text); bad != std::string::npos) {
-        const auto [line, col] = line_col(text, bad);
-        throw ScriptError(display + ":" + std::to_string(line) + ":" + std::to_string(col) +
-                              ": malformed UTF-8 (byte 0x" + [&] {
-                                  char hex[3];
-                                  std::snprintf(hex, sizeof hex, "%02X", static_cast<unsigned char>(text[bad]));
-                                  return std::string(hex);
-                              }() + "); a data file must be UTF-8 text",
-                          display, line);
-    }
+    refuse_bad_utf8(text, display);
     auto document = std::make_shared<Document>();
     std::size_t nodes = 0;
     const Tree tree = read_tree_events(text, display, [&](const YAML::Mark& m) { count_value(nodes, display, m); });
@@ -262,8 +260,40 @@ void push_file(lua_State* L, const std::filesystem::path& file, const std::strin
 
 YAML::Node parse_tree(const std::string& text, const std::string& display) {
     refuse_if_too_big(text.size(), display);
+    refuse_bad_utf8(text, display);
     count_nodes(text, display);  // YAML::Exception passes through, as from YAML::Load
     return YAML::Load(text);
+}
+
+namespace {
+// Each container once, by its place: an alias is the anchored node again (its mark too), and an
+// alias bomb's tree, walked through its aliases, is exponential.
+void repeated_keys(const YAML::Node& node, const std::string& display, std::unordered_set<int>& seen_at) {
+    if (!node.IsSequence() && !node.IsMap()) return;
+    if (!seen_at.insert(node.Mark().pos).second) return;
+    if (node.IsSequence())
+        for (const auto& item : node) repeated_keys(item, display, seen_at);
+    if (!node.IsMap()) return;
+    std::unordered_set<std::string> seen;
+    for (const auto& entry : node) {
+        if (entry.first.IsScalar() && !seen.insert(entry.first.Scalar()).second) {
+            int first = 0;
+            for (const auto& earlier : node)
+                if (earlier.first.IsScalar() && earlier.first.Scalar() == entry.first.Scalar()) {
+                    first = earlier.first.Mark().line + 1;
+                    break;
+                }
+            fail(display, entry.first.Mark(), "duplicate key '" + entry.first.Scalar() + "' (first defined at line " +
+                                                  std::to_string(first) + ")");
+        }
+        repeated_keys(entry.second, display, seen_at);
+    }
+}
+}  // namespace
+
+void refuse_repeated_keys(const YAML::Node& node, const std::string& display) {
+    std::unordered_set<int> seen_at;
+    repeated_keys(node, display, seen_at);
 }
 
 YAML::Node read_tree(const std::filesystem::path& file, const std::string& display) {

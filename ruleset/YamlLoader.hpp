@@ -47,6 +47,11 @@ std::string read_data_file(const std::filesystem::path& file, const std::string&
 // events, before yaml-cpp builds its tree of ~500 bytes of C++ heap per node), is a ScriptError
 // ("file:line:col: ..."). yaml-cpp's own errors are thrown as YAML::Exception.
 YAML::Node parse_tree(const std::string& text, const std::string& display);
+// A key given twice in one map of tree, at any depth, as a ScriptError at its place ("file:line:col:
+// duplicate key 'name' (first defined at line 1)"), as the data loader refuses it: yaml-cpp keeps
+// both, and `root["name"]` finds the first. For the readers that do not convert the tree through
+// YamlConvert.hpp (the manifest).
+void refuse_repeated_keys(const YAML::Node& tree, const std::string& display);
 // parse_tree of a file, refused before it is read when it is over the size limit.
 YAML::Node read_tree(const std::filesystem::path& file, const std::string& display);
 

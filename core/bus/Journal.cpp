@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 #include "core/Error.hpp"
+#include "core/Utf8.hpp"
 #include "core/bus/Event.hpp"
 #include "core/bus/Hash.hpp"
 #include "core/bus/JsonDepth.hpp"
@@ -21,8 +23,22 @@ using json = nlohmann::json;
 
 // Rewrites floats in place so the journal's bytes do not depend on whether a number came
 // through Lua (double) or C++ (integer); see "Canonical form" in Journal.hpp.
+// Text that JSON cannot hold, refused when the entry is made, so the error names the rule code's
+// line (lua_guard prefixes it): the journal is dumped at the end of a run, where nlohmann threw
+// "[json.exception.type_error.316] invalid UTF-8 byte at index 0: 0xFF" (umpire.note("\255")),
+// naming nothing, and the journal was not written.
+void refuse_bad_utf8(const std::string& text, const char* what) {
+    const std::size_t bad = first_bad_utf8(text);
+    if (bad == std::string::npos) return;
+    char hex[3];
+    std::snprintf(hex, sizeof hex, "%02X", static_cast<unsigned char>(text[bad]));
+    throw RuleError(std::string("journal: ") + what + " is not UTF-8 text (byte 0x" + hex + " at offset " +
+                    std::to_string(bad) + "), and the journal is JSON, which holds UTF-8 only");
+}
+
 void normalise(json& j) {
     switch (j.type()) {
+        case json::value_t::string: refuse_bad_utf8(j.get_ref<const std::string&>(), "a text in the entry's data"); break;
         case json::value_t::number_float: {
             double d = j.get<double>();
             if (!std::isfinite(d))
@@ -34,6 +50,11 @@ void normalise(json& j) {
             break;
         }
         case json::value_t::object:
+            for (auto it = j.begin(); it != j.end(); ++it) {
+                refuse_bad_utf8(it.key(), "a key in the entry's data");
+                normalise(it.value());
+            }
+            break;
         case json::value_t::array:
             for (auto& v : j) normalise(v);
             break;
@@ -80,6 +101,10 @@ std::size_t Journal::append(Kind kind, std::string text, json data, std::string 
     if (data.is_null()) data = json::object();
     if (!data.is_object()) throw RuleError("journal: entry data must be an object");
     normalise(data);
+    refuse_bad_utf8(text, "the entry's text");
+    refuse_bad_utf8(citation, "the entry's citation");
+    refuse_bad_utf8(context_.player, "the player of the entry's context");
+    refuse_bad_utf8(context_.phase, "the phase of the entry's context");
     JournalEntry e;
     e.seq = entries_.size() + 1;
     e.kind = kind;

@@ -63,7 +63,22 @@ TEST_CASE("OutcomeReader gives to_outcome's outcome and key, first time and kept
     for (int i = 0; i < 3000; ++i) {
         push_result(s.L, rng);
         const int top = lua_gettop(s.L);
-        const umpire::odds::Outcome plain = to_outcome(s.L, top);
+        // A result holding NaN or an infinity is refused (no mean, no order): by both, in one text.
+        std::string refused;
+        umpire::odds::Outcome plain;
+        try {
+            plain = to_outcome(s.L, top);
+        } catch (const std::exception& e) {
+            refused = e.what();
+        }
+        if (!refused.empty()) {
+            INFO("result " << i << ": " << refused);
+            CHECK(refused.find("an odds script's numbers must be finite") != std::string::npos);
+            CHECK_THROWS_WITH(reader.read(s.L, top), refused);
+            CHECK_THROWS_WITH(reader.read(s.L, top), refused);
+            lua_settop(s.L, 0);
+            continue;
+        }
         const umpire::odds::Outcome first = reader.read(s.L, top);
         const umpire::odds::Outcome again = reader.read(s.L, top);
         INFO("result " << i << ": " << plain.key());
@@ -100,6 +115,12 @@ TEST_CASE("OutcomeReader refuses what is not an outcome as to_outcome does", "[o
     lua_newtable(s.L);
     lua_setfield(s.L, -2, "ift");
     same_error("field 'ift' of the script's result is a table");
+    lua_pushnumber(s.L, std::nan(""));
+    same_error("the script's result is NaN: an odds script's numbers must be finite");
+    lua_newtable(s.L);  // {a = -inf}
+    lua_pushnumber(s.L, -std::numeric_limits<double>::infinity());
+    lua_setfield(s.L, -2, "a");
+    same_error("field 'a' of the script's result is -inf");
 }
 
 // The reader finds a result it has seen by the addresses of its strings, so it keeps every string

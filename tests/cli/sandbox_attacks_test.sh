@@ -258,4 +258,158 @@ printf 'name: linked\n' > "$work/outside/manifest.yaml"
 ln -s "$work/outside/manifest.yaml" "$work/linked/ruleset.yaml"
 expect 1 "linked/ruleset.yaml:1:1: the manifest resolves outside the ruleset folder" run --ruleset "$work/linked" -e 'return 1'
 
+# Session 36 (h4). An odds script returning NaN or an infinity: the exact report's mean is a
+# rational, and GMP's mpq_set_d raised SIGFPE on it (rc 136 with --no-isolate, "the rules' worker
+# process crashed" in the worker); Monte Carlo printed a "nan" outcome and a mean of -nan.
+for mode in "" --no-isolate; do
+  expect 1 "the script's result is NaN: an odds script's numbers must be finite" odds $mode -e 'return 0/0'
+done
+expect 1 "field 'a' of the script's result is inf: an odds script's numbers must be finite" odds \
+  -e 'return {a = umpire.dice.d(3) == 1 and 1/0 or 2}'
+expect 1 "the script's result is -inf" odds --monte-carlo --samples 1000 -e 'return -1/0'
+
+# Two chain steps defined on one line (or loaded under one chunk name), called at one call site:
+# the fold cache knew a function by its source and first line only, so the second chain answered
+# with the first's end states (b in {1, 2} instead of {10, 20}).
+printf '%s\n' 'local steps = {function(s) s.n = s.n + umpire.dice.d(2) end, function(s) s.n = s.n + 10 * umpire.dice.d(2) end}' \
+  'local r = {}' 'for i = 1, 2 do r[i] = umpire.odds.chain{state = {n = 0}, step = steps[i], max_steps = 1}.n end' \
+  'return {a = r[1], b = r[2]}' > "$work/steps.lua"
+printf '%s\n' 'local a = load("return function(s) s.n = s.n + umpire.dice.d(2) end")()' \
+  'local b = load("return function(s) s.n = s.n + 10 * umpire.dice.d(2) end")()' \
+  'local r = {}' 'for i, f in ipairs{a, b} do r[i] = umpire.odds.chain{state = {n = 0}, step = f, max_steps = 1}.n end' \
+  'return {a = r[1], b = r[2]}' > "$work/loaded_steps.lua"
+for script in steps loaded_steps; do
+  "$umpire" odds "$work/$script.lua" > "$work/out" 2>&1
+  [ "$(grep -cE '^a=[12] b=(10|20) +1/4' "$work/out")" = 4 ] || { echo "FAIL: two steps on one line ($script):"; cat "$work/out"; fail=1; }
+done
+
+# An error whose text holds a "line" past int: std::stoi threw, and the error became "umpire: stoi",
+# its own text and place lost.
+expect 1 "umpire: a:99999999999999999999: b" run -e 'error("a:99999999999999999999: b", 0)'
+expect 1 "umpire: (command line):1: x.lua:99999999999999999999: b" run \
+  -e 'umpire.bus.on("x", function() error("x.lua:99999999999999999999: b", 0) end) umpire.bus.emit("x", {})'
+
+# An error raised in rule code a binding called (a bus handler) was prefixed with the caller's
+# place once per level: a handler emitting its own event read "(command line):1: " 65 times.
+expect 1 "umpire: (command line):1: event recursion limit (64) exceeded raising 'x'" run \
+  -e 'umpire.bus.on("x", function() umpire.bus.emit("x", {}) end) umpire.bus.emit("x", {})'
+expect 1 "umpire: (command line):1: boom" run -e 'umpire.bus.on("x", function() error("boom") end) umpire.bus.emit("x", {})'
+
+# `check` typed the scalars of a manifest, data file or scenario with std::regex, which recursed
+# once per character (a version of 300 000 digits crashed the worker: SIGSEGV), and std::stod
+# threw "stod", naming no file, for 1e999.
+mkdir -p "$work/numbers/data"
+printf 'x: 1\n' > "$work/numbers/data/d.yaml"
+printf 'name: numbers\ndata: [d]\nversion: 1e999\n' > "$work/numbers/ruleset.yaml"
+"$umpire" check --ruleset "$work/numbers" > "$work/out" 2>&1
+grep -qF "numbers/ruleset.yaml:3:10: version: number out of range: 1e999 (quote it to keep it as text)" "$work/out" ||
+  { echo "FAIL: check of a manifest's 1e999:"; cat "$work/out"; fail=1; }
+python3 -c "print('name: numbers\ndata: [d]\nversion: ' + '1' * 300000)" > "$work/numbers/ruleset.yaml"
+"$umpire" check --ruleset "$work/numbers" > "$work/out" 2>&1
+[ $? = 1 ] && grep -qF "numbers/ruleset.yaml:3:10: version: number out of range: 1111111111111111111111111111111111111..." "$work/out" ||
+  { echo "FAIL: check of a manifest's 300 000 digits:"; cat "$work/out"; fail=1; }
+
+# A ruleset's own JSON Schema (named by a data file's modeline) is a stranger's input to `check`:
+# a $ref to itself recursed until the stack ran out, a pattern over a long string overflowed
+# std::regex's recursion, a backtracking pattern ran for ever, a schema nested 20 000 deep crashed
+# (and took 490 MB of paths), a pattern of 100 000 nested parentheses crashed its compiler, and a
+# keyword of the wrong kind ("type": 5) threw nlohmann's own message, naming no file.
+mkdir -p "$work/schema/data" "$work/schema/schemas"
+printf 'name: schema\ndata: [d]\n' > "$work/schema/ruleset.yaml"
+schema_case() {  # schema_case JSON DATA_VALUE EXPECTED_TEXT
+  printf '%s\n' "$1" > "$work/schema/schemas/d.schema.json"
+  printf '# yaml-language-server: $schema=../schemas/d.schema.json\nx: %s\n' "$2" > "$work/schema/data/d.yaml"
+  timeout 60 "$umpire" check --ruleset "$work/schema" > "$work/out" 2>&1
+  local rc=$?
+  [ "$rc" = 1 ] && grep -qF -- "$3" "$work/out" || { echo "FAIL: check with the schema $1 -> rc $rc:"; head -c 2000 "$work/out"; fail=1; }
+}
+schema_case '{"definitions": {"a": {"$ref": "#/definitions/a"}}, "$ref": "#/definitions/a"}' hello \
+  "schema/data/d.yaml:2:1: the schema's \$ref '#/definitions/a' leads back to itself"
+schema_case '{"definitions": {"a": {"anyOf": [{"$ref": "#/definitions/b"}]}, "b": {"$ref": "#/definitions/a"}}, "$ref": "#/definitions/a"}' hello \
+  "leads back to itself"
+schema_case '{"properties": {"x": {"pattern": "^[a-z]+$"}}, "required": ["y"]}' "$(printf 'a%.0s' $(seq 200000))" \
+  "schema/data/d.yaml:2:1: missing required key 'y'"
+schema_case '{"properties": {"x": {"pattern": "^(a|aa)*b$"}}}' aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa \
+  "x: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' does not match ^(a|aa)*b\$"
+schema_case "$(python3 -c "print('{\"items\": ' * 20000 + '{}' + '}' * 20000)")" hello "the schema is nested deeper than 64 levels"
+schema_case "{\"pattern\": \"$(python3 -c "print('(' * 100000 + ')' * 100000)")\"}" hello "pattern: a pattern of more than 1000 bytes"
+schema_case '{"pattern": "(a)\\1"}' hello "pattern: bad regular expression: Unexpected back-reference"
+schema_case '{"type": 5}' hello "schema/schemas/d.schema.json: type: must be a type name or a list of them"
+schema_case '{"minItems": -1}' hello "minItems: must be a whole number from 0"
+schema_case '{"required": "x"}' hello "required: must be a list of key names"
+
+# `new house-rule --extends` reads the parent's modules for their function names with std::regex,
+# which recursed once per character: a parent module with a line of 300 000 spaces crashed the
+# command (SIGSEGV).
+mkdir -p "$work/spaces/rules"
+printf 'name: spaces\nmodules: [m]\n' > "$work/spaces/ruleset.yaml"
+python3 -c "print('local M = {}\n' + ' ' * 300000 + 'function M.fire() end\nreturn M')" > "$work/spaces/rules/m.lua"
+"$umpire" new house-rule spaces-house --extends spaces --ruleset "$work" --dir "$work" > "$work/out" 2>&1 &&
+  grep -q "fire" "$work/spaces-house/rules/m.lua" || { echo "FAIL: new house-rule over a module with a long line:"; cat "$work/out"; fail=1; }
+
+# The manifest took a key given twice without a word (yaml-cpp keeps both; the first `name:` was
+# read), and the C++ readers' YAML (the manifest, `check`, scenario drawings) said only "bad file"
+# for nesting past yaml-cpp's own guard (500 levels; the data loader's 64 apply where they convert).
+mkdir -p "$work/twice"
+printf 'name: twice\nname: other\n' > "$work/twice/ruleset.yaml"
+expect 1 "twice/ruleset.yaml:2:1: duplicate key 'name' (first defined at line 1)" run --ruleset "$work/twice" -e 'return 1'
+printf 'name: twice\nturn_sequence: {a: 1, b: {a: 2, a: 3}}\n' > "$work/twice/ruleset.yaml"
+expect 1 "twice/ruleset.yaml:2:33: duplicate key 'a' (first defined at line 2)" run --ruleset "$work/twice" -e 'return 1'
+python3 -c "print('name: twice\nversion: ' + '[' * 100000 + ']' * 100000)" > "$work/twice/ruleset.yaml"
+expect 1 "twice/ruleset.yaml:2:409: nested deeper than 400 levels" run --ruleset "$work/twice" -e 'return 1'
+
+# Spec files: eq() of tables holding a cycle, or nested 100 000 deep, ran out of stack and named
+# "(spec api):23" instead of the test's line; a test() declared inside a running test never ran,
+# and the test around it passed.
+mkdir -p "$work/specs/tests"
+printf 'name: specs\n' > "$work/specs/ruleset.yaml"
+spec_case() {  # spec_case CODE EXPECTED_TEXT
+  printf '%s\n' "$1" > "$work/specs/tests/t.lua"
+  "$umpire" test --ruleset "$work/specs" > "$work/out" 2>&1
+  grep -qF -- "$2" "$work/out" || { echo "FAIL: spec $1:"; cat "$work/out"; fail=1; }
+}
+spec_case 'test("c", function() local a = {v = 1} a.a = a local b = {v = 2} b.a = b eq(a, b) end)' \
+  "specs/tests/t.lua:1: expected {a=<cycle>, v=2}, got {a=<cycle>, v=1}"
+spec_case 'test("c", function() local a = {} a.a = a local b = {} b.a = b eq(a, b) end)' "1 passed, 0 failed"
+spec_case 'test("d", function() local a, b = {}, {} local x, y = a, b for i = 1, 100000 do x.x, y.x = {}, {} x, y = x.x, y.x end eq(a, b) end)' \
+  "specs/tests/t.lua:1: tables nested deeper than 100 levels cannot be compared"
+spec_case 'test("o", function() test("i", function() error("x") end) end)' \
+  "specs/tests/t.lua:1: test(name, fn) inside a running test: it would never run"
+
+# Text that is not UTF-8 reached JSON unchecked: umpire.note("\255") (or cite, an event's name,
+# umpire.result's data, umpire.state) ended the run with nlohmann's "[json.exception.type_error.316]
+# invalid UTF-8 byte at index 0: 0xFF", naming nothing, and the journal or state was not written; a
+# manifest's `name: "y\xff"` was taken as the ruleset's name. And umpire.cite's errors named its
+# Lua front ("umpire.cite:6") instead of the rule code's line.
+expect 1 "umpire: (command line):1: journal: the entry's text is not UTF-8 text (byte 0xFF at offset 0)" run \
+  --journal "$work/j.json" -e 'umpire.note("\255")'
+expect 1 "umpire: (command line):2: journal: the entry's text is not UTF-8 text (byte 0xFF at offset 1)" run \
+  --journal "$work/j.json" -e 'local x = 1
+umpire.cite("A1", "x\255")'
+expect 1 "umpire: (command line):1: journal: a text in the entry's data is not UTF-8 text" run \
+  --journal "$work/j.json" -e 'umpire.bus.emit("e\255", {})'
+expect 1 "umpire: (command line):1: state.a.b: a text that is not UTF-8 (byte 0xFF at offset 1)" run \
+  --journal "$work/j.json" -e 'umpire.result("r", {a = {b = "x\255"}})'
+expect 1 "umpire: state.x: a text that is not UTF-8 (byte 0xFF at offset 0)" run --save-state "$work/state.json" \
+  -e 'umpire.state.x = "\255"'
+expect 1 "umpire: (command line):1: bad argument #1 to 'cite' (string expected, got table)" run -e 'umpire.cite({})'
+mkdir -p "$work/notutf8"
+printf 'name: "y\xff"\n' > "$work/notutf8/ruleset.yaml"
+expect 1 "notutf8/ruleset.yaml:1:9: malformed UTF-8 (byte 0xFF)" run --ruleset "$work/notutf8" -e 'return 1'
+
+# serve: a page whose error message (or printed text) is not UTF-8 was lost: the worker's strict
+# dump threw, and the page said "the page's worker process ended without a page".
+printf 'error("bad \\255 byte", 0)\n' > "$work/notutf8.lua"
+"$umpire" serve "$work/notutf8.lua" --port 0 > "$work/serve.out" 2>&1 &
+serve_pid=$!
+for _ in $(seq 100); do grep -q 'http://127.0.0.1:' "$work/serve.out" && break; sleep 0.1; done
+port=$(sed -n 's|.*http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$work/serve.out" | head -1)
+page=""
+for _ in $(seq 50); do
+  page=$(curl -s -H "Host: 127.0.0.1:$port" "http://127.0.0.1:$port/api/page")
+  case "$page" in *'"status":"computing"'*|"") sleep 0.1 ;; *) break ;; esac
+done
+kill "$serve_pid" 2>/dev/null; wait "$serve_pid" 2>/dev/null
+case "$page" in *'"message":"bad'*'byte"'*) ;; *) echo "FAIL: serve of an error that is not UTF-8: $page"; cat "$work/serve.out"; fail=1 ;; esac
+
 exit $fail
