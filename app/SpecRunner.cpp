@@ -125,9 +125,10 @@ return tests
 
 // house_rule(module, overrides, fn): runs fn with umpire.rules[module] replaced as a house rule's
 // module of that name replaces it when it loads (ruleset/Ruleset.cpp, load_module): a table of
-// its own that falls back to the module it replaces. Module tables are read-only views to rule
-// code (no ruleset may change another's functions), so a spec cannot patch one in place to try a
-// house rule; this puts the original back whether fn passes or fails. `swap` is l_swap_module.
+// its own that falls back to the module it replaces. A module's table is fixed once its ruleset
+// has loaded (host/ModuleGuard.hpp: no ruleset may change another's functions), so a spec cannot
+// patch one in place to try a house rule; this puts the original back whether fn passes or fails.
+// `swap` is l_swap_module.
 constexpr const char* kHouseRule = R"lua(
 local swap = ...
 function house_rule(name, overrides, fn)

@@ -77,7 +77,10 @@ std::string difference(lua_State* L, int live, int copy, int meta, const std::st
     while (lua_next(L, live) != 0) {
         lua_pop(L, 1);
         ++now;
-        if (now > seen) break;  // (one too many is enough to know)
+        if (now > seen) {  // (one too many is enough to know)
+            lua_pop(L, 1);
+            break;
+        }
     }
     if (now > seen) {
         // The added key: one the copy lacks.
@@ -130,19 +133,8 @@ void put_back(lua_State* L, int live, int copy, int meta) {
     lua_setmetatable(L, live);
 }
 
-}  // namespace
-
-void seal(lua_State* L, int rules, int table, const std::string& path) {
-    lua::StackCheck check(L, 0);
-    if (rules < 0) rules = lua_gettop(L) + rules + 1;
-    if (table < 0) table = lua_gettop(L) + table + 1;
-    push_list(L, rules, true);
-    lua_createtable(L, 5, 0);
-    if (lua_rawequal(L, table, rules)) lua_pushboolean(L, 0);
-    else lua_pushvalue(L, table);
-    lua_rawseti(L, -2, kTable);
-    lua_pushlstring(L, path.data(), path.size());
-    lua_rawseti(L, -2, kPath);
+// Pushes a shallow copy of the table at `table` (absolute index).
+void push_copy(lua_State* L, int table) {
     // (sized first: a copy grown by rehashing as it fills cost about half of a seal)
     int fields = 0;
     lua_pushnil(L);
@@ -157,6 +149,24 @@ void seal(lua_State* L, int rules, int table, const std::string& path) {
         lua_insert(L, -2);
         lua_rawset(L, -4);
     }
+}
+
+}  // namespace
+
+void seal(lua_State* L, int rules, int table, const std::string& path, int expected) {
+    lua::StackCheck check(L, 0);
+    if (rules < 0) rules = lua_gettop(L) + rules + 1;
+    if (table < 0) table = lua_gettop(L) + table + 1;
+    if (expected < 0) expected = lua_gettop(L) + expected + 1;
+    push_list(L, rules, true);
+    lua_createtable(L, 5, 0);
+    if (lua_rawequal(L, table, rules)) lua_pushboolean(L, 0);
+    else lua_pushvalue(L, table);
+    lua_rawseti(L, -2, kTable);
+    lua_pushlstring(L, path.data(), path.size());
+    lua_rawseti(L, -2, kPath);
+    if (expected) lua_pushvalue(L, expected);
+    else push_copy(L, table);
     lua_rawseti(L, -2, kCopy);
     if (!lua_getmetatable(L, table)) lua_pushboolean(L, 0);
     lua_rawseti(L, -2, kMetatable);

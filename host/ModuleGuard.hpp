@@ -11,7 +11,7 @@
 // The algorithm. After each ruleset's modules load, seal() keeps a shallow copy of each of its
 // module tables (every key and value, and the metatable), in a Lua table kept in the hidden,
 // locked metatable of that load's umpire.rules (so a dropped generation takes its copies with it);
-// the end of the load seals umpire.rules itself. check() walks the copies: each key is
+// the end of the load seals umpire.rules itself, as the loader left it, and checks them all. check() walks the copies: each key is
 // looked up raw in its live table and compared by identity, the live keys are counted (an added
 // key shows as one too many) and the metatable compared. A change in any table is put back from
 // the copy and reported by its path. Shallow: a module's own plain subtables (a table of
@@ -35,8 +35,11 @@ constexpr const char* kWhy =
     "functions: a house rule replaces a module by a module of the same name that extends it";
 
 // Keeps the copy of the table at `table` ("umpire.rules.<name>" in messages as `path`) under the
-// real umpire.rules at `rules`. `table` equal to `rules` seals umpire.rules itself.
-void seal(lua_State* L, int rules, int table, const std::string& path);
+// real umpire.rules at `rules`. `table` equal to `rules` seals umpire.rules itself. With
+// `expected` (a stack index, 0 for none), the table there is kept as the copy, taken over, instead
+// of a copy of `table` as it is now: the loader seals umpire.rules as holding exactly the modules
+// it put there, so that the check finds what rule code did to it while the rules loaded.
+void seal(lua_State* L, int rules, int table, const std::string& path, int expected = 0);
 
 // The first changed path ("umpire.rules.ift.resolve_column") of the tables sealed under `rules`,
 // or "" when nothing changed or nothing was sealed. Each changed table is put back as it was

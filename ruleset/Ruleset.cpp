@@ -976,7 +976,8 @@ void load_into(LuaHost& host, int env, const std::vector<fs::path>& dirs, bool* 
             if (root) lua_remove(L, root);
         }
         reused = reused || kept;
-        std::map<std::string, const void*> modules_loaded;  // name -> the table umpire.rules holds for it
+        lua_newtable(L);  // name -> the module table umpire.rules holds for it, as the loader left it
+        const int loaded = lua_gettop(L);
         for (const auto& m : layers_in_order) {
             // Each ruleset's modules get globals of their own (the allow-list and the one
             // `umpire`): in one env, a global one ruleset's module set was read, and could be
@@ -996,26 +997,16 @@ void load_into(LuaHost& host, int env, const std::vector<fs::path>& dirs, bool* 
                 const std::string name = name_of(file);
                 lua_getfield(L, rules, name.c_str());
                 module_guard::seal(L, rules, -1, "umpire.rules." + name);
-                modules_loaded[name] = lua_topointer(L, -1);
-                lua_pop(L, 1);
+                lua_setfield(L, loaded, name.c_str());
             }
         }
         validate(host, layers, data);
-        // umpire.rules holds the modules the loader put there, no more and no other.
-        std::string tampered = module_guard::check(L, rules);
-        std::size_t slots = 0;
-        lua_pushnil(L);
-        while (tampered.empty() && lua_next(L, rules) != 0) {
-            const auto it = lua_type(L, -2) == LUA_TSTRING ? modules_loaded.find(lua_tostring(L, -2)) : modules_loaded.end();
-            if (it == modules_loaded.end() || it->second != lua_topointer(L, -1))
-                tampered = std::string("umpire.rules.") + (lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?");
-            lua_pop(L, 1);
-            ++slots;
-        }
-        if (tampered.empty() && slots != modules_loaded.size()) tampered = "umpire.rules";
-        if (!tampered.empty())
+        // umpire.rules must hold the modules the loader put there, no more and no other; the
+        // check finds that, and any change to a module after its ruleset loaded.
+        module_guard::seal(L, rules, rules, "umpire.rules", loaded);
+        lua_pop(L, 1);
+        if (const std::string tampered = module_guard::check(L, rules); !tampered.empty())
             throw ScriptError("loading the rules changed " + tampered + " (" + module_guard::kWhy + ")");
-        module_guard::seal(L, rules, rules, "umpire.rules");
         // The one verify of a load (ReusableData says why the kept tables need none before).
         const std::string changed = guard.verify(L, data);
         if (!changed.empty() && reused) *retry_fresh = true;
