@@ -286,11 +286,12 @@ end
 ---umpire.copier's (the values are constants of a compiled constructor, not read at each copy). For
 ---rule code that copies the same data tables on every attack: keep it in a data cache
 ---(umpire.data_cache), so that a copy never outlives the run whose data it was made from.
----@param tables table[] a list of tables, the one merged over first
+---@param tables table[] a list of at most 1000 tables, the one merged over first
 ---@return fun(): table copier
 function umpire.snapshot_copier(tables)
   check_table(tables, "umpire.snapshot_copier: the argument", 2)
   local n = #tables
+  check_chain_length(n, "umpire.snapshot_copier", 2)
   local list = new_table(n, 0)
   for i = 1, n do
     check_table(tables[i], format("umpire.snapshot_copier: table #%d of the list", i), 2)

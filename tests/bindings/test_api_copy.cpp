@@ -212,6 +212,10 @@ TEST_CASE("umpire.snapshot_copier copies the tables as they were when it was mad
                       Catch::Contains("umpire.snapshot_copier: the argument must be a table, got string"));
     CHECK_THROWS_WITH(t.host.run_string("umpire.snapshot_copier({counter, 5})"),
                       Catch::Contains("umpire.snapshot_copier: table #2 of the list must be a table, got number"));
+    // (a list past what unpack hands on is refused at the caller's line, as by its twins copier
+    // and copy_chain: it named data_copy.lua's line)
+    CHECK_THROWS_WITH(t.host.run_string("local t = {} for i = 1, 100000 do t[i] = {} end\nlocal c = umpire.snapshot_copier(t)"),
+                      Catch::Contains("(command line):2: umpire.snapshot_copier: a list of 100000 tables (a chain holds at most 1000)"));
 }
 
 TEST_CASE("umpire.copier reads the values at each copy and the list once, and bad arguments are errors", "[api][copy]") {
