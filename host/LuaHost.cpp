@@ -418,8 +418,10 @@ void LuaHost::count_hook(lua_State* L, lua_Debug* ar) {
 
 namespace {
 
-// Does the message start with a position ("file:12: ...", lua::split_position)? (Its stoi may
-// throw for a huge number, which is a position too; nothing may throw in a message handler.)
+// Does the message start with a position ("file:12: ...", lua::split_position)? (It builds
+// strings, and nothing may throw in a message handler: a failure to is read as a position, so
+// the message is left as it is.) host/Sandbox.cpp's has_position is a narrower twin (the first
+// colon only), kept as it is for the wrapped library functions' messages.
 bool has_position(const char* text) {
     try {
         std::string file;
