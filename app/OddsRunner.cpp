@@ -12,6 +12,7 @@
 #include "core/Error.hpp"
 #include "core/dice/DiceExpression.hpp"
 #include "core/dice/Distribution.hpp"
+#include "core/odds/EnumeratingSource.hpp"
 #include "core/odds/Joint.hpp"
 #include "core/odds/Report.hpp"
 #include "host/DataGuard.hpp"
@@ -176,7 +177,13 @@ bool ScriptWorker::globals_clean(int index) {
 odds::Outcome ScriptWorker::run(dice::DieSource& source) {
     lua_State* L = host_.state();
     const int top = lua_gettop(L);
-    if (&source != borrowed_source_.get()) borrowed_source_ = borrowed(source);
+    if (&source != borrowed_source_.get()) {
+        borrowed_source_ = borrowed(source);
+        // A chain's steps are checked as the fold would write their states under the exact engine
+        // and in a game, not per Monte Carlo sample (docs/sandbox.md, "The attack suite", session
+        // 37): asked once per source, which Monte Carlo changes once per chunk of samples.
+        host_.set_checks_chain_steps(dynamic_cast<odds::EnumeratingSource*>(&source) != nullptr);
+    }
     host_.set_die_source(borrowed_source_);
     if (state_touched_) host_.set_state_json(initial_state_->text());
     try {

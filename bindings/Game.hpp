@@ -67,6 +67,11 @@ public:
     // Whether umpire.odds.chain folds under the exact odds engine (on unless the host says not).
     bool folding() const { return folding_; }
     void set_folding(bool on) { folding_ = on; }
+    // Whether umpire.odds.chain, played as a loop, checks the state each step leaves as the fold
+    // writes it (wrap_Fold.cpp): on in a game and under the exact engine, off while an odds worker
+    // draws Monte Carlo samples, whose per-sample cost the check would add to.
+    bool checks_chain_steps() const { return checks_chain_steps_; }
+    void set_checks_chain_steps(bool on) { checks_chain_steps_ = on; }
 
     // ---- what only the host can do -----------------------------------------------------------
     // Pushes umpire.state, the game-state table that survives reloads.
@@ -142,6 +147,7 @@ private:
     std::shared_ptr<dice::DieSource> source_;
     Registry registry_;
     bool folding_ = true;
+    bool checks_chain_steps_ = true;
     std::vector<std::pair<const void*, std::shared_ptr<void>>> extensions_;
 
     // One address per extension type (a function-local static of an inline template has one

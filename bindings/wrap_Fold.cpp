@@ -26,6 +26,7 @@
 #include <vector>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "bindings/Game.hpp"
 #include "bindings/GameState.hpp"
@@ -326,23 +327,47 @@ void run_step(Game& game, int step) {
     if (!lua_istable(L, -1)) throw Error("umpire.odds.chain: step must return the next state (a table) or nothing");
 }
 
+// The JSON text of the state on top of the stack, which the step function at stack index `step`
+// returned or left: the fold's key for it, and in play its check. A state the writer refuses (a
+// cycle, a function, NaN, ...) is refused naming the step by the place it was defined at, the
+// same words in a game and under `odds`.
+std::string step_state_json(Game& game, int step) {
+    lua_State* L = game.state();
+    try {
+        return game_state::to_canonical_json(L, -1, &game, kChainState);
+    } catch (const Error& e) {
+        if (std::string_view(e.what()).starts_with("memory limit:")) throw;  // the cap's own words
+        lua_Debug defined;
+        lua_pushvalue(L, step);
+        std::string place = "?";
+        if (lua_getinfo(L, ">S", &defined)) place = std::string(defined.short_src) + ":" + std::to_string(defined.linedefined);
+        throw Error("umpire.odds.chain: the state left by the step defined at " + place + ": " + e.what());
+    }
+}
+
 // In play: the loop itself. Leaves the end state and the truncated flag as the two results.
 //
-// The initial state is checked to be a tree as the fold checks it (its JSON text): a state with a
-// cycle ran as a plain loop in a game and was refused under `umpire odds`, so a script worked in
-// one and not the other. A state that is no tree is given to the fold's writer, whose error is
-// the one `odds` gives, word for word. Only the initial state: a walk of every step's state
-// would cost as much as the step on the Monte Carlo path (the MG attack's state holds the whole
-// fire spec), where the chain is this loop.
+// Each state is checked as the fold writes it: a state with a cycle (or a function, NaN, ...) ran
+// as a plain loop in a game and was refused under `umpire odds`, so a script worked in one and not
+// the other. The initial state is checked to be a tree (a state that is no tree is given to the
+// fold's writer, whose error is the one `odds` gives, word for word); each step's state is written
+// by the fold's writer (step_state_json), except while Monte Carlo samples are drawn
+// (Game::checks_chain_steps): there the writing would cost as much as the step (the MG attack's
+// state holds the whole fire spec), and the exact engine checks them.
 int play(Game& game, const ChainSpec& spec) {
     lua_State* L = game.state();
     if (!game_state::is_tree(L, spec.state)) game_state::to_canonical_json(L, spec.state, &game, kChainState);
+    const bool check = game.checks_chain_steps();
     lua_pushvalue(L, spec.state);
-    if (spec.first) run_step(game, spec.first);
+    if (spec.first) {
+        run_step(game, spec.first);
+        if (check) step_state_json(game, spec.first);
+    }
     std::uint32_t steps = 0;
     bool done = stopped(game, spec);
     while (!done && steps < spec.max_steps) {
         run_step(game, spec.step);
+        if (check) step_state_json(game, spec.step);
         ++steps;
         done = stopped(game, spec);
     }
@@ -492,7 +517,7 @@ int fold(Game& game, const ChainSpec& spec, odds::EnumeratingSource& outer) {
             try {
                 enter(state);
                 run_step(game, function);
-                std::string next_chain = game_state::to_canonical_json(L, -1, &game, kChainState);
+                std::string next_chain = step_state_json(game, function);
                 current_game = game_state_json(game);
                 std::string next = next_chain + "\n" + current_game;
                 lua_settop(L, top);

@@ -258,6 +258,24 @@ printf 'name: linked\n' > "$work/outside/manifest.yaml"
 ln -s "$work/outside/manifest.yaml" "$work/linked/ruleset.yaml"
 expect 1 "linked/ruleset.yaml:1:1: the manifest resolves outside the ruleset folder" run --ruleset "$work/linked" -e 'return 1'
 
+# Session 37 (h2): the items session 36 left open.
+# A chain whose step makes a cycle ran in a game and was refused under odds: refused in both, alike,
+# naming the step (the step defined on line 2 of the chunk).
+chain='local s = {n = 0}
+return umpire.odds.chain{state = s, step = function(x) x.n = x.n + 1 x.self = x end,
+  stop = function(x) return x.n >= 2 end}.n'
+expect 1 "(command line):2: umpire.odds.chain: the state left by the step defined at (command line):2: state.self: this table appears twice" run -e "$chain"
+cp "$work/err" "$work/err_run"
+expect 1 "(odds script):2: umpire.odds.chain: the state left by the step defined at (odds script):2: state.self: this table appears twice" odds -e "$chain"
+grep -o ":2: state.self: this table.*" "$work/err_run" > "$work/m_run"; grep -o ":2: state.self: this table.*" "$work/err" > "$work/m_odds"
+{ [ -s "$work/m_run" ] && cmp -s "$work/m_run" "$work/m_odds"; } || { echo "FAIL: run and odds refuse a step's cyclic state differently"; cat "$work/err_run" "$work/err"; fail=1; }
+expect 1 "umpire.odds.chain: the state left by the step defined at (command line):3: state.f: a function cannot be part of the game state" \
+  run -e 'return umpire.odds.chain{state = {n = 0},
+  first = function(x) return {n = 1} end,
+  step = function(x) x.n = x.n + 1 x.f = print end, stop = function(x) return x.n >= 2 end}.n'
+expect 1 "the state left by the step defined at (odds script):1: state.n: NaN cannot be part of the game state" \
+  odds --no-fold -e 'return umpire.odds.chain{state = {n = 0}, first = function(x) x.n = 0/0 end, step = print, max_steps = 0}.n'
+
 # Session 36 (h4). An odds script returning NaN or an infinity: the exact report's mean is a
 # rational, and GMP's mpq_set_d raised SIGFPE on it (rc 136 with --no-isolate, "the rules' worker
 # process crashed" in the worker); Monte Carlo printed a "nan" outcome and a mean of -nan.
