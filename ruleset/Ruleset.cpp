@@ -388,6 +388,26 @@ std::string resolve_file(const fs::path& dir, const std::string& real_dir, Resol
                             LuaHost::display_path(dir / subdir) + ")");
 }
 
+// The files of a manifest's `data` or `modules` list (`field`, whose files are looked for in the
+// folder `subdir` too), resolved and checked by resolve_file, appended to
+// `files` and `resolved`. An entry naming a file an earlier one named (`[m, m]`, `m` and
+// `rules/m.lua`, `[d, ./d]`) was loaded once without a word: the second entry is a slip (a
+// copy-paste, or a file meant to be another), refused at its place. `what` names an entry.
+void resolve_entries(const Manifest& m, Resolver& resolver, const ManifestFields::Entries& entries, const char* field,
+                     const char* subdir, const char* what, const std::string& display, std::vector<std::string>& files,
+                     std::vector<Manifest::Resolved>& resolved) {
+    entries.raise_if_failed(display);
+    for (std::size_t i = 0; i < entries.names.size(); ++i) {
+        files.push_back(resolve_file(m.dir, m.real_dir, resolver, entries.names[i], entries.files[i], subdir, display,
+                                     entries.mark, &resolved));
+        for (std::size_t j = 0; j < i; ++j)
+            if (resolved[j].real == resolved[i].real)
+                fail(display, entries.marks[i],
+                     std::string(what) + " '" + entries.names[i] + "' is listed twice in '" + field + "' (entries " +
+                         std::to_string(j + 1) + " and " + std::to_string(i + 1) + " name the same file)");
+    }
+}
+
 // The spec files of a manifest (Manifest::tests), resolved and checked as every file it names:
 // inside the ruleset folder, symlinks followed. `plain` is cleared when one of them is not simply
 // the ruleset folder's resolved path and its spelling below the folder (a symlink on the way, a
@@ -590,26 +610,10 @@ Manifest read_manifest(const fs::path& dir, LoadCache* cache) {
     m.version = fields.version;
     m.extends = fields.extends;
     m.turn_sequence_yaml = fields.turn_sequence_yaml;
-    if (fields.data.present) {
-        fields.data.raise_if_failed(display);
-        for (std::size_t i = 0; i < fields.data.names.size(); ++i)
-            m.data.push_back(resolve_file(m.dir, real_dir, resolver, fields.data.names[i], fields.data.files[i], "data",
-                                          display, fields.data.mark, &m.data_resolved));
-    }
-    if (fields.modules.present) {
-        fields.modules.raise_if_failed(display);
-        for (std::size_t i = 0; i < fields.modules.names.size(); ++i) {
-            m.modules.push_back(resolve_file(m.dir, real_dir, resolver, fields.modules.names[i], fields.modules.files[i],
-                                             "rules", display, fields.modules.mark, &m.modules_resolved));
-            // A module named twice (`[m, m]`, or `m` and `rules/m.lua`) was loaded once without a
-            // word: the second entry is a slip (a copy-paste, or a file meant to be another).
-            for (std::size_t j = 0; j < i; ++j)
-                if (m.modules_resolved[j].real == m.modules_resolved[i].real)
-                    fail(display, fields.modules.marks[i],
-                         "module '" + fields.modules.names[i] + "' is listed twice in 'modules' (entries " +
-                             std::to_string(j + 1) + " and " + std::to_string(i + 1) + " name the same file)");
-        }
-    }
+    if (fields.data.present)
+        resolve_entries(m, resolver, fields.data, "data", "data", "data file", display, m.data, m.data_resolved);
+    if (fields.modules.present)
+        resolve_entries(m, resolver, fields.modules, "modules", "rules", "module", display, m.modules, m.modules_resolved);
     spec_files(m, fields, resolver, display, cache);
     return m;
 }

@@ -275,6 +275,15 @@ expect 1 "umpire.odds.chain: the state left by the step defined at (command line
   step = function(x) x.n = x.n + 1 x.f = print end, stop = function(x) return x.n >= 2 end}.n'
 expect 1 "the state left by the step defined at (odds script):1: state.n: NaN cannot be part of the game state" \
   odds --no-fold -e 'return umpire.odds.chain{state = {n = 0}, first = function(x) x.n = 0/0 end, step = print, max_steps = 0}.n'
+# A data file listed twice (`[d, ./d]`) was loaded once without a word, as a module listed twice was.
+mkdir -p "$work/twice_data/data"
+printf 'x: 1\n' > "$work/twice_data/data/d.yaml"
+printf 'name: twice_data\ndata:\n  - d\n  - ./d\n' > "$work/twice_data/ruleset.yaml"
+expect 1 "twice_data/ruleset.yaml:4:5: data file './d' is listed twice in 'data' (entries 1 and 2 name the same file)" \
+  run --ruleset "$work/twice_data" -e 'return 1'
+printf 'name: twice_data\ndata: [d, data/d.yaml]\n' > "$work/twice_data/ruleset.yaml"
+expect 1 "twice_data/ruleset.yaml:2:11: data file 'data/d.yaml' is listed twice in 'data' (entries 1 and 2" \
+  run --ruleset "$work/twice_data" -e 'return 1'
 
 # Session 36 (h4). An odds script returning NaN or an infinity: the exact report's mean is a
 # rational, and GMP's mpq_set_d raised SIGFPE on it (rc 136 with --no-isolate, "the rules' worker
