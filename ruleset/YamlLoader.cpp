@@ -157,9 +157,10 @@ constexpr std::size_t kMaxTreeDepth = 400;
 
 struct NodeCounter : YAML::EventHandler {
     std::string display;
+    const std::string& source;  // the text parsed
     std::size_t nodes = 0;
     std::size_t depth = 0;
-    explicit NodeCounter(std::string file) : display(std::move(file)) {}
+    NodeCounter(std::string file, const std::string& text) : display(std::move(file)), source(text) {}
     void count(const YAML::Mark& m) { count_value(nodes, display, m); }
     void open(const YAML::Mark& m) {
         count(m);
@@ -171,7 +172,30 @@ struct NodeCounter : YAML::EventHandler {
     void OnDocumentEnd() override {}
     void OnNull(const YAML::Mark& m, YAML::anchor_t) override { count(m); }
     void OnAlias(const YAML::Mark& m, YAML::anchor_t) override { count(m); }
-    void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t, const std::string&) override { count(m); }
+    void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t, const std::string& value) override {
+        count(m);
+        if (value.find('\0') != std::string::npos) refuse_nul(m);
+    }
+    // A NUL written as an escape ("\u0000", "\0") was decoded into the manifest's text (the data
+    // files' reader refused it, YamlTree.cpp): refused the same way, at the escape. yaml-cpp marks
+    // the scalar's start, and marks count lines at '\n' and columns in bytes, so the escape's mark
+    // is counted on from there.
+    [[noreturn]] void refuse_nul(const YAML::Mark& scalar) const {
+        YAML::Mark at = scalar;
+        const std::size_t from = static_cast<std::size_t>(std::max(scalar.pos, 0));
+        const std::size_t escape = nul_escape(source, std::min(from, source.size()), source.size());
+        if (escape == source.size()) throw YAML::ParserException(scalar, "control characters are not allowed (0x00)");
+        for (std::size_t i = from; i < escape; ++i) {
+            if (source[i] == '\n') {
+                ++at.line;
+                at.column = 0;
+            } else {
+                ++at.column;
+            }
+        }
+        at.pos = static_cast<int>(escape);
+        throw YAML::ParserException(at, kNulEscapeRefused);
+    }
     void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
         open(m);
     }
@@ -184,12 +208,12 @@ struct NodeCounter : YAML::EventHandler {
 
 // The node count of text's first document; past kMaxValues a ScriptError at that node.
 std::size_t count_nodes(const std::string& text, const std::string& display) {
-    NodeCounter counter(display);
+    NodeCounter counter(display, text);
     std::istringstream stream(text);
     YAML::Parser parser(stream);
     parser.HandleNextDocument(counter);
     // One document per file (as the data files' reader, YamlTree.hpp): a second was ignored.
-    NodeCounter rest(display);
+    NodeCounter rest(display, text);
     if (parser.HandleNextDocument(rest))
         fail(display, rest.start, detail::kSecondDocument);
     return counter.nodes;

@@ -96,8 +96,8 @@ struct Event {
 
 std::string text_of(const yaml_char_t* s) { return s ? reinterpret_cast<const char*>(s) : std::string(); }
 
-// The byte offset, within source[from, to) (a double-quoted scalar as written), of the first
-// escape that decodes to a NUL: \0, \x00, \u0000 or \U00000000; `to` if none is found.
+}  // namespace
+
 std::size_t nul_escape(const std::string& source, std::size_t from, std::size_t to) {
     for (std::size_t i = from; i + 1 < to; ++i) {
         if (source[i] != '\\') continue;
@@ -110,8 +110,6 @@ std::size_t nul_escape(const std::string& source, std::size_t from, std::size_t 
     }
     return to;
 }
-
-}  // namespace
 
 // The event loop: each node event makes a node, appended to the collection open at that point
 // (a stack of open sequences and maps); an alias appends the anchored node's index again.
@@ -179,8 +177,7 @@ Tree read_tree_events(const std::string& text, const std::string& display,
             if (text.find('\0') != std::string_view::npos) {
                 const std::size_t from = positions.byte(ev.start_mark.index), to = positions.byte(ev.end_mark.index);
                 const std::size_t at = nul_escape(source, from, to);
-                detail::fail(display, positions.at_byte(at < to ? at : from),
-                             "control characters are not allowed (0x00, written as an escape)");
+                detail::fail(display, positions.at_byte(at < to ? at : from), kNulEscapeRefused);
             }
             node.text.assign(text);
             if (ev.data.scalar.tag) node.tag = text_of(ev.data.scalar.tag);

@@ -45,6 +45,14 @@ struct Tree {
 Tree read_tree_events(const std::string& text, const std::string& display,
                       const std::function<void(const YAML::Mark&)>& count);
 
+// The byte offset, within source[from, to) (a double-quoted scalar as written), of the first
+// escape that decodes to a NUL: \0, \x00, \u0000 or \U00000000; `to` if none is found. Both YAML
+// readers (this one for data files, YamlLoader's yaml-cpp path for manifests) refuse a NUL written
+// so at the escape, as libyaml's reader refuses a raw one: Lua and C++ strings would hold it, and
+// every C string made of the text ends there.
+std::size_t nul_escape(const std::string& source, std::size_t from, std::size_t to);
+inline const char* const kNulEscapeRefused = "control characters are not allowed (0x00, written as an escape)";
+
 // A node of a Tree with the part of YAML::Node's interface the Converter reads.
 class TreeRef {
 public:

@@ -284,6 +284,17 @@ expect 1 "twice_data/ruleset.yaml:4:5: data file './d' is listed twice in 'data'
 printf 'name: twice_data\ndata: [d, data/d.yaml]\n' > "$work/twice_data/ruleset.yaml"
 expect 1 "twice_data/ruleset.yaml:2:11: data file 'data/d.yaml' is listed twice in 'data' (entries 1 and 2" \
   run --ruleset "$work/twice_data" -e 'return 1'
+# A NUL written as an escape in a manifest (read by yaml-cpp) was taken, where a data file's is refused.
+mkdir -p "$work/nul_manifest"
+printf 'name: "a\\u0000b"\n' > "$work/nul_manifest/ruleset.yaml"
+expect 1 "nul_manifest/ruleset.yaml:1:9: control characters are not allowed (0x00, written as an escape)" \
+  run --ruleset "$work/nul_manifest" -e 'return 1'
+printf 'name: nul_manifest\nturn_sequence:\n  - "ok"\n  - "x\\0"\n' > "$work/nul_manifest/ruleset.yaml"
+expect 1 "nul_manifest/ruleset.yaml:4:7: control characters are not allowed (0x00, written as an escape)" \
+  run --ruleset "$work/nul_manifest" -e 'return 1'
+printf 'name: nul_manifest\nversion: "\\\\0 is text"\n' > "$work/nul_manifest/ruleset.yaml"
+[ "$("$umpire" run --ruleset "$work/nul_manifest" -e 'return 1' 2> "$work/err")" = 1 ] ||
+  { echo "FAIL: an escaped backslash before 0 in a manifest"; cat "$work/err"; fail=1; }
 
 # Session 36 (h4). An odds script returning NaN or an infinity: the exact report's mean is a
 # rational, and GMP's mpq_set_d raised SIGFPE on it (rc 136 with --no-isolate, "the rules' worker
