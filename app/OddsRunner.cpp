@@ -198,7 +198,7 @@ odds::Outcome ScriptWorker::run(dice::DieSource& source) {
             function_env_is_globals_ = true;
         }
         host_.call(0, 1);
-        odds::Outcome outcome = outcomes_.read(L, lua_gettop(L));
+        odds::Outcome outcome = read_outcome();
         if (!globals_clean(globals)) drop_globals();
         lua_settop(L, top);
         host_.set_die_source(nullptr);
@@ -213,6 +213,24 @@ odds::Outcome ScriptWorker::run(dice::DieSource& source) {
         lua_settop(L, top);
         host_.set_die_source(nullptr);
         throw;
+    }
+}
+
+// The outcome of the result on top of the stack. A result refused (NaN, an infinity, a function, a
+// table with other keys) is a ScriptError at the script's line that returned it, when one line
+// does (returning_line), else its file; `umpire sweep` adds the cell's parameters to it, as to
+// the script's other errors. It named neither.
+odds::Outcome ScriptWorker::read_outcome() {
+    lua_State* L = host_.state();
+    try {
+        return outcomes_.read(L, lua_gettop(L));
+    } catch (const ScriptError&) {
+        throw;
+    } catch (const Error& e) {
+        lua_rawgeti(L, LUA_REGISTRYINDEX, function_);
+        const int line = returning_line(L, -1);
+        lua_pop(L, 1);
+        throw ScriptError(label_ + (line > 0 ? ":" + std::to_string(line) : std::string()) + ": " + e.what(), label_, line);
     }
 }
 

@@ -52,6 +52,7 @@ private:
     void push_globals();
     bool globals_clean(int index);
     void drop_globals();
+    odds::Outcome read_outcome();
 
     LuaHost host_;
     // The state as loaded, to put it back after a path that changed it: charged while kept.

@@ -34,6 +34,13 @@ namespace umpire::odds_runner {
 // The outcome of the value at `index`, built afresh. Error if it is not an outcome.
 odds::Outcome to_outcome(lua_State* L, int index);
 
+// The line of the Lua function at `index` (a script's chunk) that returns its result, when all its
+// return statements are on one line; 0 otherwise. For the refusal of a result (NaN, a function,
+// ...), which is read after the chunk has returned: its frame and line are gone, and the chunk's
+// bytecode is what is left. Reads the bytecode with the real jit.util (the state's globals, which
+// rule code never sees); on the error path only. Raises nothing.
+int returning_line(lua_State* L, int index);
+
 class OutcomeReader {
 public:
     // The same outcome as to_outcome(L, index), and the same error for a value that is not one.

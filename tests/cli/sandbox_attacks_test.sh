@@ -295,6 +295,14 @@ expect 1 "nul_manifest/ruleset.yaml:4:7: control characters are not allowed (0x0
 printf 'name: nul_manifest\nversion: "\\\\0 is text"\n' > "$work/nul_manifest/ruleset.yaml"
 [ "$("$umpire" run --ruleset "$work/nul_manifest" -e 'return 1' 2> "$work/err")" = 1 ] ||
   { echo "FAIL: an escaped backslash before 0 in a manifest"; cat "$work/err"; fail=1; }
+# An odds result refused (NaN, a function) named neither the script nor, in a sweep, the cell.
+printf 'local n = umpire.args.n\nlocal x = umpire.dice.d(2)\nreturn n == 2 and 0/0 or x\n' > "$work/nan_cell.lua"
+expect 1 "cell 1 (n=2): $work/nan_cell.lua:3: the script's result is NaN" sweep "$work/nan_cell.lua" --grid n=1..3 --jsonl "$work/s.jsonl"
+expect 1 "$work/nan_cell.lua:3: the script's result is NaN" odds --set n=2 "$work/nan_cell.lua"
+expect 1 "(odds script):2: field 'f' of the script's result is a function" odds -e 'local x = umpire.dice.d(2)
+return {f = print}'
+printf 'if umpire.dice.d(2) == 1 then\n  return print\nend\nreturn 1\n' > "$work/two_returns.lua"
+expect 1 "$work/two_returns.lua: the script's result is a function" odds --monte-carlo --samples 100 "$work/two_returns.lua"
 
 # Session 36 (h4). An odds script returning NaN or an infinity: the exact report's mean is a
 # rational, and GMP's mpq_set_d raised SIGFPE on it (rc 136 with --no-isolate, "the rules' worker
