@@ -92,6 +92,15 @@ inline const char* const kSecondDocument =
     "a second YAML document starts here: a file holds one document (remove this '---', or move what "
     "follows into a file of its own)";
 
+// Where a node was written: for libyaml's tree (TreeRef) an alias's own mark, where yaml-cpp's
+// node, the anchored one, has only the anchor's. A key given twice through an alias (`? &k a`,
+// then `*k :`) is refused there; the values' marks stay the anchored node's, as in yaml-cpp.
+template <class Node>
+YAML::Mark written_mark(const Node& node) {
+    if constexpr (requires { node.WrittenMark(); }) return node.WrittenMark();
+    else return node.Mark();
+}
+
 [[noreturn]] inline void fail(const std::string& display, const YAML::Mark& m, const std::string& what) {
     std::string file = display;
     throw ScriptError(mark_text(display, m) + ": " + what, file, m.line + 1);
@@ -267,8 +276,8 @@ struct Converter {
                 if (key.Scalar() == "<<" && key.Tag() == "?")
                     fail(display, key.Mark(), "YAML merge keys (<<) are not supported: write the keys "
                                               "out, or quote \"<<\" for a literal key");
-                if (const int first = seen.add(std::string_view(key.Scalar()), key.Mark().line + 1))
-                    fail(display, key.Mark(), "duplicate key '" + key.Scalar() +
+                if (const int first = seen.add(std::string_view(key.Scalar()), written_mark(key).line + 1))
+                    fail(display, written_mark(key), "duplicate key '" + key.Scalar() +
                                                   "' (first defined at line " +
                                                   std::to_string(first) + ")");
                 Entry& entry = out.entries.emplace_back();  // in place, as above; dropped if null

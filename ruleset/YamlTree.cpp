@@ -203,7 +203,11 @@ Tree read_tree_events(const std::string& text, const std::string& display,
             const auto it = anchors.find(text_of(ev.data.alias.anchor));
             if (it == anchors.end()) detail::fail(display, mark, "the referenced anchor is not defined: " + text_of(ev.data.alias.anchor));
             count(mark);  // one node, as yaml-cpp's events counted an alias
-            if (!open.empty()) tree.nodes[open.back()].children.push_back(it->second);
+            if (!open.empty()) {
+                auto& children = tree.nodes[open.back()].children;
+                tree.aliases.push_back({open.back(), static_cast<std::uint32_t>(children.size()), mark});
+                children.push_back(it->second);
+            }
             break;
         }
         // One document per file: a second one (after `---`) was ignored without a word, so half

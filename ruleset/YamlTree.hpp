@@ -37,6 +37,14 @@ struct TreeNode {
 
 struct Tree {
     std::vector<TreeNode> nodes;  // nodes[0] is the root (a Null node for an empty document)
+    // Where each alias was written: the child `slot` of node `parent` is an alias, at `mark` (the
+    // child is the anchored node, with the anchor's mark). Kept beside the nodes, not in them: few
+    // files have aliases, and it is read only to place an error (TreeRef::WrittenMark).
+    struct Alias {
+        std::uint32_t parent, slot;
+        YAML::Mark mark;
+    };
+    std::vector<Alias> aliases;
 };
 
 // The tree of text's document (one per file). A syntax error or an alias of an undefined anchor is a
@@ -66,6 +74,15 @@ public:
     const std::string& Scalar() const { return node().text; }
     const std::string& Tag() const { return node().tag; }
     YAML::Mark Mark() const { return node().mark; }
+    // Where this node was written: an alias's own mark for a child written as one (a key given
+    // twice through `*k` is refused at the alias, not at the anchor), else Mark(). Searched, on
+    // the error paths only.
+    YAML::Mark WrittenMark() const {
+        if (parent_ != kNoParent)
+            for (const Tree::Alias& alias : tree_->aliases)
+                if (alias.parent == parent_ && alias.slot == slot_) return alias.mark;
+        return Mark();
+    }
     std::size_t size() const { return IsMap() ? node().children.size() / 2 : node().children.size(); }
 
     // Iteration as over a YAML::Node: each item is a node (a sequence's) with first/second (a
@@ -76,14 +93,18 @@ public:
     Iterator end() const;
 
 private:
+    static constexpr std::uint32_t kNoParent = 0xffffffff;
+    // A child reached through an iterator: its parent node and slot (WrittenMark).
+    TreeRef(const Tree& tree, std::uint32_t index, std::uint32_t parent, std::uint32_t slot)
+        : tree_(&tree), index_(index), parent_(parent), slot_(slot) {}
     const Tree* tree_;
     std::uint32_t index_;
+    std::uint32_t parent_ = kNoParent, slot_ = 0;
 };
 
 struct TreeRef::Item : TreeRef {
     TreeRef first, second;
-    Item(const Tree& tree, std::uint32_t self, std::uint32_t key, std::uint32_t value)
-        : TreeRef(tree, self), first(tree, key), second(tree, value) {}
+    Item(TreeRef self, TreeRef key, TreeRef value) : TreeRef(self), first(key), second(value) {}
 };
 
 class TreeRef::Iterator {
@@ -91,8 +112,11 @@ public:
     Iterator(const Tree& tree, const TreeNode& node, std::size_t at) : tree_(&tree), node_(&node), at_(at) {}
     Item operator*() const {
         const auto& c = node_->children;
-        if (node_->type == YAML::NodeType::Map) return Item(*tree_, c[at_], c[at_], c[at_ + 1]);
-        return Item(*tree_, c[at_], c[at_], c[at_]);
+        const auto parent = static_cast<std::uint32_t>(node_ - tree_->nodes.data());
+        const auto at = static_cast<std::uint32_t>(at_);
+        const TreeRef here(*tree_, c[at_], parent, at);
+        if (node_->type == YAML::NodeType::Map) return Item(here, here, TreeRef(*tree_, c[at_ + 1], parent, at + 1));
+        return Item(here, here, here);
     }
     Iterator& operator++() {
         at_ += node_->type == YAML::NodeType::Map ? 2 : 1;

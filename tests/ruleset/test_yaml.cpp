@@ -79,6 +79,14 @@ TEST_CASE("YAML errors say file:line:col", "[yaml]") {
     }
     umpire::yaml::push_string(L, wide, "data/x.yaml");  // twenty keys, none twice
     lua_pop(L, 1);
+    // A key given twice through an alias was refused at the anchor (the alias is the anchored
+    // node): at the alias now, where it was written the second time, in a block and a flow map.
+    CHECK_THROWS_WITH(umpire::yaml::push_string(L, "? &k a\n: 1\nb: 2\n*k : 3\n", "data/x.yaml"),
+                      Catch::Equals("data/x.yaml:4:1: duplicate key 'a' (first defined at line 1)"));
+    CHECK_THROWS_WITH(umpire::yaml::push_string(L, "x: &k a\ny: {a: 1,\n  *k : 2}\n", "data/x.yaml"),
+                      Catch::Equals("data/x.yaml:3:3: duplicate key 'a' (first defined at line 2)"));
+    CHECK_THROWS_WITH(umpire::yaml::push_string(L, "x: &k a\ny:\n  *k : 1\n  a: 2\n", "data/x.yaml"),
+                      Catch::Equals("data/x.yaml:4:3: duplicate key 'a' (first defined at line 3)"));
     // Found by the YAML fuzzer: a NaN map key made lua_rawset raise inside the loader.
     CHECK_THROWS_WITH(umpire::yaml::push_string(L, "a: {.nan: 2}\n", "data/x.yaml"),
                       Catch::Equals("data/x.yaml:1:5: a map key cannot be NaN (.nan)"));
