@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -473,10 +474,14 @@ void LuaHost::place_tail_called_error(lua_State* L) {
     const char* text = lua_tostring(L, 1);
     // (a stop keeps its text: the host and the worker's parent read it)
     if (L != host.L_ || host.call_depth_ <= 0 || host.stop_message() || std::strcmp(text, kNotEnoughMemory) == 0 ||
-        has_position(text) || !lua_checkstack(L, 12) ||
-        !lua_getstack(L, 1, &raiser) || !lua_getinfo(L, "S", &raiser) || std::strcmp(raiser.what, "C") != 0)
+        !lua_checkstack(L, 12) || !lua_getstack(L, 1, &raiser) || !lua_getinfo(L, "S", &raiser) ||
+        std::strcmp(raiser.what, "C") != 0)
         return;
-    if (lua_getstack(L, 2, &below) && lua_getinfo(L, "S", &below) && std::strcmp(below.what, "C") != 0) return;
+    if (lua_getstack(L, 2, &below) && lua_getinfo(L, "Sl", &below) && std::strcmp(below.what, "C") != 0) {
+        place_error_of_tail_call_from_lua(L, below);
+        return;
+    }
+    if (has_position(text)) return;
     const int top = lua_gettop(L);
     std::string message = lua_tostring(L, 1);
     lua_getinfo(L, "f", &raiser);  // top + 1: the C function
@@ -500,6 +505,51 @@ void LuaHost::place_tail_called_error(lua_State* L) {
     }
     lua_settop(L, top);
     message.insert(0, place);
+    lua_pushlstring(L, message.data(), message.size());
+    lua_replace(L, 1);
+}
+
+// An error raised by a C function (level 1 of the message handler) that a function Lua code called
+// reached by a tail call (`return math.floor(x)` in `g`, called as `g('x')` on line 4): LuaJIT
+// replaced g's frame, so the error named line 4, the line that called g, and called the function
+// by the name line 4 gave it, 'g'. When the message is at that line (luaL_where of the frame
+// `below`, as a C function's own errors are), the tail-call locator (host/TailCallWhere.hpp)
+// finds the line of g's tail call from g's bytecode, as for a pattern bomb; the message is moved
+// there and the function named as the libraries do ('floor'). Only where the tail call is rule
+// code's (a file's, or of the calling chunk): a Lua front of the host's keeps the rule code's
+// line. When the locator cannot tell, the message is LuaJIT's.
+void LuaHost::place_error_of_tail_call_from_lua(lua_State* L, const lua_Debug& below) {
+    if (below.currentline <= 0) return;
+    std::string message = lua_tostring(L, 1);
+    const std::string at_below = std::string(below.short_src) + ":" + std::to_string(below.currentline) + ": ";
+    if (message.compare(0, at_below.size(), at_below) != 0) return;
+    const int top = lua_gettop(L);
+    if (!tail_call::push_rule_tail_caller_where(L, 1)) return;
+    std::string place = lua_tostring(L, -1);
+    lua_settop(L, top);
+    message.replace(0, at_below.size(), place);
+    // The name: 'g' is what the calling line called. Called as a method (`o:f(x)`), luaL_argerror
+    // also counted the arguments from the method's self: "calling 'f' on bad self" is argument
+    // #1 of the C function, and "#n" is #n+1.
+    lua_Debug raiser;
+    if (lua_getstack(L, 1, &raiser) && lua_getinfo(L, "nf", &raiser) && raiser.name && push_library_name(L)) {
+        const std::string name = std::string("'") + lua_tostring(L, -1) + "'";
+        lua_settop(L, top);
+        const std::string given = std::string("'") + raiser.name + "'";
+        const bool method = raiser.namewhat && std::strcmp(raiser.namewhat, "method") == 0;
+        const std::string bad_self = "calling " + given + " on bad self";
+        if (const auto at = message.find(bad_self, place.size()); method && at != std::string::npos) {
+            message.replace(at, bad_self.size(), "bad argument #1 to " + name);
+        } else if (const auto to = message.find("to " + given, place.size()); to != std::string::npos) {
+            message.replace(to, given.size() + 3, "to " + name);
+            const auto number = message.rfind('#', to);
+            if (method && number != std::string::npos && number > place.size()) {
+                const std::size_t digits = message.find(' ', number) - number - 1;
+                message.replace(number + 1, digits, std::to_string(std::atoi(message.c_str() + number + 1) + 1));
+            }
+        }
+    }
+    lua_settop(L, top);
     lua_pushlstring(L, message.data(), message.size());
     lua_replace(L, 1);
 }

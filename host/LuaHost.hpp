@@ -260,6 +260,7 @@ private:
 
     static int message_handler(lua_State* L);
     static void place_tail_called_error(lua_State* L);
+    static void place_error_of_tail_call_from_lua(lua_State* L, const lua_Debug& below);
     static void count_hook(lua_State* L, lua_Debug* ar);
 };
 

@@ -74,6 +74,7 @@ end
 local up
 local GGET, UGET = op_at(function() return g end, 1), op_at(function() return up end, 1)
 local TGETS, MOV = op_at(function(t) return t.x end, 1), op_at(function(a) local b = a return b end, 1)
+local FNEW = op_at(function() return function() end end, 1)
 local CALL, CALLM = op_at(function() g() end, 2), op_at(function(...) g(...) end, 3)
 local CALLT, CALLMT = last_op(function(f) return f() end), last_op(function(f, ...) return f(...) end)
 local MODE_DST, MODE_BASE, MODE_JUMP = 1, 2, 13
@@ -96,13 +97,15 @@ local function each_instruction(fn, visit)
 end
 
 local targets_of = setmetatable({}, {__mode = "k"})  -- a cache: rule code never sees it
--- The set of pcs of fn that a jump lands on.
+-- The set of pcs of fn that a jump lands on. A jump to the next instruction joins no other path
+-- (the UCLO that closes upvalues before a function's return, `local function g ... return g(x)`).
 local function jump_targets(fn)
   local targets = targets_of[fn]
   if targets then return targets end
   targets = {}
   each_instruction(fn, function(pc, ins, mode)
-    if band(rshift(mode, 7), 15) == MODE_JUMP then targets[pc + d_of(ins) - 0x7fff] = true end
+    local target = pc + d_of(ins) - 0x7fff
+    if band(rshift(mode, 7), 15) == MODE_JUMP and target ~= pc + 1 then targets[target] = true end
   end)
   targets_of[fn] = targets
   return targets
@@ -130,7 +133,9 @@ end
 
 -- How to find the value a slot held at pc of fn, worked out once per function and kept: UNKNOWN,
 -- {"live", n} (register n of fn's frame, still on the stack: slots below `below`), {"global",
--- key}, {"upvalue", index} or {"field", key, the table's recipe}.
+-- key}, {"upvalue", index}, {"field", key, the table's recipe} or {"proto", p} (a closure made
+-- there, by FNEW, of prototype p: `local function g` whose frame is gone, so only its code is
+-- known, which is what the search reads).
 local function recipe(fn, pc, slot, below, depth)
   if below and slot < below then return {"live", slot + 1} end
   if depth > MAX_DEPTH then return UNKNOWN end
@@ -144,6 +149,7 @@ local function recipe(fn, pc, slot, below, depth)
       if op == MOV then return recipe(fn, p, d_of(ins), below, depth + 1) end
       if op == GGET then return {"global", funck(fn, -d_of(ins) - 1)} end
       if op == UGET then return {"upvalue", d_of(ins) + 1} end
+      if op == FNEW then return {"proto", funck(fn, -d_of(ins) - 1)} end
       if op == TGETS then
         return {"field", funck(fn, -band(d_of(ins), 0xff) - 1), recipe(fn, p, rshift(ins, 24), below, depth + 1)}
       end
@@ -153,14 +159,38 @@ local function recipe(fn, pc, slot, below, depth)
   return UNKNOWN  -- a parameter
 end
 
+-- A prototype's code is searched as a function's (its closure's frame is gone); its globals are
+-- read from the environment its closure took, its parent's (FNEW), noted when the search enters it.
+-- Its upvalues cannot be told.
+local proto_env = setmetatable({}, {__mode = "k"})
+local function is_proto(v) return type(v) == "proto" end
+local function env_of(fn)
+  if is_proto(fn) then return proto_env[fn] or UNKNOWN end
+  return getfenv(fn)
+end
+-- short_src and linedefined of a function or a prototype.
+local function defined(fn)
+  if is_proto(fn) then
+    local info = funcinfo(fn)
+    return {short_src = strings.match(info.loc, "^(.*):%d+$") or "?", linedefined = info.linedefined}
+  end
+  return getinfo(fn, "S")
+end
+
 -- The value a recipe finds now for fn (live: the registers of its frame), and the name it was
 -- read by (a global's, an upvalue's or a key).
 local function evaluate(r, fn, live)
   if r == UNKNOWN then return UNKNOWN end
   local kind = r[1]
   if kind == "live" then return live[r[2]] end
-  if kind == "global" then return lookup(getfenv(fn), r[2]), r[2] end
+  if kind == "proto" then return r[2] end
+  if kind == "global" then
+    local env = env_of(fn)
+    if env == UNKNOWN then return UNKNOWN end
+    return lookup(env, r[2]), r[2]
+  end
   if kind == "upvalue" then
+    if is_proto(fn) then return UNKNOWN end
     local name, value = getupvalue(fn, r[2])
     return value, name
   end
@@ -227,7 +257,11 @@ local function search(running, fn, fname, hits, maybes, seen, depth)
     local place = {fn = fn, name = fname, line = tails[i][1]}
     if callee == running then hits[#hits + 1] = place
     elseif callee == UNKNOWN then maybes[#maybes + 1] = place
-    elseif is_lua_function(callee) then search(running, callee, name or "?", hits, maybes, seen, depth + 1) end
+    elseif is_lua_function(callee) then search(running, callee, name or "?", hits, maybes, seen, depth + 1)
+    elseif is_proto(callee) then
+      proto_env[callee] = env_of(fn)
+      search(running, callee, name or "?", hits, maybes, seen, depth + 1)
+    end
   end
 end
 
@@ -264,7 +298,7 @@ local function label(fn, line)
   end
   local text = labels[line]
   if not text then
-    text = getinfo(fn, "S").short_src .. ":" .. line .. ": "
+    text = defined(fn).short_src .. ":" .. line .. ": "
     labels[line] = text
   end
   return text
@@ -273,7 +307,8 @@ end
 -- running: the pattern function; found: the Lua function the caller called by a local, upvalue
 -- or global name, or nil for a field or method name; name: that name. With `called` (the function
 -- the host called, whose frame the tail call replaced: there is no caller frame), the line of its
--- tail call (or its chain's) that reached running, when one line can be told; else nil.
+-- tail call (or its chain's) that reached running, when one line can be told; else nil. Without,
+-- the place and the Lua function that made the tail call (nil when none can be told).
 return function(running, found, name, called)
   if called then
     local hits, maybes = {}, {}
@@ -314,13 +349,13 @@ return function(running, found, name, called)
     if label(places[i].fn, places[i].line) ~= first then one_place = false end
     if places[i].fn ~= one_fn then one_fn = nil end
   end
-  if one_place then return first end
+  if one_place then return first, places[1].fn end
   local fn, fname = starts[1], name
   if one_fn then fn, fname = one_fn, places[1].name end
-  local defined, from = getinfo(fn, "S"), getinfo(caller.func, "S")
-  local file = defined.short_src == from.short_src and "line " or (defined.short_src .. ":")
+  local where, from = defined(fn), getinfo(caller.func, "S")
+  local file = where.short_src == from.short_src and "line " or (where.short_src .. ":")
   local text = label(caller.func, caller.currentline) .. "in a tail call from " .. fname .. " (defined at " ..
-    file .. defined.linedefined .. ")"
+    file .. where.linedefined .. ")"
   if one_fn then
     local lines, sorted = {}, {}
     for i = 1, #places do
@@ -330,19 +365,20 @@ return function(running, found, name, called)
     sort(sorted)
     text = text .. " on line " .. concat(sorted, " or ")
   end
-  return text .. ", "
+  return text .. ", ", fn
 end
 )lua";
 constexpr const char* kLocatorKey = "umpire.tail_call_locator";
 
-// What the running C function's caller (level 1) called it by, when that may be a tail call.
+// What the C function at `level` was called by (its caller's call instruction names it), when that
+// may be a tail call.
 enum class Callee { direct, named, by_field };
 
 // For a local, upvalue or global name that holds a Lua function other than the running one,
 // pushes it (named). For a field or method name, pushes nothing (by_field): the locator reads the
 // caller's bytecode. Else (a direct call, a metamethod,
 // no name) pushes nothing (direct).
-Callee push_named_callee(lua_State* L, const lua_Debug& self, const lua_Debug& caller) {
+Callee push_named_callee(lua_State* L, const lua_Debug& self, const lua_Debug& caller, int level) {
     const int top = lua_gettop(L);
     lua_Debug running;
     if (std::strcmp(self.namewhat, "method") == 0 || std::strcmp(self.namewhat, "field") == 0) {
@@ -381,7 +417,7 @@ Callee push_named_callee(lua_State* L, const lua_Debug& self, const lua_Debug& c
     } else {
         return Callee::direct;  // a metamethod, an iterator: no name to follow
     }
-    bool found = lua_type(L, -1) == LUA_TFUNCTION && !lua_iscfunction(L, -1) && lua_getstack(L, 0, &running);
+    bool found = lua_type(L, -1) == LUA_TFUNCTION && !lua_iscfunction(L, -1) && lua_getstack(L, level, &running);
     if (found) {
         lua_getinfo(L, "f", &running);
         found = !lua_rawequal(L, -1, -2);
@@ -430,13 +466,19 @@ bool push_locator(lua_State* L) {
 
 }  // namespace
 
-bool push_caller_where(lua_State* L) {
+namespace {
+
+// push_caller_where for the C function at `level`. With `rule_code_only`, a place is pushed only
+// when the Lua function that made the tail call is rule code: of a file ("@..." chunk), or of the
+// chunk its caller runs in. A Lua front of the host's (an embedded chunk, `return c(...)`) keeps its
+// caller's line, the rule code's, where the binding's error belongs.
+bool push_where(lua_State* L, int level, bool rule_code_only) {
     lua_Debug self, caller;
-    if (!lua_checkstack(L, 8) || !lua_getstack(L, 0, &self) || !lua_getinfo(L, "n", &self) || !self.name ||
-        !self.namewhat || !lua_getstack(L, 1, &caller))
+    if (!lua_checkstack(L, 8) || !lua_getstack(L, level, &self) || !lua_getinfo(L, "n", &self) || !self.name ||
+        !self.namewhat || !lua_getstack(L, level + 1, &caller))
         return false;
     const int top = lua_gettop(L);
-    const Callee callee = push_named_callee(L, self, caller);
+    const Callee callee = push_named_callee(L, self, caller, level);
     if (callee == Callee::direct) return false;
     if (callee == Callee::by_field) lua_pushnil(L);
     if (!push_locator(L)) {
@@ -447,12 +489,31 @@ bool push_caller_where(lua_State* L) {
     lua_getinfo(L, "f", &self);  // the running function
     lua_insert(L, top + 2);
     lua_pushstring(L, self.name);
-    const int status = lua_pcall(L, 3, 1, 0);
-    if (status != 0) LuaHost::raise_if_stopped(L, status);
-    if (status == 0 && lua_type(L, -1) == LUA_TSTRING) return true;
+    const int status = lua_pcall(L, 3, 2, 0);
+    // (from a message handler, nothing may be raised: a stop raised meanwhile is raised again by
+    // the next hook)
+    if (status != 0 && !rule_code_only) LuaHost::raise_if_stopped(L, status);
+    bool found = status == 0 && lua_type(L, -2) == LUA_TSTRING;
+    if (found && rule_code_only) {
+        lua_Debug maker;
+        found = false;
+        if (lua_type(L, -1) == LUA_TFUNCTION) {
+            lua_pushvalue(L, -1);
+            found = lua_getinfo(L, ">S", &maker) && lua_getinfo(L, "S", &caller) &&
+                    (maker.source[0] == '@' || std::strcmp(maker.source, caller.source) == 0);
+        }
+    }
+    lua_pop(L, 1);  // the function that made the tail call
+    if (found) return true;
     lua_settop(L, top);
     return false;
 }
+
+}  // namespace
+
+bool push_caller_where(lua_State* L) { return push_where(L, 0, false); }
+
+bool push_rule_tail_caller_where(lua_State* L, int level) { return push_where(L, level, true); }
 
 bool push_called_where(lua_State* L, int running, int called) {
     if (!lua_checkstack(L, 8)) return false;

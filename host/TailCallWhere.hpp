@@ -21,6 +21,13 @@ void make_locator(lua_State* L);
 /// is a tail call by that name. A stop (time, memory) raised meanwhile goes on.
 bool push_caller_where(lua_State* L);
 
+/// As push_caller_where, for the C function at stack `level` (1 in a message handler), and only
+/// when the function that made the tail call is rule code: of a file, or of its caller's chunk (a
+/// Lua front of the host's that ends in `return c(...)` keeps its caller's line, as LuaJIT gives it).
+/// For an error raised in a C function that a function Lua code called reached by a tail call
+/// (`return math.floor(x)` in `g`, called as `g('x')`): LuaJIT names the line that called `g`.
+bool push_rule_tail_caller_where(lua_State* L, int level);
+
 /// Pushes "file:line: " of the tail call by which the Lua function at stack index `called`, whose
 /// frame that call replaced, reached the function at index `running` (directly, or through a chain
 /// of tail calls), when one line can be told; returns false, pushing nothing, otherwise. For an

@@ -456,10 +456,46 @@ TEST_CASE("an error in a C function reached by a tail call names the line and th
                       "tail.lua:2: bad argument #1 to 'floor' (number expected, got string)");
     CHECK_THROWS_WITH(t.host.run_string("local s = 'a'\nif s then\n  return s:rep('many')\nend", "@tail.lua"),
                       "tail.lua:3: bad argument #2 to 'rep' (number expected, got string)");
-    // (a chain of tail calls: the chunk's tail call names the place)
+    // A chain of tail calls through a local function: the line of g's tail call (session 36 named
+    // the chunk's, line 4: the locator knew no closure whose frame was gone; it reads g's prototype).
     CHECK_THROWS_WITH(t.host.run_string("local function g(v)\n  return math.floor(v)\nend\nreturn g('x')", "@tail.lua"),
-                      "tail.lua:4: bad argument #1 to 'floor' (number expected, got string)");
+                      "tail.lua:2: bad argument #1 to 'floor' (number expected, got string)");
     // a direct call keeps LuaJIT's own message
     CHECK_THROWS_WITH(t.host.run_string("local v = math.floor('x')", "@tail.lua"),
                       "tail.lua:1: bad argument #1 to 'floor' (number expected, got string)");
+}
+
+TEST_CASE("an error in a C function reached by a tail call from a function Lua code called names the tail call", "[sandbox][errors]") {
+    TestHost t;
+    // LuaJIT named the line that called g, and the function by the name that line gave it:
+    // "tail.lua:4: bad argument #1 to 'g' (number expected, got string)".
+    CHECK_THROWS_WITH(t.host.run_string("local function g(v)\n  return math.floor(v)\nend\nlocal y = g('x')\nreturn y", "@tail.lua"),
+                      "tail.lua:2: bad argument #1 to 'floor' (number expected, got string)");
+    // through a global, a field, a method and a chain of two tail calls
+    CHECK_THROWS_WITH(t.host.run_string("function G(s)\n  return s:rep('n')\nend\nlocal y = G('a')\nreturn y", "@tail.lua"),
+                      "tail.lua:2: bad argument #2 to 'rep' (number expected, got string)");
+    CHECK_THROWS_WITH(t.host.run_string("local M = {}\nfunction M.f(v)\n  return math.floor(v)\nend\nlocal y = M.f({})\nreturn y", "@tail.lua"),
+                      "tail.lua:3: bad argument #1 to 'floor' (number expected, got table)");
+    CHECK_THROWS_WITH(t.host.run_string("local C = {}\nC.__index = C\nfunction C:f(v)\n  return math.floor(v)\nend\n"
+                                        "local o = setmetatable({}, C)\nlocal y = o:f('x')\nreturn y", "@tail.lua"),
+                      "tail.lua:4: bad argument #1 to 'floor' (number expected, got string)");
+    CHECK_THROWS_WITH(t.host.run_string("local function h(v)\n  return math.floor(v)\nend\nlocal function g(v)\n  return h(v)\nend\n"
+                                        "local y = g('x')\nreturn y", "@tail.lua"),
+                      "tail.lua:2: bad argument #1 to 'floor' (number expected, got string)");
+    // error() reached by a tail call: at the tail call too (its level 1 is the frame LuaJIT left)
+    CHECK_THROWS_WITH(t.host.run_string("local function g(v)\n  return error('bad ' .. v)\nend\nlocal y = g('x')\nreturn y", "@tail.lua"),
+                      "tail.lua:2: bad x");
+    // A direct call inside a called function, and an error with a place of its own, are as they were.
+    CHECK_THROWS_WITH(t.host.run_string("local function g(v)\n  local r = math.floor(v)\n  return r\nend\nlocal y = g('x')\nreturn y", "@tail.lua"),
+                      "tail.lua:2: bad argument #1 to 'floor' (number expected, got string)");
+    // (level 2 counts from the frame the tail call removed: the host's, no place, as LuaJIT gives it)
+    CHECK_THROWS_WITH(t.host.run_string("local function g(v)\n  return error('x', 2)\nend\nlocal y = g('x')\nreturn y", "@tail.lua"),
+                      "x");
+    // a method: LuaJIT counted the arguments from self ("calling 'f' on bad self", "#1" for #2)
+    CHECK_THROWS_WITH(t.host.run_string("local C = {}\nfunction C:f(v)\n  return ('x'):rep(v)\nend\n"
+                                        "local y = C:f('n')\nreturn y", "@tail.lua"),
+                      "tail.lua:3: bad argument #2 to 'rep' (number expected, got string)");
+    // A Lua front of the host's ending in a tail call of its binding keeps the rule code's line.
+    CHECK_THROWS_WITH(t.host.run_string("local x = 1\nlocal y = umpire.cite({})\nreturn y", "@tail.lua"),
+                      Catch::StartsWith("tail.lua:2: bad argument #1 to 'cite'"));
 }
