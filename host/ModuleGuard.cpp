@@ -1,6 +1,7 @@
 #include "host/ModuleGuard.hpp"
 
 #include "bindings/LuaError.hpp"
+#include "bindings/embedded_lua.hpp"
 
 namespace umpire::module_guard {
 namespace {
@@ -12,8 +13,35 @@ namespace {
 // so no generation would ever be collected.)
 constexpr const char* kSealsField = "module_guard";
 
-// An entry is {table or false, path, copy, metatable or false}; umpire.rules itself is `false`.
-enum Field { kTable = 1, kPath, kCopy, kMetatable };
+// An entry is {table or false, path, record, metatable or false}; umpire.rules itself is
+// `false`. A record is the table's pairs in next() order, {k1, v1, k2, v2, ...}
+// (bindings/lua/module_guard.lua).
+enum Field { kTable = 1, kPath, kRecord, kMetatable };
+
+// The functions of bindings/lua/module_guard.lua, in the order it returns them.
+enum Walk { kSeal = 1, kFirstUnlike, kRecordOf };
+
+// Pushes one of module_guard.lua's functions, made once per Lua state and kept in its registry.
+void push_walk(lua_State* L, Walk which) {
+    static const char kWalks = 0;  // its address is the registry key
+    lua_pushlightuserdata(L, const_cast<char*>(&kWalks));
+    lua_rawget(L, LUA_REGISTRYINDEX);
+    if (lua_isnil(L, -1)) {
+        lua_pop(L, 1);
+        push_embedded_chunk(L, "module_guard.lua");
+        lua_call(L, 0, 3);
+        lua_createtable(L, 3, 0);
+        for (int i = 3; i >= 1; --i) {
+            lua_insert(L, -2);
+            lua_rawseti(L, -2, i);
+        }
+        lua_pushlightuserdata(L, const_cast<char*>(&kWalks));
+        lua_pushvalue(L, -2);
+        lua_rawset(L, LUA_REGISTRYINDEX);
+    }
+    lua_rawgeti(L, -1, which);
+    lua_remove(L, -2);
+}
 
 // Pushes the list of entries sealed under the real umpire.rules at `rules`; creates it when
 // `create`, else pushes nil when there is none.
@@ -51,52 +79,66 @@ std::string path_of_key(lua_State* L, const std::string& path, int key) {
     return path + "[a " + luaL_typename(L, key) + " key]";
 }
 
-// The first difference between the live table at `live` and the entry's copy at `copy` (and its
-// metatable at `meta`), "" for none.
-std::string difference(lua_State* L, int live, int copy, int meta, const std::string& path) {
-    lua_Integer seen = 0;
-    lua_pushnil(L);
-    while (lua_next(L, copy) != 0) {
-        lua_pushvalue(L, -2);
+// Are the values at `a` and `b` the same (raw identity; a NaN is the same as a NaN)?
+bool same_value(lua_State* L, int a, int b) {
+    // (NaN is never equal to itself: a field that holds it is the same if it still does)
+    const bool nan = lua_type(L, a) == LUA_TNUMBER && lua_type(L, b) == LUA_TNUMBER &&
+                     lua_tonumber(L, a) != lua_tonumber(L, a) && lua_tonumber(L, b) != lua_tonumber(L, b);
+    return nan || lua_rawequal(L, a, b);
+}
+
+// The first difference between the live table at `live` and the entry's record at `record` (and
+// its metatable at `meta`), "" for none: the exact comparison, for a table that failed the walk
+// of module_guard.lua (changed, or only its pairs in another order).
+std::string difference(lua_State* L, int live, int record, int meta, const std::string& path) {
+    const int pairs = static_cast<int>(lua_objlen(L, record)) / 2;
+    for (int i = 0; i < pairs; ++i) {
+        lua_rawgeti(L, record, 2 * i + 1);
+        const int key = lua_gettop(L);
+        lua_rawgeti(L, record, 2 * i + 2);
+        lua_pushvalue(L, key);
         lua_rawget(L, live);
-        // (NaN is never equal to itself: a field that holds it is the same if it still does)
-        const bool nan = lua_type(L, -1) == LUA_TNUMBER && lua_type(L, -2) == LUA_TNUMBER &&
-                         lua_tonumber(L, -1) != lua_tonumber(L, -1) && lua_tonumber(L, -2) != lua_tonumber(L, -2);
-        const bool same = nan || lua_rawequal(L, -1, -2);
+        const bool same = same_value(L, -1, -2);
         lua_pop(L, 2);
         if (!same) {
-            const int key = lua_gettop(L);
             std::string where = path_of_key(L, path, key);
             lua_pop(L, 1);
             return where;
         }
-        ++seen;
+        lua_pop(L, 1);
     }
-    lua_Integer now = 0;
+    int now = 0;
     lua_pushnil(L);
     while (lua_next(L, live) != 0) {
         lua_pop(L, 1);
-        ++now;
-        if (now > seen) {  // (one too many is enough to know)
+        if (++now > pairs) {  // (one too many is enough to know)
             lua_pop(L, 1);
             break;
         }
     }
-    if (now > seen) {
-        // The added key: one the copy lacks.
+    if (now > pairs) {
+        // The added key: one the record lacks (its keys in a set first).
+        lua_createtable(L, 0, pairs);
+        const int known = lua_gettop(L);
+        for (int i = 0; i < pairs; ++i) {
+            lua_rawgeti(L, record, 2 * i + 1);
+            lua_pushboolean(L, 1);
+            lua_rawset(L, known);
+        }
         lua_pushnil(L);
         while (lua_next(L, live) != 0) {
             lua_pop(L, 1);
             lua_pushvalue(L, -1);
-            lua_rawget(L, copy);
+            lua_rawget(L, known);
             const bool added = lua_isnil(L, -1);
             lua_pop(L, 1);
             if (added) {
                 std::string where = path_of_key(L, path, lua_gettop(L));
-                lua_pop(L, 1);
+                lua_pop(L, 2);
                 return where;
             }
         }
+        lua_pop(L, 1);
     }
     if (!lua_getmetatable(L, live)) lua_pushboolean(L, 0);
     const bool same_meta = lua_rawequal(L, -1, meta);
@@ -105,8 +147,8 @@ std::string difference(lua_State* L, int live, int copy, int meta, const std::st
     return "";
 }
 
-// Puts the live table at `live` back as the copy at `copy` holds it, with metatable `meta`.
-void put_back(lua_State* L, int live, int copy, int meta) {
+// Puts the live table at `live` back as the record at `record` holds it, with metatable `meta`.
+void put_back(lua_State* L, int live, int record, int meta) {
     lua_newtable(L);  // the live keys, cleared after the walk (no write to a table being walked)
     const int keys = lua_gettop(L);
     int n = 0;
@@ -122,33 +164,15 @@ void put_back(lua_State* L, int live, int copy, int meta) {
         lua_rawset(L, live);
     }
     lua_pop(L, 1);
-    lua_pushnil(L);
-    while (lua_next(L, copy) != 0) {
-        lua_pushvalue(L, -2);
-        lua_insert(L, -2);
+    const int fields = static_cast<int>(lua_objlen(L, record));
+    for (int i = 1; i < fields; i += 2) {
+        lua_rawgeti(L, record, i);
+        lua_rawgeti(L, record, i + 1);
         lua_rawset(L, live);
     }
     if (lua_toboolean(L, meta)) lua_pushvalue(L, meta);
     else lua_pushnil(L);
     lua_setmetatable(L, live);
-}
-
-// Pushes a shallow copy of the table at `table` (absolute index).
-void push_copy(lua_State* L, int table) {
-    // (sized first: a copy grown by rehashing as it fills cost about half of a seal)
-    int fields = 0;
-    lua_pushnil(L);
-    while (lua_next(L, table) != 0) {
-        lua_pop(L, 1);
-        ++fields;
-    }
-    lua_createtable(L, 0, fields);
-    lua_pushnil(L);
-    while (lua_next(L, table) != 0) {
-        lua_pushvalue(L, -2);
-        lua_insert(L, -2);
-        lua_rawset(L, -4);
-    }
 }
 
 }  // namespace
@@ -158,20 +182,15 @@ void seal(lua_State* L, int rules, int table, const std::string& path, int expec
     if (rules < 0) rules = lua_gettop(L) + rules + 1;
     if (table < 0) table = lua_gettop(L) + table + 1;
     if (expected < 0) expected = lua_gettop(L) + expected + 1;
+    push_walk(L, kSeal);
     push_list(L, rules, true);
-    lua_createtable(L, 5, 0);
     if (lua_rawequal(L, table, rules)) lua_pushboolean(L, 0);
     else lua_pushvalue(L, table);
-    lua_rawseti(L, -2, kTable);
+    lua_pushvalue(L, table);
     lua_pushlstring(L, path.data(), path.size());
-    lua_rawseti(L, -2, kPath);
     if (expected) lua_pushvalue(L, expected);
-    else push_copy(L, table);
-    lua_rawseti(L, -2, kCopy);
-    if (!lua_getmetatable(L, table)) lua_pushboolean(L, 0);
-    lua_rawseti(L, -2, kMetatable);
-    lua_rawseti(L, -2, static_cast<int>(lua_objlen(L, -2)) + 1);
-    lua_pop(L, 1);
+    else lua_pushnil(L);
+    lua_call(L, 5, 0);
 }
 
 std::string check(lua_State* L, int rules) {
@@ -181,8 +200,19 @@ std::string check(lua_State* L, int rules) {
     std::string first;
     if (lua_istable(L, -1)) {
         const int list = lua_gettop(L);
-        const int n = static_cast<int>(lua_objlen(L, list));
-        for (int i = 1; i <= n; ++i) {
+        for (int from = 1;;) {
+            push_walk(L, kFirstUnlike);
+            lua_pushvalue(L, list);
+            lua_pushvalue(L, rules);
+            lua_pushinteger(L, from);
+            lua_call(L, 3, 1);
+            if (lua_isnil(L, -1)) {
+                lua_pop(L, 1);
+                break;
+            }
+            const int i = static_cast<int>(lua_tointeger(L, -1));
+            lua_pop(L, 1);
+            from = i + 1;
             lua_rawgeti(L, list, i);
             const int entry = lua_gettop(L);
             lua_rawgeti(L, entry, kTable);
@@ -193,15 +223,21 @@ std::string check(lua_State* L, int rules) {
             const int live = lua_gettop(L);
             lua_rawgeti(L, entry, kPath);
             const std::string path = lua_tostring(L, -1);
-            lua_rawgeti(L, entry, kCopy);
-            const int copy = lua_gettop(L);
+            lua_rawgeti(L, entry, kRecord);
+            const int record = lua_gettop(L);
             lua_rawgeti(L, entry, kMetatable);
             const int meta = lua_gettop(L);
-            const std::string changed = difference(L, live, copy, meta, path);
+            const std::string changed = difference(L, live, record, meta, path);
             if (!changed.empty()) {
                 if (first.empty()) first = changed;
-                put_back(L, live, copy, meta);
+                put_back(L, live, record, meta);
             }
+            // Recorded again as it now is (the same pairs, perhaps in another order), so that
+            // the next check's walk passes it.
+            push_walk(L, kRecordOf);
+            lua_pushvalue(L, live);
+            lua_call(L, 1, 1);
+            lua_rawseti(L, entry, kRecord);
             lua_settop(L, entry - 1);
         }
     }

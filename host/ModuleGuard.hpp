@@ -8,16 +8,21 @@
 // attack's Monte Carlo sample, whose rule code makes about 40 such look-ups. So, as for
 // umpire.data (host/DataGuard.hpp), the tables stay plain and a change is found afterwards.
 //
-// The algorithm. After each ruleset's modules load, seal() keeps a shallow copy of each of its
-// module tables (every key and value, and the metatable), in a Lua table kept in the hidden,
-// locked metatable of that load's umpire.rules (so a dropped generation takes its copies with it);
-// the end of the load seals umpire.rules itself, as the loader left it, and checks them all. check() walks the copies: each key is
-// looked up raw in its live table and compared by identity, the live keys are counted (an added
-// key shows as one too many) and the metatable compared. A change in any table is put back from
-// the copy and reported by its path. Shallow: a module's own plain subtables (a table of
-// constants, a memo) are its business; what another ruleset could replace -- a function in a
-// module, a module in umpire.rules -- is on the top level. Cost: one raw look-up and one next()
-// per module field, per check (asl: about 450), never per look-up.
+// The algorithm. After each ruleset's modules load, seal() keeps a record of each of its module
+// tables (every key and value in next() order, and the metatable), in a Lua table kept in the
+// hidden, locked metatable of that load's umpire.rules (so a dropped generation takes its records
+// with it); the end of the load seals umpire.rules itself, as the loader left it, and checks them
+// all. check() walks each live table with next() beside its record and compares pair for pair by
+// identity (bindings/lua/module_guard.lua: compiled Lua, which costs about a third of the same
+// walks through the C API's lua_next). A table nothing wrote to gives the same pairs in the same order, so the
+// walk passes it with no look-up. One that fails the walk (changed, or only its pairs in another
+// order) gets the exact comparison: each recorded key looked up raw in the live table, the live
+// keys counted (an added key shows as one too many), the metatable compared. A change is put back
+// from the record and reported by its path; either way the table is recorded again as it now is.
+// Shallow: a module's own plain subtables (a table of constants, a memo) are its business; what
+// another ruleset could replace -- a function in a module, a module in umpire.rules -- is on the
+// top level. Cost: one next() step and two identity comparisons per module field, per check
+// (asl: about 450), never per look-up.
 //
 // So a module's table is fixed once its ruleset has loaded, for its own code too: a module that
 // kept counters in its own table's fields would be refused. Rule state goes in umpire.state, and
@@ -34,11 +39,11 @@ constexpr const char* kWhy =
     "a ruleset's modules are fixed once it has loaded, so that no ruleset changes another's "
     "functions: a house rule replaces a module by a module of the same name that extends it";
 
-// Keeps the copy of the table at `table` ("umpire.rules.<name>" in messages as `path`) under the
-// real umpire.rules at `rules`. `table` equal to `rules` seals umpire.rules itself. With
-// `expected` (a stack index, 0 for none), the table there is kept as the copy, taken over, instead
-// of a copy of `table` as it is now: the loader seals umpire.rules as holding exactly the modules
-// it put there, so that the check finds what rule code did to it while the rules loaded.
+// Keeps the record of the table at `table` ("umpire.rules.<name>" in messages as `path`) under
+// the real umpire.rules at `rules`. `table` equal to `rules` seals umpire.rules itself. With
+// `expected` (a stack index, 0 for none), the record is of the table there instead of `table` as
+// it is now: the loader seals umpire.rules as holding exactly the modules it put there, so that
+// the check finds what rule code did to it while the rules loaded.
 void seal(lua_State* L, int rules, int table, const std::string& path, int expected = 0);
 
 // The first changed path ("umpire.rules.ift.resolve_column") of the tables sealed under `rules`,
