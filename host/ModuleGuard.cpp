@@ -1,7 +1,6 @@
 #include "host/ModuleGuard.hpp"
 
 #include "bindings/LuaError.hpp"
-#include "bindings/embedded_lua.hpp"
 
 namespace umpire::module_guard {
 namespace {
@@ -14,33 +13,27 @@ namespace {
 constexpr const char* kSealsField = "module_guard";
 
 // An entry is {table or false, path, record, metatable or false}; umpire.rules itself is
-// `false`. A record is the table's pairs in next() order, {k1, v1, k2, v2, ...}
-// (bindings/lua/module_guard.lua).
+// `false`. A record is the table's pairs in next() order, {k1, v1, k2, v2, ...}.
 enum Field { kTable = 1, kPath, kRecord, kMetatable };
 
-// The functions of bindings/lua/module_guard.lua, in the order it returns them.
-enum Walk { kSeal = 1, kFirstUnlike, kRecordOf };
-
-// Pushes one of module_guard.lua's functions, made once per Lua state and kept in its registry.
-void push_walk(lua_State* L, Walk which) {
-    static const char kWalks = 0;  // its address is the registry key
-    lua_pushlightuserdata(L, const_cast<char*>(&kWalks));
-    lua_rawget(L, LUA_REGISTRYINDEX);
-    if (lua_isnil(L, -1)) {
+// Pushes the record of the table at `table` (absolute index): its pairs in next() order.
+void push_record(lua_State* L, int table) {
+    // (sized first: a record grown by rehashing as it fills costs more than the count)
+    int fields = 0;
+    lua_pushnil(L);
+    while (lua_next(L, table) != 0) {
         lua_pop(L, 1);
-        push_embedded_chunk(L, "module_guard.lua");
-        lua_call(L, 0, 3);
-        lua_createtable(L, 3, 0);
-        for (int i = 3; i >= 1; --i) {
-            lua_insert(L, -2);
-            lua_rawseti(L, -2, i);
-        }
-        lua_pushlightuserdata(L, const_cast<char*>(&kWalks));
-        lua_pushvalue(L, -2);
-        lua_rawset(L, LUA_REGISTRYINDEX);
+        ++fields;
     }
-    lua_rawgeti(L, -1, which);
-    lua_remove(L, -2);
+    lua_createtable(L, 2 * fields, 0);
+    const int record = lua_gettop(L);
+    int i = 0;
+    lua_pushnil(L);
+    while (lua_next(L, table) != 0) {
+        lua_pushvalue(L, -2);
+        lua_rawseti(L, record, ++i);
+        lua_rawseti(L, record, ++i);
+    }
 }
 
 // Pushes the list of entries sealed under the real umpire.rules at `rules`; creates it when
@@ -87,9 +80,27 @@ bool same_value(lua_State* L, int a, int b) {
     return nan || lua_rawequal(L, a, b);
 }
 
+// Does the live table at `live` give the pairs of the record at `record`, in its order? A table
+// nothing wrote to does: one walk, no look-up.
+bool same_in_next_order(lua_State* L, int live, int record) {
+    int i = 0;
+    lua_pushnil(L);
+    while (lua_next(L, live) != 0) {
+        lua_rawgeti(L, record, ++i);
+        lua_rawgeti(L, record, ++i);
+        const bool same = lua_rawequal(L, -4, -2) && same_value(L, -3, -1);
+        lua_pop(L, 3);
+        if (!same) {
+            lua_pop(L, 1);
+            return false;
+        }
+    }
+    return i == static_cast<int>(lua_objlen(L, record));
+}
+
 // The first difference between the live table at `live` and the entry's record at `record` (and
 // its metatable at `meta`), "" for none: the exact comparison, for a table that failed the walk
-// of module_guard.lua (changed, or only its pairs in another order).
+// of same_in_next_order (changed, or only its pairs in another order).
 std::string difference(lua_State* L, int live, int record, int meta, const std::string& path) {
     const int pairs = static_cast<int>(lua_objlen(L, record)) / 2;
     for (int i = 0; i < pairs; ++i) {
@@ -182,51 +193,65 @@ void seal(lua_State* L, int rules, int table, const std::string& path, int expec
     if (rules < 0) rules = lua_gettop(L) + rules + 1;
     if (table < 0) table = lua_gettop(L) + table + 1;
     if (expected < 0) expected = lua_gettop(L) + expected + 1;
-    push_walk(L, kSeal);
     push_list(L, rules, true);
+    lua_createtable(L, 4, 0);
     if (lua_rawequal(L, table, rules)) lua_pushboolean(L, 0);
     else lua_pushvalue(L, table);
-    lua_pushvalue(L, table);
+    lua_rawseti(L, -2, kTable);
     lua_pushlstring(L, path.data(), path.size());
-    if (expected) lua_pushvalue(L, expected);
-    else lua_pushnil(L);
-    lua_call(L, 5, 0);
+    lua_rawseti(L, -2, kPath);
+    push_record(L, expected ? expected : table);
+    lua_rawseti(L, -2, kRecord);
+    if (!lua_getmetatable(L, table)) lua_pushboolean(L, 0);
+    lua_rawseti(L, -2, kMetatable);
+    lua_rawseti(L, -2, static_cast<int>(lua_objlen(L, -2)) + 1);
+    lua_pop(L, 1);
 }
 
-std::string check(lua_State* L, int rules) {
+int sealed(lua_State* L, int rules) {
+    push_list(L, rules, false);
+    const int n = lua_istable(L, -1) ? static_cast<int>(lua_objlen(L, -1)) : 0;
+    lua_pop(L, 1);
+    return n;
+}
+
+std::string check(lua_State* L, int rules, int untouched_from) {
     lua::StackCheck check(L, 0);
     if (rules < 0) rules = lua_gettop(L) + rules + 1;
     push_list(L, rules, false);
     std::string first;
     if (lua_istable(L, -1)) {
         const int list = lua_gettop(L);
-        for (int from = 1;;) {
-            push_walk(L, kFirstUnlike);
-            lua_pushvalue(L, list);
-            lua_pushvalue(L, rules);
-            lua_pushinteger(L, from);
-            lua_call(L, 3, 1);
-            if (lua_isnil(L, -1)) {
-                lua_pop(L, 1);
-                break;
-            }
-            const int i = static_cast<int>(lua_tointeger(L, -1));
-            lua_pop(L, 1);
-            from = i + 1;
+        const int n = static_cast<int>(lua_objlen(L, list));
+        for (int i = 1; i <= n; ++i) {
             lua_rawgeti(L, list, i);
             const int entry = lua_gettop(L);
             lua_rawgeti(L, entry, kTable);
             if (!lua_toboolean(L, -1)) {
                 lua_pop(L, 1);
                 lua_pushvalue(L, rules);
+            } else if (untouched_from > 0 && i >= untouched_from) {
+                lua_settop(L, entry - 1);  // no rule code ran since its seal
+                continue;
             }
             const int live = lua_gettop(L);
-            lua_rawgeti(L, entry, kPath);
-            const std::string path = lua_tostring(L, -1);
             lua_rawgeti(L, entry, kRecord);
             const int record = lua_gettop(L);
             lua_rawgeti(L, entry, kMetatable);
             const int meta = lua_gettop(L);
+            if (same_in_next_order(L, live, record)) {
+                if (!lua_getmetatable(L, live)) lua_pushboolean(L, 0);
+                const bool same_meta = lua_rawequal(L, -1, meta);
+                lua_pop(L, 1);
+                if (same_meta) {
+                    lua_settop(L, entry - 1);
+                    continue;
+                }
+            }
+            // Changed, or only its pairs in another order: the exact comparison decides.
+            lua_rawgeti(L, entry, kPath);
+            const std::string path = lua_tostring(L, -1);
+            lua_pop(L, 1);
             const std::string changed = difference(L, live, record, meta, path);
             if (!changed.empty()) {
                 if (first.empty()) first = changed;
@@ -234,9 +259,7 @@ std::string check(lua_State* L, int rules) {
             }
             // Recorded again as it now is (the same pairs, perhaps in another order), so that
             // the next check's walk passes it.
-            push_walk(L, kRecordOf);
-            lua_pushvalue(L, live);
-            lua_call(L, 1, 1);
+            push_record(L, live);
             lua_rawseti(L, entry, kRecord);
             lua_settop(L, entry - 1);
         }

@@ -120,3 +120,13 @@ TEST_CASE("module guard: a module whose pairs only moved is no change, and a lat
     REQUIRE_THROWS_WITH(t.host.run_string("umpire.rules.ma.g = print"), Catch::Contains("changed umpire.rules.ma.g ("));
     CHECK(t.eval("umpire.rules.ma.g()") == "as written");
 }
+
+TEST_CASE("module guard: a validate() that changes the last ruleset's own module does not load", "[modules]") {
+    // The load's check skips the walk of the last ruleset's modules only when no validate() ran
+    // after their seal (ruleset/Ruleset.cpp): a validate is rule code run after the seal.
+    const fs::path root = two_rulesets("validate", "function M.validate() umpire.rules.mb.late = 1 end");
+    TestHost t;
+    umpire::ruleset::load(t.host, {(root / "a").string()});
+    REQUIRE_THROWS_WITH(load_both(t, root), Catch::Contains("loading the rules changed umpire.rules.mb.late ("));
+    CHECK(t.eval("umpire.rules.mb") == "nil");
+}
