@@ -105,7 +105,7 @@ TEST_CASE("module guard: a house rule's module of the same name replaces the mod
 
 TEST_CASE("module guard: a module whose pairs only moved is no change, and a later change is still found", "[modules]") {
     // Keys added and removed again leave the module's fields as they were but rehash its table,
-    // so next() gives them in another order: the check's walk (bindings/lua/module_guard.lua)
+    // so next() gives them in another order: the check's walk (host/ModuleGuard.cpp)
     // fails, and the exact comparison finds no change. Then the table is recorded again, so a
     // real change after it is still found.
     const fs::path root = two_rulesets("moved", "");
