@@ -874,10 +874,11 @@ void load_module(LuaHost& host, int env, int rules, int bases, int layers, const
     lua_setfield(L, rules, name.c_str());
 }
 
-// Calls validate(data) of every module layer that defines one itself.
-void validate(LuaHost& host, int layers, int data) {
+// Calls validate(data) of every module layer that defines one itself; returns whether any did.
+bool validate(LuaHost& host, int layers, int data) {
     lua_State* L = host.state();
     lua::StackCheck check(L, 0);
+    bool called = false;
     const int n = static_cast<int>(lua_objlen(L, layers));
     for (int i = 1; i <= n; ++i) {
         lua_rawgeti(L, layers, i);
@@ -886,11 +887,13 @@ void validate(LuaHost& host, int layers, int data) {
         if (lua_isfunction(L, -1)) {
             lua_pushvalue(L, data);
             host.call(1, 0);
+            called = true;
         } else {
             lua_pop(L, 1);
         }
         lua_pop(L, 1);
     }
+    return called;
 }
 
 void set_info(LuaHost& host, int umpire, const Manifest& m) {
@@ -982,6 +985,7 @@ void load_into(LuaHost& host, int env, const std::vector<fs::path>& dirs, bool* 
         reused = reused || kept;
         lua_newtable(L);  // name -> the module table umpire.rules holds for it, as the loader left it
         const int loaded = lua_gettop(L);
+        int last_layer_sealed_from = 0;  // the guard's position of the last ruleset's first module
         for (const auto& m : layers_in_order) {
             // Each ruleset's modules get globals of their own (the allow-list and the one
             // `umpire`): in one env, a global one ruleset's module set was read, and could be
@@ -997,19 +1001,26 @@ void load_into(LuaHost& host, int env, const std::vector<fs::path>& dirs, bool* 
             lua_pop(L, 1);
             // Fixed from here on: a later ruleset's module body (or validate) that changes one
             // is found at the end of the load (host/ModuleGuard.hpp).
+            last_layer_sealed_from = module_guard::sealed(L, rules) + 1;
             for (const auto& file : m.modules) {
                 const std::string name = name_of(file);
-                lua_getfield(L, rules, name.c_str());
+                // (raw: no metamethod a module body set on umpire.rules runs between the seals)
+                lua_pushlstring(L, name.data(), name.size());
+                lua_rawget(L, rules);
                 module_guard::seal(L, rules, -1, "umpire.rules." + name);
                 lua_setfield(L, loaded, name.c_str());
             }
         }
-        validate(host, layers, data);
+        const bool validated = validate(host, layers, data);
         // umpire.rules must hold the modules the loader put there, no more and no other; the
-        // check finds that, and any change to a module after its ruleset loaded.
+        // check finds that, and any change to a module after its ruleset loaded. The last
+        // ruleset's modules were sealed after the last module body ran: only a validate() could
+        // have changed them since, so without one they are not walked (most of the check's cost
+        // in a load of one ruleset; every run's check walks them all).
         module_guard::seal(L, rules, rules, "umpire.rules", loaded);
         lua_pop(L, 1);
-        if (const std::string tampered = module_guard::check(L, rules); !tampered.empty())
+        if (const std::string tampered = module_guard::check(L, rules, validated ? 0 : last_layer_sealed_from);
+            !tampered.empty())
             throw ScriptError("loading the rules changed " + tampered + " (" + module_guard::kWhy + ")");
         // The one verify of a load (ReusableData says why the kept tables need none before).
         const std::string changed = guard.verify(L, data);

@@ -102,3 +102,31 @@ TEST_CASE("module guard: a house rule's module of the same name replaces the mod
     CHECK(t.eval("umpire.rules.ma.g()") == "house");
     CHECK(t.eval("umpire.base('ma').f()") == "as written");
 }
+
+TEST_CASE("module guard: a module whose pairs only moved is no change, and a later change is still found", "[modules]") {
+    // Keys added and removed again leave the module's fields as they were but rehash its table,
+    // so next() gives them in another order: the check's walk (host/ModuleGuard.cpp)
+    // fails, and the exact comparison finds no change. Then the table is recorded again, so a
+    // real change after it is still found.
+    const fs::path root = two_rulesets("moved", "");
+    TestHost t;
+    load_both(t, root);
+    const char* moved = "local M = umpire.rules.ma\n"
+                        "for i = 1, 200 do rawset(M, 'extra' .. i, i) end\n"
+                        "for i = 1, 200 do rawset(M, 'extra' .. i, nil) end\n";
+    CHECK_NOTHROW(t.host.run_string(moved));
+    CHECK_NOTHROW(t.host.run_string("local x = umpire.rules.ma.f"));
+    CHECK(t.eval("umpire.rules.ma.g()") == "as written");
+    REQUIRE_THROWS_WITH(t.host.run_string("umpire.rules.ma.g = print"), Catch::Contains("changed umpire.rules.ma.g ("));
+    CHECK(t.eval("umpire.rules.ma.g()") == "as written");
+}
+
+TEST_CASE("module guard: a validate() that changes the last ruleset's own module does not load", "[modules]") {
+    // The load's check skips the walk of the last ruleset's modules only when no validate() ran
+    // after their seal (ruleset/Ruleset.cpp): a validate is rule code run after the seal.
+    const fs::path root = two_rulesets("validate", "function M.validate() umpire.rules.mb.late = 1 end");
+    TestHost t;
+    umpire::ruleset::load(t.host, {(root / "a").string()});
+    REQUIRE_THROWS_WITH(load_both(t, root), Catch::Contains("loading the rules changed umpire.rules.mb.late ("));
+    CHECK(t.eval("umpire.rules.mb") == "nil");
+}
