@@ -285,7 +285,14 @@ void push_file(lua_State* L, const std::filesystem::path& file, const std::strin
 YAML::Node parse_tree(const std::string& text, const std::string& display) {
     refuse_if_too_big(text.size(), display);
     refuse_bad_utf8(text, display);
-    count_nodes(text, display);  // YAML::Exception passes through, as from YAML::Load
+    // yaml-cpp's parser reads a manifest at ~1,400 instructions a byte, and the counter's pass
+    // doubled that: the manifests were ~23% of a cold start of all shipped rulesets (session 37).
+    // libyaml reads the text in about a fifth of the time (YamlTree.hpp); its pass decides only
+    // that the text is far from every bound the counter checks (half of each), and anything else
+    // (a syntax error, a NUL, a second document, a large or deep tree) goes through the counter,
+    // so every error is the one this reader gave before, at the same place.
+    if (!reads_plainly(text, kMaxValues / 2, kMaxTreeDepth / 2))
+        count_nodes(text, display);  // YAML::Exception passes through, as from YAML::Load
     return YAML::Load(text);
 }
 

@@ -111,6 +111,42 @@ std::size_t nul_escape(const std::string& source, std::size_t from, std::size_t 
     return to;
 }
 
+// The same events as read_tree_events, only counted: a node for each scalar, alias and
+// collection start, the depth of open collections, and whether a second document starts.
+bool reads_plainly(const std::string& text, std::size_t max_nodes, std::size_t max_depth) {
+    Parser p;
+    yaml_parser_set_input_string(&p.parser, reinterpret_cast<const unsigned char*>(text.data()), text.size());
+    std::size_t nodes = 0, depth = 0;
+    bool document_ended = false;
+    for (;;) {
+        Event e;
+        if (!yaml_parser_parse(&p.parser, &e.event)) return false;
+        const yaml_event_t& ev = e.event;
+        switch (ev.type) {
+        case YAML_SCALAR_EVENT:
+            if (std::string_view(reinterpret_cast<const char*>(ev.data.scalar.value), ev.data.scalar.length)
+                    .find('\0') != std::string_view::npos)
+                return false;
+            [[fallthrough]];
+        case YAML_ALIAS_EVENT:
+            if (++nodes > max_nodes) return false;
+            break;
+        case YAML_SEQUENCE_START_EVENT:
+        case YAML_MAPPING_START_EVENT:
+            if (++nodes > max_nodes || ++depth > max_depth) return false;
+            break;
+        case YAML_SEQUENCE_END_EVENT:
+        case YAML_MAPPING_END_EVENT: --depth; break;
+        case YAML_DOCUMENT_START_EVENT:
+            if (document_ended) return false;
+            break;
+        case YAML_DOCUMENT_END_EVENT: document_ended = true; break;
+        case YAML_STREAM_END_EVENT: return true;
+        default: break;
+        }
+    }
+}
+
 // The event loop: each node event makes a node, appended to the collection open at that point
 // (a stack of open sequences and maps); an alias appends the anchored node's index again.
 Tree read_tree_events(const std::string& text, const std::string& display,

@@ -53,6 +53,13 @@ struct Tree {
 Tree read_tree_events(const std::string& text, const std::string& display,
                       const std::function<void(const YAML::Mark&)>& count);
 
+// Whether libyaml reads text as one document of at most max_nodes nodes (an alias counts one),
+// nested at most max_depth deep, with no NUL in a scalar's value. Anything else (a syntax error
+// included) is false, without a word: the caller then asks its exact reader, whose error is the
+// message. This is the fast pass in front of yaml-cpp's node counter (YamlLoader.cpp, parse_tree):
+// it can only say that a text is far from every bound that counter checks.
+bool reads_plainly(const std::string& text, std::size_t max_nodes, std::size_t max_depth);
+
 // The byte offset, within source[from, to) (a double-quoted scalar as written), of the first
 // escape that decodes to a NUL: \0, \x00, \u0000 or \U00000000; `to` if none is found. Both YAML
 // readers (this one for data files, YamlLoader's yaml-cpp path for manifests) refuse a NUL written

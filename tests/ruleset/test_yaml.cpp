@@ -6,6 +6,7 @@
 
 #include "host/Sandbox.hpp"
 #include "ruleset/YamlLoader.hpp"
+#include "ruleset/YamlTree.hpp"
 #include "tests/support/helpers.hpp"
 
 using test_helpers::TestHost;
@@ -121,4 +122,25 @@ TEST_CASE("number forms match the core schema's regular expressions", "[yaml]") 
         numbers += is_number;
     }
     CHECK(numbers > 1000);  // the strings did reach the number forms
+}
+
+// parse_tree's fast pass (libyaml) decides only that a manifest is far from every bound of the
+// counter (yaml-cpp); each case it must not pass goes to the counter, whose error is the message.
+TEST_CASE("the manifest reader's fast pass passes only what is far from every bound", "[yaml]") {
+    using umpire::yaml::reads_plainly;
+    CHECK(reads_plainly("name: asl\nmodules: [a, b]\nx: &k {p: 1}\ny: *k\n", 100, 10));
+    CHECK(reads_plainly("", 100, 10));
+    CHECK_FALSE(reads_plainly("a: [1, 2\n", 100, 10));              // a syntax error
+    CHECK_FALSE(reads_plainly("a: \"x\\u0000y\"\n", 100, 10));      // a NUL written as an escape
+    CHECK_FALSE(reads_plainly("a: 1\n---\nb: 2\n", 100, 10));      // a second document
+    CHECK_FALSE(reads_plainly("a: 1\n...\nb: 2\n", 100, 10));      // text after the document's end
+    CHECK(reads_plainly("[[[[1]]]]", 100, 4));
+    CHECK_FALSE(reads_plainly("[[[[[1]]]]]", 100, 4));               // deeper than the bound
+    CHECK(reads_plainly("[1, 2, 3]", 4, 10));                         // the list and its three items
+    CHECK_FALSE(reads_plainly("[1, 2, 3, 4]", 4, 10));
+    CHECK_FALSE(reads_plainly("[&a 1, *a, *a, *a]", 4, 10));          // an alias counts one
+    // What the fast pass refuses, the counter refuses with its own words and place.
+    CHECK_THROWS_WITH(umpire::yaml::parse_tree("a: 1\n---\nb: 2\n", "m.yaml"), Catch::Contains("m.yaml:2:1"));
+    CHECK_THROWS_WITH(umpire::yaml::parse_tree("a: \"x\\u0000y\"\n", "m.yaml"),
+                      Catch::Contains(umpire::yaml::kNulEscapeRefused));
 }
