@@ -63,9 +63,10 @@ local meta = {
 -- 1e300 (or math.huge) cast to one became -2^63 in the journal's line (session 35's attacks).
 local LIMIT = 2 ^ 53
 
-local function whole(value, method)
+local function whole(value, method, level)
   if type(value) ~= "number" or value ~= floor(value) or value > LIMIT or value < -LIMIT then
-    error("ModifierPipeline:" .. method .. ": a whole number from -2^53 to 2^53 expected, got " .. tostring(value), 3)
+    error("ModifierPipeline:" .. method .. ": a whole number from -2^53 to 2^53 expected, got " .. tostring(value),
+          level or 3)
   end
   return value
 end
@@ -156,15 +157,9 @@ end
 -- this file's lines before; session 37).
 local function total_through_pipeline(name, entries, kind)
   local m = modifiers(name, kind)
-  for i, e in ipairs(entries) do
+  for _, e in ipairs(entries) do
     local value = e.value
-    if value ~= 0 then
-      if type(value) ~= "number" or value ~= floor(value) or value > LIMIT or value < -LIMIT then
-        error("umpire.bus.total_of: entry " .. i .. "'s value must be a whole number from -2^53 to 2^53, got " ..
-              tostring(value), 2)
-      end
-      m:add(value, e.source, e.rule, e.note)
-    end
+    if value ~= 0 then m:add(whole(value, "add", 3), e.source, e.rule, e.note) end
   end
   if not m.simple then general_total(m, 3) end  -- its errors, here; the total again below (rare)
   return m:total(), m

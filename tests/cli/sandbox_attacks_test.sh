@@ -476,7 +476,7 @@ if grep -rqs TOKEN "$work/made"; then echo "FAIL: new house-rule copied a file o
 # named fast_modifiers.lua's lines.
 expect 1 "(command line):1: IFT DRM: total overflows int64" run \
   -e 'local m = umpire.bus.modifiers("IFT DRM") m:start(2^53) m:multiply(2^53) local t = m:total() return t'
-expect 1 "(command line):2: umpire.bus.total_of: entry 1's value must be a whole number from -2^53 to 2^53, got 0.5" run \
+expect 1 "(command line):2: ModifierPipeline:add: a whole number from -2^53 to 2^53 expected, got 0.5" run \
   -e 'local x
 local t = umpire.bus.total_of("x", {{value = 0.5}}) return t'
 
