@@ -70,6 +70,13 @@ bool schema_allowed(const fs::path& schema_file, const std::vector<fs::path>& di
            std::any_of(dirs.begin(), dirs.end(), [&](const fs::path& dir) { return ruleset::inside(dir, schema_file); });
 }
 
+// The problem of a YAML file whose schema lies outside (schema_allowed is false), as `check` and
+// `new house-rule` say it.
+std::string outside_schema(const std::string& display, const fs::path& schema_file) {
+    return display + ":1:1: its schema " + LuaHost::display_path(schema_file) +
+           " lies outside the ruleset's folders and the shipped schemas: not read";
+}
+
 // The schema named by a YAML file's modeline (its text), else the first that exists of the chain's.
 fs::path schema_of(const std::string& text, const fs::path& yaml_file, const std::string& kind,
                    const std::vector<fs::path>& dirs, const std::vector<std::string>& names) {
@@ -87,7 +94,15 @@ fs::path schema_of(const std::string& text, const fs::path& yaml_file, const std
 
 fs::path schema_for(const fs::path& yaml_file, const std::string& kind, const std::vector<fs::path>& dirs,
                     const std::vector<std::string>& names) {
-    return schema_of(LuaHost::read_file(yaml_file, LuaHost::kMaxCodeBytes, "a data file"), yaml_file, kind, dirs, names);
+    fs::path schema =
+        schema_of(LuaHost::read_file(yaml_file, LuaHost::kMaxCodeBytes, "a data file"), yaml_file, kind, dirs, names);
+    // `new house-rule` writes an overlay made from this schema's text into the house rule's folder,
+    // so the schema is read only where `check` reads one (below): a parent's modeline naming
+    // ~/.docker/config.json had its tokens copied into the new house rule (session 37).
+    std::error_code ec;
+    if (!schema.empty() && fs::is_regular_file(schema, ec) && !schema_allowed(schema, dirs))
+        throw ScriptError(outside_schema(LuaHost::display_path(yaml_file), schema));
+    return schema;
 }
 
 namespace {
@@ -198,8 +213,7 @@ Prepared check_files(const std::string& name_or_dir, const HostOptions& options)
         // enums, its parse error): so a schema is read only from a folder of the ruleset's chain or
         // the shipped schemas, symlinks followed (session 35; before, any file the user could read).
         if (!schema_allowed(schema_file, dirs)) {
-            out.problems.push_back(display + ":1:1: its schema " + LuaHost::display_path(schema_file) +
-                                   " lies outside the ruleset's folders and the shipped schemas: not read");
+            out.problems.push_back(outside_schema(display, schema_file));
             continue;
         }
         const bool partial = kind != "scenario" && parent_data.count(kind);

@@ -33,7 +33,8 @@ struct CheckResult {
 };
 
 // The schema file for a YAML file of the ruleset chain (root first, the checked ruleset last),
-// or an empty path. kind: the data file's base name, or "scenario".
+// or an empty path. kind: the data file's base name, or "scenario". A schema that lies outside the
+// chain's folders and the shipped schemas (a modeline may name any path) is an error: not read.
 std::filesystem::path schema_for(const std::filesystem::path& yaml_file, const std::string& kind,
                                  const std::vector<std::filesystem::path>& chain_dirs,
                                  const std::vector<std::string>& chain_names);

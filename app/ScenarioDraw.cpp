@@ -406,14 +406,15 @@ std::string draw_scenario(const fs::path& file, const DrawOptions& options, LuaH
 
 fs::path find_scenario(const std::string& file_or_name, const std::vector<std::string>& rulesets,
                        const std::vector<fs::path>& search_path) {
-    if (fs::is_regular_file(file_or_name)) return file_or_name;
+    std::error_code too_long;  // a name too long for a path is looked up as a name
+    if (fs::is_regular_file(file_or_name, too_long)) return file_or_name;
     std::string looked;
     for (const auto& r : rulesets) {
         auto chain = ruleset::chain(ruleset::find(r, search_path), search_path);
         std::reverse(chain.begin(), chain.end());
         for (const auto& m : chain) {
             const fs::path f = m.dir / "scenarios" / (file_or_name + ".yaml");
-            if (fs::is_regular_file(f)) return f;
+            if (fs::is_regular_file(f, too_long)) return f;
             looked += " " + LuaHost::display_path(f.parent_path());
         }
     }

@@ -67,9 +67,14 @@ local function assert_eq(actual, expected, msg)
   local same, why = equal(actual, expected)
   if not same then fail(msg, why or ("expected " .. show(expected) .. ", got " .. show(actual)), 2) end
 end
+-- Written as "not within" so that NaN fails: `math.abs(actual - expected) > tolerance` is false for
+-- a NaN on either side (or a NaN tolerance), and assert_near(0/0, 0.5) passed (session 37).
 local function assert_near(actual, expected, tolerance, msg)
   tolerance = tolerance or 1e-9
-  if type(actual) ~= "number" or math.abs(actual - expected) > tolerance then
+  if type(expected) ~= "number" or type(tolerance) ~= "number" or not (tolerance >= 0) then
+    error("assert_near(actual, expected[, tolerance]): expected must be a number and tolerance a number from 0 up", 2)
+  end
+  if type(actual) ~= "number" or not (math.abs(actual - expected) <= tolerance) then
     fail(msg, "expected " .. show(expected) .. " (+-" .. tolerance .. "), got " .. show(actual), 2)
   end
 end
@@ -113,6 +118,10 @@ local function seeded_random(seed)
   end
   local state = seed % 2147483647
   return function(n)
+    -- (pick(0) was NaN, pick(-3) -1 and pick(0.5) 1.x, without a word: session 37)
+    if type(n) ~= "number" or n % 1 ~= 0 or n < 1 or n > 2147483646 then
+      error("seeded_random: pick(n) takes a whole number n from 1 to 2147483646, got " .. tostring(n), 2)
+    end
     state = state * 48271 % 2147483647
     return state % n + 1
   end

@@ -34,6 +34,41 @@ struct ScriptError : Error {
 
 namespace lua {
 
+// The string argument at `arg` whole, NULs included (luaL_checkstring's C string ends at the first
+// one: "2d6\0+100" rolled 2d6, and the events "e\0a" and "e\0b" were one event; session 37).
+// Numbers are converted, as by luaL_checkstring.
+inline std::string check_text(lua_State* L, int arg) {
+    std::size_t length = 0;
+    const char* text = luaL_checklstring(L, arg, &length);
+    return std::string(text, length);
+}
+
+// check_text, or `fallback` when the argument is absent or nil (as luaL_optstring).
+inline std::string opt_text(lua_State* L, int arg, const char* fallback) {
+    return lua_isnoneornil(L, arg) ? std::string(fallback) : check_text(L, arg);
+}
+
+// check_text for a string the binding parses or quotes in its errors (a dice expression, a hex
+// name, an option such as "left"), refused when it holds a control byte other than a tab: a NUL
+// cut the error quoting it ("bad dice expression '2d6", and no more). `what` names it.
+inline std::string check_printable(lua_State* L, int arg, const char* what) {
+    std::string text = check_text(L, arg);
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if ((c < 0x20 && c != '\t') || c == 0x7f) {
+            static const char* kHex = "0123456789ABCDEF";
+            throw Error(std::string(what) + " holds the control byte 0x" + kHex[c >> 4] + kHex[c & 15] +
+                        " at column " + std::to_string(i + 1) + " (text only)");
+        }
+    }
+    return text;
+}
+
+// check_printable, or `fallback` when the argument is absent or nil.
+inline std::string opt_printable(lua_State* L, int arg, const char* fallback, const char* what) {
+    return lua_isnoneornil(L, arg) ? std::string(fallback) : check_printable(L, arg, what);
+}
+
 // Runs body() (which returns the number of Lua results) and turns any C++ exception into a Lua
 // error. Use in every lua_CFunction:  return lua_guard(L, [&] { ...; return 1; });
 // `level` is the stack level named in the prefix: 1, the binding's caller, unless the binding is

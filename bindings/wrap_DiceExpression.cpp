@@ -76,7 +76,7 @@ std::optional<dice::Distribution> folding_distribution(Game& game, const dice::D
 int expression_roll(lua_State* L) {
     return lua::lua_guard(L, [&] {
         lua::StackCheck check(L, 3);
-        const dice::DiceExpression expression(luaL_checkstring(L, 1));
+        const dice::DiceExpression expression(lua::check_printable(L, 1, "the dice expression"));
         Game& game = Game::of(L);
         dice::RollResult result;
         bool rolled = true;

@@ -84,7 +84,7 @@ int die_count(lua_State* L) {
         const std::uint32_t sides = whole_number_arg(L, 2, "sides", 1, 1000000);
         // (luaL_checkinteger read 4.5 as 4)
         const std::int64_t target = lua::exact_integer(L, 3, "umpire.dice.count: target");
-        const std::string how = luaL_optstring(L, 4, ">=");
+        const std::string how = lua::opt_printable(L, 4, ">=", "how");
         if (how != ">=" && how != "<=")
             throw Error("umpire.dice.count: how must be \">=\" or \"<=\", got \"" + how + "\"");
         const bool at_least = how == ">=";

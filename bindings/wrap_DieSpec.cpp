@@ -151,7 +151,7 @@ int spec_keep(lua_State* L) {
         const std::uint32_t n = whole_number_arg(L, 1, "umpire.dice.keep: n", 0, 1000);
         const dice::DieSpec die = check_die(L, 2);
         const std::uint32_t k = whole_number_arg(L, 3, "umpire.dice.keep: k", 0, n);
-        const std::string which = luaL_optstring(L, 4, "highest");
+        const std::string which = lua::opt_printable(L, 4, "highest", "which");
         if (which != "highest" && which != "lowest")
             throw Error("umpire.dice.keep: which must be \"highest\" or \"lowest\", got \"" + which + "\"");
         const bool highest = which == "highest";
@@ -188,7 +188,7 @@ int spec_count(lua_State* L) {
         } else {
             // (luaL_checkinteger read 4.5 as 4)
             const std::int64_t target = lua::exact_integer(L, 3, "umpire.dice.count: target");
-            const std::string how = luaL_optstring(L, 4, ">=");
+            const std::string how = lua::opt_printable(L, 4, ">=", "how");
             if (how != ">=" && how != "<=") throw Error("umpire.dice.count: how must be \">=\" or \"<=\", got \"" + how + "\"");
             for (const std::int64_t v : die.distribution().outcomes()) passes[v] = how == ">=" ? v >= target : v <= target;
             what = how + " " + std::to_string(target);

@@ -40,7 +40,7 @@ int distribution_p(lua_State* L) {
     return lua::lua_guard(L, [&] {
         lua::StackCheck check(L, 2);
         const auto& d = check_distribution(L, 1);
-        const std::string op = luaL_checkstring(L, 2);
+        const std::string op = lua::check_printable(L, 2, "Distribution:p: op");
         // A whole number: luaL_checkinteger read p(">=", 4.5) as p(">=", 4), NaN as -2^63.
         const std::int64_t v = lua::exact_integer(L, 3, "Distribution:p: value");
         mpq_class p;
@@ -189,7 +189,7 @@ void push_distribution(lua_State* L, dice::Distribution d) {
 int distribution_of(lua_State* L) {
     return lua::lua_guard(L, [&] {
         lua::StackCheck check(L, 1);
-        const dice::DiceExpression expression(luaL_checkstring(L, 1));
+        const dice::DiceExpression expression(lua::check_printable(L, 1, "the dice expression"));
         check_room(L, expression.min(), expression.max());
         push_distribution(L, expression.distribution());
         return 1;

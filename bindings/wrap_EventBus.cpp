@@ -8,6 +8,7 @@
 #include <string>
 
 #include "bindings/GameLog.hpp"
+#include "bindings/HeldBytes.hpp"
 #include "bindings/WholeNumber.hpp"
 #include "bindings/api_modules.hpp"
 
@@ -42,31 +43,17 @@ void push_cancel(lua_State* L) {
     }
 }
 
-// The bus's subscriptions live on the C++ heap (EventBus::bytes()). What they hold counts against
-// the Lua memory cap (docs/sandbox.md, "Memory"): the change since the last call is charged or
-// given back after each on/off, so subscriptions a reload dropped are given back at the next one.
-// Subscriptions outlive the run that made them (the collector cannot free them), so a refusal
-// leaves kHeadroom of the cap free: enough for the error, the next run, and umpire.bus.off.
-constexpr std::size_t kHeadroom = std::size_t{1} << 20;
-
+// The bus's subscriptions live on the C++ heap (EventBus::bytes()) and count against the Lua memory
+// cap (bindings/HeldBytes.hpp): the change since the last call is charged or given back after each
+// on/off, so subscriptions a reload dropped are given back at the next one.
 struct BusMemory {
     explicit BusMemory(Game&) {}
-    std::size_t charged = 0;
+    HeldBytes held;
 };
 
 bool charge_bus_memory(lua_State* L) {
     Game& game = Game::of(L);
-    auto& memory = game.extension<BusMemory>();
-    const std::size_t now = GameLog::of(L).bus.bytes();
-    if (now <= memory.charged) {
-        game.release_memory(memory.charged - now);
-    } else if (!game.charge_memory(now - memory.charged + kHeadroom)) {
-        return false;
-    } else {
-        game.release_memory(kHeadroom);
-    }
-    memory.charged = now;
-    return true;
+    return game.extension<BusMemory>().held.follow(game, GameLog::of(L).bus.bytes());
 }
 
 /// @lua umpire.bus.on(event, handler, options)
@@ -81,7 +68,7 @@ bool charge_bus_memory(lua_State* L) {
 int l_on(lua_State* L) {
     return lua::lua_guard(L, [&] {
         lua::StackCheck check(L, 1);
-        const std::string event = luaL_checkstring(L, 1);
+        const std::string event = lua::check_text(L, 1);
         luaL_checktype(L, 2, LUA_TFUNCTION);
         int priority = 0;
         bool sees_cancelled = false;
@@ -148,7 +135,7 @@ int l_emit(lua_State* L) {
     return lua::lua_guard(L, [&] {
         Game::require_main_thread(L, "umpire.bus.emit");
         lua::StackCheck check(L, 1);
-        const std::string name = luaL_checkstring(L, 1);
+        const std::string name = lua::check_text(L, 1);
         lua_createtable(L, 0, 4);
         const int table = lua_gettop(L);
         lua_pushstring(L, name.c_str());

@@ -32,6 +32,7 @@
 #include "bindings/GameState.hpp"
 #include "bindings/LuaError.hpp"
 #include "bindings/LuaLibrary.hpp"
+#include "bindings/RawWrite.hpp"
 #include "bindings/ReadOnlyData.hpp"
 #include "bindings/api_modules.hpp"
 #include "core/odds/EnumeratingSource.hpp"
@@ -655,13 +656,16 @@ int l_chain(lua_State* L) {
 /// ---Makes the table `into` (one the caller holds, such as a unit or an MG) equal to `from` (the
 /// ---chain's end state for it): fields `from` lacks are removed, the others copied. The field
 /// ---named `keep`, when given, is left as it is (e.g. an MG's Fire Lane, which holds hexes and so
-/// ---is not part of the state). Raw access: metamethods are not called.
+/// ---is not part of the state). Raw access: metamethods are not called. `into` may not be a
+/// ---library, a table of `umpire` or of `umpire.data` (each is read-only).
 /// ---@param into table
 /// ---@param from table
 /// ---@param keep? string
 int l_write_back(lua_State* L) {
     luaL_checktype(L, 1, LUA_TTABLE);
     luaL_checktype(L, 2, LUA_TTABLE);
+    // Raw writes get past a read-only view's __newindex (bindings/RawWrite.hpp).
+    if (const char* why = raw_write::refusal(L, 1)) return luaL_error(L, "umpire.odds.write_back: %s", why);
     const bool has_keep = !lua_isnoneornil(L, 3);
     lua_settop(L, 3);
     const auto is_kept = [&](int key_index) { return has_keep && lua_rawequal(L, key_index, 3); };

@@ -68,7 +68,7 @@ struct HexMap {
 HexMap& hex_map(lua_State* L) { return Game::of(L).extension<HexMap>(); }
 
 Hex check_hex(lua_State* L, int arg) {
-    if (lua_type(L, arg) == LUA_TSTRING) return hex_map(L).parse(lua_tostring(L, arg));
+    if (lua_type(L, arg) == LUA_TSTRING) return hex_map(L).parse(lua::check_printable(L, arg, "the hex name"));
     if (!lua_istable(L, arg))
         luaL_argerror(L, arg, "hex expected (a value from umpire.hex.asl, or an ASL name)");
     lua_getfield(L, arg, "q");
@@ -147,14 +147,14 @@ std::string name_of(lua_State* L, Hex h) {
 }
 
 hex::Side check_side(lua_State* L, int arg) {
-    const std::string side = luaL_optstring(L, arg, "left");
+    const std::string side = lua::opt_printable(L, arg, "left", "the side");
     if (side == "left") return hex::Side::Left;
     if (side == "right") return hex::Side::Right;
     throw Error("side must be \"left\" or \"right\", got \"" + side + "\"");
 }
 
 hex::VertexDir check_vertex_dir(lua_State* L, int arg) {
-    const std::string text = luaL_checkstring(L, arg);
+    const std::string text = lua::check_printable(L, arg, "the facing");
     for (int d = 0; d < 6; ++d) {
         const auto dir = static_cast<hex::VertexDir>(d);
         if (text == hex::name(dir)) return dir;
@@ -163,7 +163,7 @@ hex::VertexDir check_vertex_dir(lua_State* L, int arg) {
 }
 
 hex::HexsideDir check_hexside_dir(lua_State* L, int arg) {
-    const std::string text = luaL_checkstring(L, arg);
+    const std::string text = lua::check_printable(L, arg, "the hexside direction");
     for (int d = 0; d < 6; ++d) {
         const auto dir = static_cast<hex::HexsideDir>(d);
         if (text == hex::name(dir)) return dir;
@@ -190,9 +190,9 @@ int hex_concat(lua_State* L) {
         std::string text;
         for (int i = 1; i <= 2; ++i) {
             if (lua_istable(L, i)) text += name_of(L, check_hex(L, i));
-            else text += luaL_checkstring(L, i);
+            else text += lua::check_text(L, i);
         }
-        lua_pushstring(L, text.c_str());
+        lua_pushlstring(L, text.data(), text.size());
         return 1;
     });
 }
@@ -206,7 +206,7 @@ int hex_concat(lua_State* L) {
 int l_asl(lua_State* L) {
     return lua::lua_guard(L, [&] {
         lua::StackCheck check(L, 1);
-        push_hex(L, hex_map(L).parse(luaL_checkstring(L, 1)));
+        push_hex(L, hex_map(L).parse(lua::check_printable(L, 1, "the hex name")));
         return 1;
     });
 }

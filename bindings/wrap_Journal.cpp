@@ -54,8 +54,8 @@ int l_cite(lua_State* L) {
     return lua::lua_guard(
         L,
         [&] {
-            const std::string rule = lua_tostring(L, 1);
-            const std::string text = lua_isnoneornil(L, 2) ? "" : lua_tostring(L, 2);
+            const std::string rule = lua::check_text(L, 1);
+            const std::string text = lua::opt_text(L, 2, "");
             log->journal.cite(rule, text);
             charge_journal(L, *log);
             return 0;
@@ -70,7 +70,7 @@ int l_note(lua_State* L) {
     return lua::lua_guard(L, [&] {
         lua::StackCheck check(L, 0);
         auto& log = GameLog::of(L);
-        if (log.journaling) log.journal.note(luaL_checkstring(L, 1));
+        if (log.journaling) log.journal.note(lua::check_text(L, 1));
         charge_journal(L, log);
         return 0;
     });
@@ -84,11 +84,11 @@ int l_note(lua_State* L) {
 int l_result(lua_State* L) {
     return lua::lua_guard(L, [&] {
         lua::StackCheck check(L, 0);
-        const std::string text = luaL_checkstring(L, 1);
+        const std::string text = lua::check_text(L, 1);
         auto& log = GameLog::of(L);
         std::string json = lua_istable(L, 2) ? game_state::to_canonical_json(L, 2, &Game::of(L), "the data of umpire.result")
                                              : std::string();
-        const std::string rule = luaL_optstring(L, 3, "");
+        const std::string rule = lua::opt_text(L, 3, "");
         // With the journal off (the odds engine) the data goes nowhere: it is written all the same,
         // so that data which is not plain is refused as with the journal on, but not parsed.
         if (!log.journaling) {
@@ -125,7 +125,7 @@ int l_result(lua_State* L) {
 int l_cited(lua_State* L) {
     return lua::lua_guard(L, [&] {
         lua::StackCheck check(L, 1);
-        const std::string rule = luaL_checkstring(L, 1);
+        const std::string rule = lua::check_text(L, 1);
         // A rule is cited by an entry of its own, or by a step of a journaled modifier pipeline.
         bool found = false;
         for (const auto& e : GameLog::of(L).journal.entries()) {

@@ -43,7 +43,9 @@ void apply(Pipeline& p, std::int32_t op, std::int64_t operand, std::string sourc
 
 std::string string_field(lua_State* L, int table, int i) {
     lua_rawgeti(L, table, i);
-    std::string s = lua_isstring(L, -1) ? lua_tostring(L, -1) : "";
+    std::size_t length = 0;
+    const char* text = lua_isstring(L, -1) ? lua_tolstring(L, -1, &length) : "";
+    std::string s(text, length);
     lua_pop(L, 1);
     return s;
 }
@@ -53,7 +55,7 @@ Pipeline materialize(lua_State* L, int index) {
     luaL_checktype(L, index, LUA_TTABLE);
     lua_getfield(L, index, "name");
     lua_getfield(L, index, "kind");
-    Pipeline p(luaL_optstring(L, -2, ""), luaL_optstring(L, -1, ""));
+    Pipeline p(lua::opt_text(L, -2, ""), lua::opt_text(L, -1, ""));
     lua_pop(L, 2);
     const char* fields[] = {"ops", "values", "sources", "rules", "notes"};
     for (const char* f : fields) lua_getfield(L, index, f);

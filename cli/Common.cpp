@@ -127,7 +127,8 @@ RulesetArgs split_rulesets(const Common& c) {
     RulesetArgs out;
     for (const auto& r : c.rulesets) {
         const fs::path p(r);
-        if (fs::is_directory(p) && !fs::is_regular_file(p / "ruleset.yaml")) out.search.push_back(p);
+        std::error_code ec;  // a name too long for a path is a name (then "not found"), not an exception
+        if (fs::is_directory(p, ec) && !fs::is_regular_file(p / "ruleset.yaml", ec)) out.search.push_back(p);
         else out.load.push_back(r);
     }
     return out;

@@ -57,7 +57,9 @@ std::string ruleset_label(const std::string& ruleset) {
 }  // namespace
 
 int cmd_odds(const Common& common, const OddsInputs& in) {
-    const bool is_script = !in.code.empty() || std::filesystem::is_regular_file(in.target) || in.target.ends_with(".lua");
+    std::error_code too_long;  // a 5000-letter expression: not a file name (it threw, and the process aborted)
+    const bool is_script =
+        !in.code.empty() || std::filesystem::is_regular_file(in.target, too_long) || in.target.ends_with(".lua");
     // A bad expression is bad usage (exit 2), as in `umpire roll`.
     if (!is_script) {
         try {

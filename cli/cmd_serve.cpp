@@ -75,7 +75,8 @@ int cmd_serve(const Common& common, const ServeInputs& in) {
         return kUsage;
     }
     return guarded(common, [&] {
-        if (!fs::is_regular_file(in.script)) throw Error("no script file '" + in.script + "'");
+        std::error_code ec;  // (a name too long for a path is no file either)
+        if (!fs::is_regular_file(in.script, ec)) throw Error("no script file '" + in.script + "'");
         serve::PageRequest request;
         request.host = host_options(common);
         request.rulesets = split_rulesets(common).load;
@@ -115,9 +116,9 @@ int cmd_serve(const Common& common, const ServeInputs& in) {
             for (const auto& m : ruleset::chain(ruleset::find(name, ruleset::search_path(paths)), ruleset::search_path(paths)))
                 if (std::find(trees.begin(), trees.end(), m.dir) == trees.end()) trees.push_back(m.dir);
         std::vector<fs::path> files = {in.script};
-        if (!in.scenario.empty() && fs::is_regular_file(in.scenario)) files.push_back(in.scenario);
+        if (!in.scenario.empty() && fs::is_regular_file(in.scenario, ec)) files.push_back(in.scenario);
         for (const auto& t : in.rules_texts)
-            if (!fs::is_regular_file(t)) throw Error("no rules text file '" + t + "'");
+            if (!fs::is_regular_file(t, ec)) throw Error("no rules text file '" + t + "'");
 
         serve::Session session(workers ? isolated_compute(*workers)
                                        : serve::Session::Compute([request] { return serve::compute_page(request); }),

@@ -19,6 +19,7 @@
 #include "bindings/LuaTables.hpp"
 #include "bindings/ReadOnlyData.hpp"
 #include "host/LuaHost.hpp"
+#include "host/Sandbox.hpp"
 
 namespace umpire {
 
@@ -700,6 +701,10 @@ std::string DataGuard::put_back(LuaHost& host) {
                 if (changed.empty()) changed = module;
             }
             lua_pop(L, 3);
+            // ... and the read-only views of the libraries and umpire, which must stay empty
+            // (host/Sandbox.hpp, clear_views).
+            const std::string view = sandbox::clear_views(L);
+            if (changed.empty()) changed = view;
             // After every run, changed or not: a run that changed the data and put it back itself
             // leaves nothing to find, yet what it worked out in between may be kept. (Emptying
             // costs a walk of the caches; `umpire test`, a run per spec, took no longer.)
@@ -735,8 +740,9 @@ void DataGuard::check(LuaHost& host, const std::string& who) {
     const std::string changed = put_back(host);
     if (changed.rfind("umpire.rules", 0) == 0)
         throw ScriptError(who + " changed " + changed + " (" + module_guard::kWhy + ")");
-    if (!changed.empty())
+    if (changed.rfind("umpire.data", 0) == 0)
         throw ScriptError(who + " changed " + changed + " (umpire.data is read-only: copy it first, and change the copy)");
+    if (!changed.empty()) throw ScriptError(who + " changed " + changed + " (" + sandbox::kViewsWhy + ")");
 }
 
 std::string DataGuard::path_of(lua_State* L, int index) {

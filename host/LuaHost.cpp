@@ -1315,6 +1315,7 @@ void LuaHost::make_unusable(const char* why) noexcept {
 std::string LuaHost::display_path(const fs::path& file) {
     std::error_code ec;
     const fs::path absolute = fs::weakly_canonical(fs::absolute(file, ec), ec);
+    if (ec) return file.generic_string();  // (a name too long for a path showed as "")
     const fs::path cwd = fs::current_path(ec);
     const fs::path relative = absolute.lexically_relative(cwd);
     if (!relative.empty() && *relative.begin() != "..") return relative.generic_string();

@@ -22,7 +22,8 @@
 #include <vector>
 
 #include "bindings/LuaError.hpp"
-#include "bindings/ReadOnlyData.hpp"
+#include "bindings/LuaTables.hpp"
+#include "bindings/RawWrite.hpp"
 #include "bindings/api_modules.hpp"
 #include "host/LuaHost.hpp"
 
@@ -607,7 +608,9 @@ void wrap_reentrant(lua_State* L, const char* lib, const char* name, bool patter
 // (__index) and refuses writes (__newindex); `__metatable` hides and locks that metatable, and
 // the sandbox's rawset refuses a view (the marker field below), so neither setmetatable nor
 // rawset can get past it. Cost: one __index step per look-up, done by the VM without a call.
-constexpr const char* kReadOnlyMarker = "umpire.read_only";
+using raw_write::kViewMarker;
+// The field of a view's metatable holding the name its errors use ("umpire.dice").
+constexpr const char* kViewName = "umpire.view_name";
 // The registry's table of every view and its real table (weak keys and values), read by pairs and next.
 constexpr const char* kViewsKey = "umpire.sandbox.views";
 // The registry's slot for the prelude's table of functions (pairs, next, ...).
@@ -619,13 +622,7 @@ int l_read_only_newindex(lua_State* L) {
                       lua_tostring(L, lua_upvalueindex(1)));
 }
 
-bool is_read_only_view(lua_State* L, int index) {
-    if (!lua_getmetatable(L, index)) return false;
-    lua_getfield(L, -1, kReadOnlyMarker);
-    const bool view = lua_toboolean(L, -1);
-    lua_pop(L, 2);
-    return view;
-}
+bool is_read_only_view(lua_State* L, int index) { return raw_write::is_view(L, index); }
 
 /// ---Like Lua's rawset, except that it refuses the read-only views of the libraries and of `umpire`,
 /// ---and the tables of `umpire.data`.
@@ -633,13 +630,7 @@ int l_rawset(lua_State* L) {
     luaL_checktype(L, 1, LUA_TTABLE);
     luaL_checkany(L, 2);
     luaL_checkany(L, 3);
-    if (is_read_only_view(L, 1)) return luaL_error(L, "rawset: this table is a read-only view");
-    if (lua_getmetatable(L, 1)) {
-        lua_getfield(L, -1, read_only_data::kMarker);
-        const bool data = lua_toboolean(L, -1);
-        lua_pop(L, 2);
-        if (data) return luaL_error(L, "rawset: umpire.data is read-only (copy it first, and change the copy)");
-    }
+    if (const char* why = raw_write::refusal(L, 1)) return luaL_error(L, "rawset: %s", why);
     lua_settop(L, 3);
     lua_rawset(L, 1);
     return 1;
@@ -668,7 +659,7 @@ void make_read_only(lua_State* L, int table, const char* field, const char* disp
         return;
     }
     lua_newtable(L);  // the view
-    lua_createtable(L, 0, 4);
+    lua_createtable(L, 0, 6);
     lua_pushvalue(L, -3);
     lua_setfield(L, -2, "__index");
     lua_pushstring(L, display);
@@ -677,7 +668,9 @@ void make_read_only(lua_State* L, int table, const char* field, const char* disp
     lua_pushboolean(L, 0);
     lua_setfield(L, -2, "__metatable");
     lua_pushboolean(L, 1);
-    lua_setfield(L, -2, kReadOnlyMarker);
+    lua_setfield(L, -2, kViewMarker);
+    lua_pushstring(L, display);
+    lua_setfield(L, -2, kViewName);
     lua_setmetatable(L, -2);
     // pairs and next walk the real table of a view (kPrelude).
     lua_getfield(L, LUA_REGISTRYINDEX, kViewsKey);
@@ -688,6 +681,55 @@ void make_read_only(lua_State* L, int table, const char* field, const char* disp
     lua_pop(L, 1);
     lua_setfield(L, table, field);
     lua_pop(L, 1);
+}
+
+// A key shown in a path: `.name` for a string, `[1]` for a number, `[a table]` for anything else
+// (never tostring: a key's __tostring would run rule code here).
+std::string key_in_path(lua_State* L, int key) {
+    switch (lua_type(L, key)) {
+        case LUA_TSTRING: {
+            std::size_t length = 0;
+            const char* text = lua_tolstring(L, key, &length);
+            return "." + std::string(text, std::min<std::size_t>(length, 80));
+        }
+        case LUA_TNUMBER: {
+            lua_pushvalue(L, key);  // a copy: lua_tostring changes what it converts
+            std::string shown = "[" + std::string(lua_tostring(L, -1)) + "]";
+            lua_pop(L, 1);
+            return shown;
+        }
+        case LUA_TBOOLEAN: return lua_toboolean(L, key) ? "[true]" : "[false]";
+        default: return std::string("[a ") + luaL_typename(L, key) + "]";
+    }
+}
+
+std::string clear_views(lua_State* L) {
+    lua::StackCheck check(L, 0);
+    std::string first;
+    lua_getfield(L, LUA_REGISTRYINDEX, kViewsKey);
+    if (!lua_istable(L, -1)) {
+        lua_pop(L, 1);
+        return first;
+    }
+    const int views = lua_gettop(L);
+    lua_pushnil(L);
+    while (lua_next(L, views) != 0) {
+        lua_pop(L, 1);  // the real table
+        const int view = lua_gettop(L);
+        lua_pushnil(L);
+        if (lua_next(L, view) != 0) {
+            if (first.empty()) {
+                lua_getmetatable(L, view);
+                lua_getfield(L, -1, kViewName);
+                first = std::string(lua_isstring(L, -1) ? lua_tostring(L, -1) : "a read-only view") + key_in_path(L, view + 1);
+                lua_pop(L, 2);
+            }
+            lua_pop(L, 2);
+            lua::clear_table(L, view);
+        }
+    }
+    lua_pop(L, 1);
+    return first;
 }
 
 void push_writable(lua_State* L, int index) {

@@ -2,6 +2,8 @@
 #pragma once
 #include <lua.hpp>
 
+#include <string>
+
 namespace umpire::sandbox {
 
 // Once per lua_State, before any rule code runs: strips what must not be reachable even through
@@ -23,6 +25,19 @@ void push_load(lua_State* L, int env);
 // Replaces table[field] (if it is a table) with a read-only view of it: reads go through, writes
 // and rawset are errors naming `display` ("umpire.dice"). See Sandbox.cpp.
 void make_read_only(lua_State* L, int table, const char* field, const char* display);
+
+// After a run (and at the end of a load): empties every read-only view of the state and returns
+// the first key found in one ("umpire[1]", "string.format"), or "" when all were empty, as they
+// must be. A view's own table stays empty through assignments and the sandbox's rawset; a raw write
+// that got past them (LuaJIT's table.insert, which is raw: `table.insert(umpire, x)`) would shadow
+// the real table's field for every ruleset of the state and pass a value to every later run.
+// Cost: a next() per view. Allocates nothing but the message.
+std::string clear_views(lua_State* L);
+
+// What a run that left a key in a view is told after its path.
+constexpr const char* kViewsWhy =
+    "the libraries and umpire are read-only views shared by every ruleset and run: a ruleset cannot change them for "
+    "the others";
 
 // Pushes the table behind a read-only view at index (or the table itself if it is not a view):
 // how host code writes into what rule code may only read.

@@ -65,13 +65,20 @@ std::string listed(const std::vector<fs::path>& search_path) {
     return where;
 }
 
+// Does `dir` hold a ruleset.yaml? A name given on the command line may be too long for a path: then
+// it holds none (fs::is_regular_file without an error code threw, and the message was the library's).
+bool has_manifest(const fs::path& dir) {
+    std::error_code ec;
+    return fs::is_regular_file(dir / "ruleset.yaml", ec);
+}
+
 fs::path find_by_name(const std::string& name, const std::vector<fs::path>& search_path) {
     const std::string where = listed(search_path);
     if (!valid_name(name))
         throw ScriptError("'" + name + "' is not a ruleset name (letters, digits, '_', '-' and '.'; a "
                           "name is looked up on the search path:" + where + ")");
     for (const auto& dir : search_path)
-        if (fs::is_regular_file(dir / name / "ruleset.yaml")) return fs::absolute(dir / name).lexically_normal();
+        if (has_manifest(dir / name)) return fs::absolute(dir / name).lexically_normal();
     throw ScriptError("ruleset '" + name + "' not found on the search path:" + where);
 }
 
@@ -620,9 +627,9 @@ Manifest read_manifest(const fs::path& dir, LoadCache* cache) {
 
 fs::path find(const std::string& name_or_dir, const std::vector<fs::path>& search_path) {
     const fs::path as_path(name_or_dir);
-    if (fs::is_regular_file(as_path / "ruleset.yaml")) return clean_dir(as_path);
+    if (has_manifest(as_path)) return clean_dir(as_path);
     for (const auto& dir : search_path)
-        if (fs::is_regular_file(dir / name_or_dir / "ruleset.yaml"))
+        if (has_manifest(dir / name_or_dir))
             return clean_dir(dir / name_or_dir);
     const std::string where = listed(search_path);
     const std::string hint = shared().root.empty()
@@ -715,6 +722,13 @@ void load_data(LuaHost& host, int data, const DataSource& source) {
         throw ScriptError(source.display + ":1:1: a data file must hold a map or a list", source.display, 1);
     }
     const std::string name = name_of(source.file);
+    // umpire.data.scenario is the host's function that reads scenarios/; it was set over a data
+    // file of that name, whose values were lost without a word (session 37).
+    if (name == "scenario") {
+        lua_pop(L, 1);
+        throw ScriptError(source.display + ":1:1: a data file cannot be named 'scenario': umpire.data.scenario is "
+                          "the function that reads scenarios/ (rename the file)", source.display, 1);
+    }
     lua_getfield(L, data, name.c_str());
     if (lua_istable(L, -1) && !marks::is_sequence(L, -1) && !marks::is_sequence(L, -2)) {
         marks::deep_merge(L, -1, -2);  // a child's file of the same name layers over the parent's
@@ -1022,6 +1036,8 @@ void load_into(LuaHost& host, int env, const std::vector<fs::path>& dirs, bool* 
         if (const std::string tampered = module_guard::check(L, rules, validated ? 0 : last_layer_sealed_from);
             !tampered.empty())
             throw ScriptError("loading the rules changed " + tampered + " (" + module_guard::kWhy + ")");
+        if (const std::string view = sandbox::clear_views(L); !view.empty())
+            throw ScriptError("loading the rules changed " + view + " (" + sandbox::kViewsWhy + ")");
         // The one verify of a load (ReusableData says why the kept tables need none before).
         const std::string changed = guard.verify(L, data);
         if (!changed.empty() && reused) *retry_fresh = true;

@@ -63,9 +63,10 @@ local meta = {
 -- 1e300 (or math.huge) cast to one became -2^63 in the journal's line (session 35's attacks).
 local LIMIT = 2 ^ 53
 
-local function whole(value, method)
+local function whole(value, method, level)
   if type(value) ~= "number" or value ~= floor(value) or value > LIMIT or value < -LIMIT then
-    error("ModifierPipeline:" .. method .. ": a whole number from -2^53 to 2^53 expected, got " .. tostring(value), 3)
+    error("ModifierPipeline:" .. method .. ": a whole number from -2^53 to 2^53 expected, got " .. tostring(value),
+          level or 3)
   end
   return value
 end
@@ -104,8 +105,11 @@ function Pipeline:halve(rounding, source, rule, note)
   return push(self, op, 0, source, rule, note)
 end
 
--- The general path: the steps through core's ModifierPipeline (one FFI call).
-local function general_total(self)
+-- The general path: the steps through core's ModifierPipeline (one FFI call). Its errors are raised
+-- at `level` (of the caller to blame, counted from here) and name the pipeline: core's messages
+-- start with the pipeline's name, which the FFI's pipeline has not (it read ": total overflows
+-- int64", naming nothing; session 37).
+local function general_total(self, level)
   local n = self.n
   local ops, values = ffi.new("int32_t[?]", n + 1), ffi.new("int64_t[?]", n + 1)
   local s = self
@@ -114,14 +118,16 @@ local function general_total(self)
     ops[i - 1], values[i - 1] = s[at + OP], s[at + VALUE]
   end
   if C.umpire_ffi_pipeline_total(ops, values, n, total_out) == 0 then
-    error(ffi.string(C.umpire_ffi_error()), 3)
+    local message = ffi.string(C.umpire_ffi_error())
+    if message:sub(1, 2) == ": " then message = self.name .. message end
+    error(message, level)
   end
   return tonumber(total_out[0])
 end
 
 function Pipeline:total()
   local total
-  if self.simple then total = self.sum else total = general_total(self) end
+  if self.simple then total = self.sum else total = general_total(self, 3) end
   if not self.journaled then
     self.journaled = true
     if journaling[1] then journal(view(self)) end
@@ -147,12 +153,15 @@ end
 
 -- The pipeline of a list of modifiers, each added in turn (entries of value 0 left out), and its
 -- total: what bus.total_of gives when it needs the pipeline.
+-- Its errors are raised at level 2: total_of's caller, since total_of tail-calls it (they named
+-- this file's lines before; session 37).
 local function total_through_pipeline(name, entries, kind)
   local m = modifiers(name, kind)
   for _, e in ipairs(entries) do
     local value = e.value
-    if value ~= 0 then m:add(value, e.source, e.rule, e.note) end
+    if value ~= 0 then m:add(whole(value, "add", 3), e.source, e.rule, e.note) end
   end
+  if not m.simple then general_total(m, 3) end  -- its errors, here; the total again below (rare)
   return m:total(), m
 end
 

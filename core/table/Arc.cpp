@@ -13,10 +13,14 @@ namespace {
 // lands on the inclusive side, as the rule says.
 constexpr double kAngleTolerance = 1e-9;
 
-void check_half_angle(double half_angle) {
+// The arc's facing and half-angle. A facing of NaN or an infinity compares false with every
+// offset: the target was silently out of the arc (in_arc false, rotation_into_arc NaN; session 37).
+void check_arc(double facing, double half_angle) {
     if (!(half_angle >= 0.0 && half_angle <= 180.0))
         throw RuleError("arc half-angle must be between 0 and 180 degrees, got " +
                         std::to_string(half_angle));
+    if (!std::isfinite(facing))
+        throw RuleError("arc facing must be a finite number of degrees, got " + std::to_string(facing));
 }
 
 // A circle seen from outside subtends the directions bearing ± asin(r/d): every ray from the
@@ -44,7 +48,7 @@ Offset offset_of(Point origin, double facing, const Circle& target) {
 }  // namespace
 
 bool in_arc(Point origin, double facing, double half_angle, const Circle& target) {
-    check_half_angle(half_angle);
+    check_arc(facing, half_angle);
     const Offset o = offset_of(origin, facing, target);
     return o.inside || std::abs(o.turn) <= half_angle + o.widen + kAngleTolerance;
 }
@@ -64,7 +68,7 @@ bool in_arc(const Model& shooter, double half_angle, const Model& target) {
 }
 
 double rotation_into_arc(Point origin, double facing, double half_angle, const Circle& target) {
-    check_half_angle(half_angle);
+    check_arc(facing, half_angle);
     const Offset o = offset_of(origin, facing, target);
     const double reach = half_angle + o.widen;
     if (o.inside || std::abs(o.turn) <= reach + kAngleTolerance) return 0.0;

@@ -512,7 +512,8 @@ function umpire.odds.chain(spec) end
 ---Makes the table `into` (one the caller holds, such as a unit or an MG) equal to `from` (the
 ---chain's end state for it): fields `from` lacks are removed, the others copied. The field
 ---named `keep`, when given, is left as it is (e.g. an MG's Fire Lane, which holds hexes and so
----is not part of the state). Raw access: metamethods are not called.
+---is not part of the state). Raw access: metamethods are not called. `into` may not be a
+---library, a table of `umpire` or of `umpire.data` (each is read-only).
 ---@param into table
 ---@param from table
 ---@param keep? string

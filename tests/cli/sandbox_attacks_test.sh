@@ -458,4 +458,72 @@ done
 kill "$serve_pid" 2>/dev/null; wait "$serve_pid" 2>/dev/null
 case "$page" in *'"message":"bad'*'byte"'*) ;; *) echo "FAIL: serve of an error that is not UTF-8: $page"; cat "$work/serve.out"; fail=1 ;; esac
 
+# Session 37 (h1). Each check fails on the binary before its fix (docs/sandbox.md, "The attack suite").
+# umpire.odds.write_back wrote raw into any table: into a read-only view it put the key in the view's
+# own table, where it shadowed the library's field for every ruleset of the Lua state and every later
+# run. A module of a second ruleset replaced string.format and umpire.cite under asl.
+mkdir -p "$work/wb/rules"
+printf 'name: wb\nmodules: [evil]\n' > "$work/wb/ruleset.yaml"
+printf 'umpire.odds.write_back(string, {format = function() return "EVIL" end})\nreturn {}\n' > "$work/wb/rules/evil.lua"
+expect 1 "wb/rules/evil.lua:1: umpire.odds.write_back: this table is a read-only view" run \
+  --ruleset "$src/rulesets/asl" --ruleset "$work/wb" -e 'return string.format("%d", 5)'
+expect 1 "(command line):1: umpire.odds.write_back: this table is a read-only view" run -e 'umpire.odds.write_back(umpire, {cite = print})'
+expect 1 "(command line):1: umpire.odds.write_back: umpire.data is read-only" run --ruleset "$src/rulesets/asl" \
+  -e 'umpire.odds.write_back(umpire.data.ift, {})'
+# LuaJIT's table.insert is raw too: a key left in a view passed a value to the next run (and ruleset).
+expect 1 "(command line) changed umpire[1] (the libraries and umpire are read-only views" run -e 'table.insert(umpire, "left")'
+printf 'table.insert(math, 1)\nreturn {}\n' > "$work/wb/rules/evil.lua"
+expect 1 "loading the rules changed math[1] (the libraries and umpire are read-only views" run \
+  --ruleset "$src/rulesets/asl" --ruleset "$work/wb" -e 'return 1'
+spec_case 'test("a", function() table.insert(umpire, "left by a") end) test("b", function() eq(umpire[1], nil) end)' \
+  "1 passed, 1 failed"
+grep -qF "the test changed umpire[1]" "$work/out" || { echo "FAIL: a key left in a view by a spec test:"; cat "$work/out"; fail=1; }
+# umpire.hooks kept its handlers and event names on the C++ heap, outside the cap: 3000 events of
+# 1 MiB names ran the worker out of its 2 GiB address space after 18 s (with --no-isolate, without end).
+# Under a cap of 32 MiB, names of 64 KiB: the refusal counts C++ memory (before, the Lua strings alone
+# reached the cap, and the message said nothing of C++ memory).
+expect 1 "C++ memory" run --memory 256 --timeout 0 \
+  -e 'local big = ("x"):rep(2^16) for i = 1, 30000 do umpire.hooks.on(big .. i, print) end'
+# A string argument read as a C string ended at its first NUL: "2d6\0+100" rolled 2d6, the events
+# "e\0a" and "e\0b" were one, and a citation's text lost what followed the NUL.
+expect 1 "(command line):1: the dice expression holds the control byte 0x00 at column 4" run -e 'return umpire.dice.roll("2d6\0+100")'
+expect 1 "(command line):1: the hex name holds the control byte 0x00 at column 3" run -e 'return umpire.hex.asl("K8\0x")'
+expect 1 "umpire: no handler ran" run \
+  -e 'umpire.bus.on("e\0a", function() error("the handler of e\\0a ran for e\\0b") end) umpire.bus.emit("e\0b", {}) error("no handler ran", 0)'
+# Spec API: assert_near passed for a NaN on either side (NaN > tolerance is false), and pick(0) of
+# seeded_random was NaN, pick(-3) -1.
+spec_case 'test("n", function() assert_near(0/0, 0.5) end)' "specs/tests/t.lua:1: expected 0.5 (+-1e-09), got nan"
+spec_case 'test("p", function() local pick = seeded_random(7) pick(0) end)' \
+  "specs/tests/t.lua:1: seeded_random: pick(n) takes a whole number n from 1 to 2147483646, got 0"
+# umpire.table.in_arc with a facing of NaN (or an infinity) answered false without a word.
+expect 1 "(command line):1: arc facing must be a finite number of degrees, got -nan" run \
+  -e 'return umpire.table.in_arc({x = 0, y = 0}, 0/0, 45, {x = 1, y = 0})'
+# A data file named scenario was lost under umpire.data.scenario, the host's function.
+mkdir -p "$work/scen/data"
+printf 'name: scen\ndata: [scenario]\n' > "$work/scen/ruleset.yaml"
+printf 'a: 1\n' > "$work/scen/data/scenario.yaml"
+expect 1 "scen/data/scenario.yaml:1:1: a data file cannot be named 'scenario'" run --ruleset "$work/scen" -e 'return 1'
+# An argument too long for a file name: `odds` aborted (SIGABRT, an uncaught filesystem_error), the
+# others said "umpire: filesystem error: status: File name too long [...]".
+long=$(printf 'a%.0s' $(seq 5000))
+expect 2 "umpire odds: bad dice expression 'aaaa" odds "$long"
+expect 1 "umpire: ruleset 'aaaa" run --ruleset "$long" -e 'return 1'
+expect 1 "umpire: no scenario file 'aaaa" draw "$long"
+# new house-rule copied the JSON file a parent's data modeline names, wherever it was, into the
+# house rule's schemas/ (a parent's `$schema=../../../.docker/config.json`: its tokens).
+mkdir -p "$work/search/hostile/data" "$work/secret"
+printf '{"auths": {"r": {"auth": "TOKEN"}}, "type": "object"}\n' > "$work/secret/config.json"
+printf 'name: hostile\nversion: 1.0.0\ndata: [units]\n' > "$work/search/hostile/ruleset.yaml"
+printf '# yaml-language-server: $schema=../../../secret/config.json\na: 1\n' > "$work/search/hostile/data/units.yaml"
+expect 1 "lies outside the ruleset's folders and the shipped schemas: not read" new house-rule mine --extends hostile \
+  --ruleset "$work/search" --dir "$work/made"
+if grep -rqs TOKEN "$work/made"; then echo "FAIL: new house-rule copied a file outside the parent"; fail=1; fi
+# A pipeline's overflow named nothing (": total overflows int64"), and umpire.bus.total_of's errors
+# named fast_modifiers.lua's lines.
+expect 1 "(command line):1: IFT DRM: total overflows int64" run \
+  -e 'local m = umpire.bus.modifiers("IFT DRM") m:start(2^53) m:multiply(2^53) local t = m:total() return t'
+expect 1 "(command line):2: ModifierPipeline:add: a whole number from -2^53 to 2^53 expected, got 0.5" run \
+  -e 'local x
+local t = umpire.bus.total_of("x", {{value = 0.5}}) return t'
+
 exit $fail
