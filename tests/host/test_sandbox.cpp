@@ -443,6 +443,9 @@ TEST_CASE("a yield goes through the sandbox's pcall and xpcall, as through LuaJI
     CHECK(t.eval("select(2, pcall(error, 'x', 0))") == "x");
     CHECK(t.eval("select(2, pcall(error))") == "nil");
     CHECK_THROWS_WITH(t.host.run_string("pcall()", "@p.lua"), "p.lua:1: bad argument #1 to 'pcall' (value expected)");
+    // (a nil first argument is no missing one: the sandbox's pcall counts its arguments only then)
+    CHECK(t.eval("select(2, pcall(nil))") == "attempt to call a nil value");
+    CHECK(t.eval("select(2, pcall(nil, 1))") == "attempt to call a nil value");
     CHECK_THROWS_WITH(t.host.run_string("xpcall(print, 1)", "@p.lua"),
                       "p.lua:1: bad argument #2 to 'xpcall' (function expected, got number)");
     // An error of the text LuaJIT gives a memory error is no memory error: caught, as before.
