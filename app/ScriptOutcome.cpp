@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/Error.hpp"
+#include "host/BytecodeOpcodes.hpp"
 
 namespace umpire::odds_runner {
 namespace {
@@ -54,24 +55,21 @@ bool append_scalar(std::string& out, lua_State* L, int index) {
 }  // namespace
 
 // The return instructions (RET1, RET, RETM, and the tail calls CALLT, CALLMT) are read off small
-// functions, as host/TailCallWhere.cpp reads its opcodes, so another LuaJIT numbering does not
-// break it. RET0 (no result) is left out: a chunk ends in one whether or not it returns.
-constexpr const char* kReturningLine = R"lua(
+// functions by the opcode readers host/TailCallWhere.cpp's locator uses too
+// (host/BytecodeOpcodes.hpp). RET0 (no result) is left out: a chunk ends in one whether or not it
+// returns.
+constexpr const char* kReturningLineHeader = R"lua(
 local util, fn = ...
 local funcbc, funcinfo = util.funcbc, util.funcinfo
-local function op(f, pc) return funcbc(f, pc) % 256 end
-local function last(f)
-  local pc = 1
-  while funcbc(f, pc + 1) do pc = pc + 1 end
-  return op(f, pc)
-end
+)lua";
+constexpr const char* kReturningLineBody = R"lua(
 local g
-local returns = {[last(function() return g end)] = true, [last(function(a, b) return a, b end)] = true,
-  [last(function(...) return ... end)] = true, [last(function(f) return f() end)] = true,
-  [last(function(f, ...) return f(...) end)] = true}
+local returns = {[last_op(function() return g end)] = true, [last_op(function(a, b) return a, b end)] = true,
+  [last_op(function(...) return ... end)] = true, [last_op(function(f) return f() end)] = true,
+  [last_op(function(f, ...) return f(...) end)] = true}
 local line, pc = nil, 1
 while funcbc(fn, pc) do
-  if returns[op(fn, pc)] then
+  if returns[op_at(fn, pc)] then
     local at = funcinfo(fn, pc).currentline
     if line and line ~= at then return 0 end
     line = at
@@ -85,12 +83,13 @@ int returning_line(lua_State* L, int index) {
     if (index < 0) index = lua_gettop(L) + index + 1;
     const int top = lua_gettop(L);
     if (!lua_checkstack(L, 6) || lua_type(L, index) != LUA_TFUNCTION || lua_iscfunction(L, index)) return 0;
+    const std::string chunk = bytecode::with_opcode_readers(kReturningLineHeader, kReturningLineBody);
     lua_getglobal(L, "package");
     if (lua_istable(L, -1)) lua_getfield(L, -1, "loaded");
     if (lua_istable(L, -1)) lua_getfield(L, -1, "jit.util");
     int line = 0;
     if (lua_istable(L, -1) &&
-        luaL_loadbuffer(L, kReturningLine, std::strlen(kReturningLine), "=(returning line)") == 0) {
+        luaL_loadbuffer(L, chunk.data(), chunk.size(), "=(returning line)") == 0) {
         lua_insert(L, -2);  // the chunk, then jit.util
         lua_pushvalue(L, index);
         if (lua_pcall(L, 2, 1, 0) == 0 && lua_type(L, -1) == LUA_TNUMBER) line = static_cast<int>(lua_tointeger(L, -1));

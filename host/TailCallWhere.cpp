@@ -6,6 +6,7 @@
 #include <lua.hpp>
 
 #include "core/Error.hpp"
+#include "host/BytecodeOpcodes.hpp"
 #include "host/LuaHost.hpp"
 
 namespace umpire::tail_call {
@@ -55,7 +56,8 @@ return {util = require("jit.util"), bit = require("bit"), getinfo = debug.getinf
   getupvalue = debug.getupvalue, getmetatable = debug.getmetatable, getfenv = getfenv, rawget = rawget,
   type = type, setmetatable = setmetatable, sort = table.sort, concat = table.concat}
 )lua";
-constexpr const char* kLocator = R"lua(
+// The locator is kLocatorHeader, the shared opcode readers (host/BytecodeOpcodes.hpp), then kLocatorBody.
+constexpr const char* kLocatorHeader = R"lua(
 local needs = ...
 local util, bit = needs.util, needs.bit
 local funcbc, funcinfo, funck = util.funcbc, util.funcinfo, util.funck
@@ -64,13 +66,8 @@ local getfenv, rawget, type, setmetatable = needs.getfenv, needs.rawget, needs.t
 local sort, concat = needs.sort, needs.concat
 local band, rshift = bit.band, bit.rshift
 local strings = getmetatable("").__index
-
-local function op_at(fn, pc) return band(funcbc(fn, pc), 0xff) end
-local function last_op(fn)
-  local pc = 1
-  while funcbc(fn, pc + 1) do pc = pc + 1 end
-  return op_at(fn, pc)
-end
+)lua";
+constexpr const char* kLocatorBody = R"lua(
 local up
 local GGET, UGET = op_at(function() return g end, 1), op_at(function() return up end, 1)
 local TGETS, MOV = op_at(function(t) return t.x end, 1), op_at(function(a) local b = a return b end, 1)
@@ -449,7 +446,8 @@ bool push_locator(lua_State* L) {
     const int top = lua_gettop(L);
     lua_getfield(L, LUA_REGISTRYINDEX, kLocatorKey);
     if (lua_type(L, -1) == LUA_TFUNCTION) return true;
-    int status = luaL_loadbuffer(L, kLocator, std::strlen(kLocator), "=(tail call locator)");
+    const std::string locator = bytecode::with_opcode_readers(kLocatorHeader, kLocatorBody);
+    int status = luaL_loadbuffer(L, locator.data(), locator.size(), "=(tail call locator)");
     if (status == 0) {
         lua_insert(L, -2);  // the chunk, then the needs
         status = lua_pcall(L, 1, 1, 0);
