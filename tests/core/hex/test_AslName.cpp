@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "core/Error.hpp"
+#include "core/Utf8.hpp"
 #include "core/hex/AslName.hpp"
 
 using namespace umpire::hex;
@@ -119,4 +120,46 @@ TEST_CASE("ASL names: configurable board size", "[hex][asl]") {
     CHECK(error_of("J6", small).first == 1);
     const BoardSize wide{52, 0, 20};
     CHECK(parse_asl_name("ZZ20", wide) == AslName{0, 51, 20});
+}
+
+// A long input is drawn by a window around the bad character (a 100 000-character hex name was
+// printed whole, twice). Checked against the input itself over random lengths and positions: the
+// caret stands under input[position], the drawn text is a piece of the input, and it is short.
+TEST_CASE("a parse error draws a long input by a window around the bad character", "[hex][errors]") {
+    std::uint64_t x = 12345;
+    const auto next = [&](std::uint64_t n) { x = x * 16807 % 2147483647; return x % n; };
+    for (int round = 0; round < 2000; ++round) {
+        const std::size_t length = 1 + next(300);
+        std::string input;
+        for (std::size_t i = 0; i < length; ++i) input += static_cast<char>('A' + next(26));
+        const std::size_t position = next(length);
+        const std::string what = umpire::ParseError("hex", input, position, "p").what();
+        const std::size_t l2 = what.find("\n  "), l3 = what.find("\n  ", l2 + 1);
+        REQUIRE(l3 != std::string::npos);
+        const std::string drawn = what.substr(l2 + 3, l3 - l2 - 3), caret = what.substr(l3 + 3);
+        INFO(what);
+        CHECK(what.find("at column " + std::to_string(position + 1) + ": p") != std::string::npos);
+        REQUIRE(caret.size() >= 1);
+        CHECK(caret.back() == '^');
+        CHECK(caret.find_first_not_of(' ') == caret.size() - 1);
+        REQUIRE(caret.size() - 1 < drawn.size());
+        CHECK(drawn[caret.size() - 1] == input[position]);
+        if (length <= umpire::ParseError::kShownWidth) {
+            CHECK(drawn == input);
+        } else {
+            CHECK(drawn.size() <= umpire::ParseError::kShownWidth + 6);
+            std::string piece = drawn;
+            if (piece.rfind("...", 0) == 0) piece.erase(0, 3);
+            if (piece.size() >= 3 && piece.compare(piece.size() - 3, 3, "...") == 0) piece.erase(piece.size() - 3);
+            CHECK(input.find(piece) != std::string::npos);
+            CHECK(what.find("(" + std::to_string(length) + " characters)") != std::string::npos);
+        }
+    }
+    // Cut off a character's bytes never: the message stays UTF-8.
+    std::string accents;
+    for (int i = 0; i < 200; ++i) accents += "\xc3\xa9";  // e-acute
+    for (std::size_t position : {0, 1, 37, 101, 200, 399}) {
+        const std::string what = umpire::ParseError("hex", accents, position, "p").what();
+        CHECK(umpire::first_bad_utf8(what) == std::string::npos);
+    }
 }
