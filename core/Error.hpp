@@ -30,7 +30,7 @@ struct ParseError : Error {
 
 private:
     // The input as quoted and drawn: whole when it is short; else kShownWidth bytes around the
-    // position, with "..." where it was cut, moved off the middle of a UTF-8 sequence so the
+    // position (shifted left at the input's end), with "..." where it was cut, moved off the middle of a UTF-8 sequence so the
     // message stays valid text. The caret is drawn under the same character as in the whole.
     static std::string format(const std::string& what_kind, const std::string& input,
                               std::size_t position, const std::string& problem) {
@@ -41,7 +41,10 @@ private:
             const auto continuation = [&](std::size_t i) {
                 return i < input.size() && (static_cast<unsigned char>(input[i]) & 0xC0) == 0x80;
             };
+            // Centred on the position, but never running past the input's end: an error at the
+            // last character shows the whole width before it rather than half a window of nothing.
             std::size_t from = position > kShownWidth / 2 ? position - kShownWidth / 2 : 0;
+            from = std::min(from, input.size() - kShownWidth);
             while (from > 0 && continuation(from)) --from;
             std::size_t to = std::min(input.size(), from + kShownWidth);
             while (to < input.size() && continuation(to)) ++to;

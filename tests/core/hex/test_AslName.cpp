@@ -152,6 +152,8 @@ TEST_CASE("a parse error draws a long input by a window around the bad character
             if (piece.rfind("...", 0) == 0) piece.erase(0, 3);
             if (piece.size() >= 3 && piece.compare(piece.size() - 3, 3, "...") == 0) piece.erase(piece.size() - 3);
             CHECK(input.find(piece) != std::string::npos);
+            // The window is full width wherever the bad character is, also near the input's end.
+            CHECK(piece.size() == umpire::ParseError::kShownWidth);
             CHECK(what.find("(" + std::to_string(length) + " characters)") != std::string::npos);
         }
     }
