@@ -3,6 +3,7 @@
 #include <lua.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <map>
 #include <mutex>
@@ -86,6 +87,8 @@ nlohmann::json to_json(lua_State* L, int index, int depth = 0) {
     case LUA_TBOOLEAN: return lua_toboolean(L, index) != 0;
     case LUA_TNUMBER: {
         const lua_Number n = lua_tonumber(L, index);
+        if (std::isnan(n)) return "NaN";  // (JSON has no such number: see play in Replay.hpp)
+        if (std::isinf(n)) return n > 0 ? "Infinity" : "-Infinity";
         if (n == static_cast<lua_Number>(static_cast<long long>(n))) return static_cast<long long>(n);
         return n;
     }
@@ -126,7 +129,8 @@ nlohmann::json to_json(lua_State* L, int index, int depth = 0) {
 
 }  // namespace
 
-nlohmann::json play(LuaHost& host, std::uint64_t seed, const std::vector<std::string>& rulesets, nlohmann::json inputs) {
+nlohmann::json play(LuaHost& host, std::uint64_t seed, const std::vector<std::string>& rulesets, nlohmann::json inputs,
+                    std::string* printed) {
     if (!rulesets.empty()) ruleset::load(host, rulesets);
     if (inputs.contains("state") && inputs["state"].is_string()) host.set_state_json(inputs["state"].get<std::string>());
     inputs["state"] = host.state_json();
@@ -139,7 +143,14 @@ nlohmann::json play(LuaHost& host, std::uint64_t seed, const std::vector<std::st
     const int n = host.run_string(code, script.empty() ? "=(command line)" : "@" + LuaHost::display_path(script), true);
     lua_State* L = host.state();
     nlohmann::json results = nlohmann::json::array();
-    for (int i = n; i >= 1; --i) results.push_back(to_json(L, -i));
+    for (int i = n; i >= 1; --i) {
+        results.push_back(to_json(L, -i));
+        if (!printed) continue;
+        if (i != n) *printed += "\t";
+        const nlohmann::json& value = results.back();
+        if (lua_type(L, -i) == LUA_TNUMBER && !std::isfinite(lua_tonumber(L, -i))) *printed += lua_tostring(L, -i);
+        else *printed += value.is_string() ? value.get<std::string>() : value.dump();
+    }
     lua_pop(L, n);
     return results;
 }

@@ -31,9 +31,14 @@ void stamp_header(LuaHost& host, std::uint64_t seed, nlohmann::json inputs);
 // runs inputs["code"], named after inputs["script"] (or "(command line)" for -e code).
 // The journal is host's; errors are ScriptError with file:line as from any run. Returns what the
 // code returned, as a JSON array: nil is null, a table of plain data an array or an object, a
-// function or userdata its tostring().
+// function or userdata its type's name. JSON has no infinities and no NaN (a JSON writer puts
+// null), so a number that is not finite is the string "Infinity", "-Infinity" or "NaN", the
+// spellings JavaScript's Number() and Python's float() read back (and protobuf's JSON mapping
+// writes). With `printed`, also the values as `umpire run` prints them, tab-separated, as a REPL
+// would: strings as they are, numbers as Lua's tostring spells them (inf, -inf, nan), other
+// values as their JSON.
 nlohmann::json play(LuaHost& host, std::uint64_t seed, const std::vector<std::string>& rulesets,
-                    nlohmann::json inputs);
+                    nlohmann::json inputs, std::string* printed = nullptr);
 
 // Compares a replayed journal with the recorded one. The header's ruleset hashes are compared
 // first: a ruleset edited since the recording is reported as such, because every later entry

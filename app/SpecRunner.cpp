@@ -196,6 +196,7 @@ SpecResult run_spec_file(LuaHost& host, const std::filesystem::path& file, const
         const LuaHost::KeptState initial_state(host, "kept to give each test of a spec file the state the rules loaded with");
         host.push_script_env();
         const int env = lua_gettop(L);
+        host.add_front("=(spec api)");
         host.load_chunk(kSpecApi, "=(spec api)", env);
         host.call(0, 1);
         const int tests = lua_gettop(L);

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <string_view>
 
 #include "core/Error.hpp"
 #include "core/odds/Report.hpp"
@@ -32,9 +33,6 @@ nlohmann::json value_json(const Value& v) {
     return std::get<std::string>(v);
 }
 
-// A JSON scalar as CSV/label text: strings as they are, others as JSON.
-std::string plain(const nlohmann::json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
-
 // RFC 4180: quote a field holding a comma, a quote or a line break.
 std::string csv_field(const std::string& s) {
     if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
@@ -42,6 +40,19 @@ std::string csv_field(const std::string& s) {
     for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
     return out + "\"";
 }
+
+// A text cell (a name, a string value or outcome): a spreadsheet opening the CSV reads a cell
+// that starts with =, +, -, @, a tab or a carriage return as a formula, so a script's outcome
+// "=HYPERLINK(...)" (or "-1+1") would run as one (CSV injection). As OWASP advises, such a cell
+// gets a leading single quote, which spreadsheets take as "this is text" and do not show. Numbers
+// are written by csv_field alone and stay numbers: -3 is a number, the string "-3" is '-3.
+std::string csv_text(const std::string& s) {
+    if (!s.empty() && std::string_view("=+-@\t\r").find(s[0]) != std::string_view::npos) return csv_field("'" + s);
+    return csv_field(s);
+}
+
+// A JSON scalar as a CSV cell: strings as text cells, others (numbers, booleans) as JSON.
+std::string csv_value(const nlohmann::json& v) { return v.is_string() ? csv_text(v.get<std::string>()) : csv_field(v.dump()); }
 
 Grid grid_of(const nlohmann::json& line) {
     Grid g;
@@ -269,27 +280,29 @@ std::string to_csv(const std::vector<nlohmann::json>& lines) {
     if (lines.empty()) return "";
     const auto& axes = lines.front().at("axes");
     std::string out = "cell";
-    for (const auto& a : axes) out += "," + csv_field(a.get<std::string>());
+    for (const auto& a : axes) out += "," + csv_text(a.get<std::string>());
     out += ",table,figure,outcome,exact,value\n";
     for (const auto& line : lines) {
         std::string head = std::to_string(line.at("cell").get<std::size_t>());
-        for (const auto& a : axes) head += "," + csv_field(plain(line.at("args").at(a.get<std::string>())));
+        for (const auto& a : axes) head += "," + csv_value(line.at("args").at(a.get<std::string>()));
         const auto& report = line.at("report");
         auto table = [&](const std::string& name, const nlohmann::json& t) {
             for (const auto& o : t.at("outcomes")) {
                 const auto& c = o.at("sides").at(0);
-                const std::string row = head + "," + csv_field(name) + ",";
-                out += row + "P," + csv_field(o.at("display").get<std::string>()) + "," + c.at("exact").get<std::string>() +
-                       "," + c.at("probability").dump() + "\n";
+                const std::string row = head + "," + csv_text(name) + ",";
+                // (a number's display is its number; any other outcome's is text)
+                const std::string& display = o.at("display").get_ref<const std::string&>();
+                const std::string outcome = o.at("outcome").is_number() ? csv_field(display) : csv_text(display);
+                out += row + "P," + outcome + "," + c.at("exact").get<std::string>() + "," + c.at("probability").dump() + "\n";
                 if (c.contains("at_least_exact"))
-                    out += row + "at_least," + csv_field(o.at("display").get<std::string>()) + "," +
-                           c.at("at_least_exact").get<std::string>() + "," + c.at("at_least").dump() + "\n";
+                    out += row + "at_least," + outcome + "," + c.at("at_least_exact").get<std::string>() + "," +
+                           c.at("at_least").dump() + "\n";
             }
             if (t.contains("moments")) {
                 const auto& m = t.at("moments").at(0);
-                out += head + "," + csv_field(name) + ",mean,," + m.at("mean_exact").get<std::string>() + "," +
+                out += head + "," + csv_text(name) + ",mean,," + m.at("mean_exact").get<std::string>() + "," +
                        m.at("mean").dump() + "\n";
-                out += head + "," + csv_field(name) + ",sd,,," + m.at("sd").dump() + "\n";
+                out += head + "," + csv_text(name) + ",sd,,," + m.at("sd").dump() + "\n";
             }
         };
         table("outcome", report);

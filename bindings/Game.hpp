@@ -91,6 +91,13 @@ public:
     static constexpr int kMaxCCalls = 200;
     int& c_calls() { return c_calls_; }
 
+    // ---- long C++ computations -----------------------------------------------------------------
+    // A binding about to compute for long without coming back to Lua (a distribution of many dice)
+    // notes the rule code's place first ("file:line: in umpire.dice.dist:"): the count hook cannot
+    // stop C++ code, so at the time limit the watchdog (or the worker's parent) ends the process,
+    // and its message names the last place noted. The host notes it (LuaHost::note_c_entry).
+    virtual void note_long_call(lua_State* L, const char* what) { (void)L, (void)what; }
+
     // ---- C++ memory made for Lua ------------------------------------------------------------------
     // A binding that keeps C++ heap memory alive behind a userdata (a distribution's weights)
     // charges it here, so it counts against the same cap as the Lua heap: charge_memory returns

@@ -114,6 +114,7 @@ int distribution_add(lua_State* L) {
             const auto& a = check_distribution(L, 1);
             const auto& b = check_distribution(L, 2);
             check_room(L, a.min() + b.min(), a.max() + b.max());
+            Game::of(L).note_long_call(L, "a distribution's +");
             push_distribution(L, a.plus(b));
         }
         return 1;
@@ -189,6 +190,9 @@ void push_distribution(lua_State* L, dice::Distribution d) {
 int distribution_of(lua_State* L) {
     return lua::lua_guard(L, [&] {
         lua::StackCheck check(L, 1);
+        // (a pool of 20,000 terms, or 1000d1000000!>=2{100}, computes for minutes, its bounds
+        // too: at the time limit the process is ended, and this is the place its message gives)
+        Game::of(L).note_long_call(L, "umpire.dice.dist");
         const dice::DiceExpression expression(lua::check_printable(L, 1, "the dice expression"));
         check_room(L, expression.min(), expression.max());
         push_distribution(L, expression.distribution());

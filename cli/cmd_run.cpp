@@ -23,22 +23,18 @@ int cmd_run(const Common& common, const RunInputs& in) {
                                  {"args", common.set},
                                  {"code", in.code.empty() ? LuaHost::read_file(in.script) : in.code},
                                  {"state", in.state_in.empty() ? nlohmann::json() : nlohmann::json(LuaHost::read_file(in.state_in))}};
-        const nlohmann::json results = replay::play(host, common.seed, split_rulesets(common).load, std::move(inputs));
+        std::string printed;  // what the script returned, as a REPL prints it (replay::play)
+        const nlohmann::json results =
+            replay::play(host, common.seed, split_rulesets(common).load, std::move(inputs), common.json ? nullptr : &printed);
         // Through the parent when isolated: the worker may not open a file for writing.
         // The state text is charged while it goes out (host/LuaHost.hpp, KeptState), uncopied.
         if (!in.state_out.empty())
             isolation::write_file(in.state_out, LuaHost::KeptState(host, "kept to write --save-state").text(), "\n");
         if (!in.journal_out.empty()) isolation::write_file(in.journal_out, host.extension<GameLog>().journal.dump() + "\n");
         // What the script returned is printed (`run -e 'return x'`), as a REPL would: strings as
-        // they are, other values as JSON, tab-separated; under --json it is the "returned" array.
-        if (!common.json && !results.empty()) {
-            std::string line;
-            for (const auto& v : results) {
-                if (!line.empty()) line += "\t";
-                line += v.is_string() ? v.get<std::string>() : v.dump();
-            }
-            std::cout << line << "\n";
-        }
+        // they are, numbers as Lua spells them, other values as JSON, tab-separated; under --json
+        // it is the "returned" array.
+        if (!common.json && !results.empty()) std::cout << printed << "\n";
         return report_run(common, "run", host, captured, results);
     }, outputs, {in.script, in.state_in}, FileAccess::none);
 }

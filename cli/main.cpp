@@ -20,6 +20,9 @@ int main(int argc, char** argv) {
     std::vector<std::string> test_rulesets;
 
     auto* run = app.add_subcommand("run", "Run a Lua script (or -e CODE) against the loaded rulesets.\n"
+                                          "What it returns is printed: strings as they are, numbers as Lua prints them\n"
+                                          "(inf, -inf, nan too), tables as JSON. Under --json it is the \"returned\" array,\n"
+                                          "where a number that is not finite is the string \"Infinity\", \"-Infinity\" or \"NaN\".\n"
                                           "Example: umpire run --ruleset asl -e \"print(umpire.data.ift[12])\"");
     run->add_option("SCRIPT", run_inputs.script, "Lua script file");
     run->add_option("-e,--execute", run_inputs.code, "Lua code to run instead of a file");

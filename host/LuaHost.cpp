@@ -490,12 +490,26 @@ void LuaHost::place_tail_called_error(lua_State* L) {
         message.replace(at, unnamed.size(), std::string("to '") + lua_tostring(L, -1) + "'");
         lua_pop(L, 1);
     }
+    message.insert(0, tail_call_place(L, top + 1));
+    lua_settop(L, top);
+    lua_pushlstring(L, message.data(), message.size());
+    lua_replace(L, 1);
+}
+
+// The place of the tail call by which the function at stack index `running` was reached from the
+// function the host's innermost call is running (it replaced that function's frame, and no frame
+// below tells a place): "file:line: " of the tail call when the locator (host/TailCallWhere.hpp)
+// can tell it, else "file: in a tail call: " of the function the host called, else "" (a C
+// function called). Only while a call of this host runs on the main thread. Raises nothing.
+std::string LuaHost::tail_call_place(lua_State* L, int running) {
+    LuaHost& host = from(L);
+    running = running < 0 ? lua_gettop(L) + running + 1 : running;
+    if (L != host.L_ || host.call_depth_ <= 0 || !lua_checkstack(L, 8)) return "";
+    const int top = lua_gettop(L);
     lua_rawgeti(L, LUA_REGISTRYINDEX, host.called_ref_);
-    lua_rawgeti(L, -1, host.call_depth_);
-    lua_replace(L, top + 2);  // top + 2: the function the host called
-    lua_settop(L, top + 2);
+    lua_rawgeti(L, -1, host.call_depth_);  // top + 2: the function the host called
     std::string place;
-    if (tail_call::push_called_where(L, top + 1, top + 2)) {
+    if (tail_call::push_called_where(L, running, top + 2)) {
         place = lua_tostring(L, -1);
     } else {
         lua_Debug called;
@@ -504,9 +518,35 @@ void LuaHost::place_tail_called_error(lua_State* L) {
             place = std::string(called.short_src) + ": in a tail call: ";
     }
     lua_settop(L, top);
-    message.insert(0, place);
-    lua_pushlstring(L, message.data(), message.size());
-    lua_replace(L, 1);
+    return place;
+}
+
+// error(message, level) of rule code (the sandbox's error, host/Sandbox.cpp), whose frame `level`
+// is gone: the function at `level - 1` (counted from error) was the bottom of the host's call,
+// reached by a tail call from the function the host called (`return check(x)` in a chunk, check
+// calling error(m, 2)). LuaJIT gives no place; the tail call's line is the best one left.
+bool LuaHost::push_error_tail_caller_where(lua_State* L, int level) {
+    LuaHost& host = from(L);
+    lua_Debug reached, beyond;
+    if (level < 2 || L != host.L_ || host.call_depth_ <= 0 || lua_getstack(L, level, &beyond) ||
+        !lua_getstack(L, level - 1, &reached) || !lua_checkstack(L, 4) || !lua_getinfo(L, "f", &reached))
+        return false;
+    const int reached_at = lua_gettop(L);
+    // (the function the host called itself, when it called error's caller directly: no tail call)
+    lua_rawgeti(L, LUA_REGISTRYINDEX, host.called_ref_);
+    lua_rawgeti(L, -1, host.call_depth_);
+    const bool direct = lua_rawequal(L, -1, -3) != 0;
+    lua_pop(L, 2);
+    std::string place;
+    try {  // (no C++ exception may cross the Lua frames of error's caller)
+        if (!direct) place = tail_call_place(L, reached_at);
+    } catch (const std::exception&) {
+        place.clear();
+    }
+    lua_settop(L, reached_at - 1);
+    if (place.empty()) return false;
+    lua_pushlstring(L, place.data(), place.size());
+    return true;
 }
 
 // An error raised by a C function (level 1 of the message handler) that a function Lua code called
@@ -967,7 +1007,29 @@ std::uint64_t LuaHost::refused_allocations(lua_State* L) { return from(L).alloc_
 void LuaHost::note_c_entry(lua_State* L, const char* what) {
     LuaHost& host = from(L);
     if (!host.limits_->watchdog) return;
-    if (!tail_call::push_caller_where(L)) luaL_where(L, 1);
+    // The place is the running function's caller, passing over the host's Lua fronts (add_front)
+    // to the rule code that called them.
+    int level = 1;
+    for (lua_Debug ar; !host.fronts_.empty() && lua_getstack(L, level, &ar) && lua_getinfo(L, "S", &ar) &&
+                       std::find(host.fronts_.begin(), host.fronts_.end(), ar.source) != host.fronts_.end();)
+        ++level;
+    if (level > 1 || !tail_call::push_caller_where(L)) luaL_where(L, level);
+    // No frame below: reached by a tail call from the function the host called (`return
+    // umpire.dice.dist(e)` in a chunk): the line of that tail call, as an error there is placed.
+    lua_Debug running;
+    if (lua_objlen(L, -1) == 0 && lua_getstack(L, 0, &running) && lua_getinfo(L, "f", &running)) {
+        std::string place;
+        try {  // (no C++ exception may cross the Lua frames of the C function's caller)
+            place = tail_call_place(L, -1);
+        } catch (const std::exception&) {
+            place.clear();
+        }
+        lua_pop(L, 1);
+        if (!place.empty()) {
+            lua_pop(L, 1);
+            lua_pushlstring(L, place.data(), place.size());
+        }
+    }
     lua_pushfstring(L, "in %s:", what);
     lua_concat(L, 2);
     host.limits_->watchdog->set_where(lua_tostring(L, -1));

@@ -98,6 +98,14 @@ bool same_in_next_order(lua_State* L, int live, int record) {
     return i == static_cast<int>(lua_objlen(L, record));
 }
 
+// Has the live table at `live` the metatable the record kept at `meta` (false for none)?
+bool same_metatable(lua_State* L, int live, int meta) {
+    if (!lua_getmetatable(L, live)) lua_pushboolean(L, 0);
+    const bool same = lua_rawequal(L, -1, meta) != 0;
+    lua_pop(L, 1);
+    return same;
+}
+
 // The first difference between the live table at `live` and the entry's record at `record` (and
 // its metatable at `meta`), "" for none: the exact comparison, for a table that failed the walk
 // of same_in_next_order (changed, or only its pairs in another order).
@@ -151,10 +159,7 @@ std::string difference(lua_State* L, int live, int record, int meta, const std::
         }
         lua_pop(L, 1);
     }
-    if (!lua_getmetatable(L, live)) lua_pushboolean(L, 0);
-    const bool same_meta = lua_rawequal(L, -1, meta);
-    lua_pop(L, 1);
-    if (!same_meta) return path + " (its metatable)";
+    if (!same_metatable(L, live, meta)) return path + " (its metatable)";
     return "";
 }
 
@@ -239,14 +244,9 @@ std::string check(lua_State* L, int rules, int untouched_from) {
             const int record = lua_gettop(L);
             lua_rawgeti(L, entry, kMetatable);
             const int meta = lua_gettop(L);
-            if (same_in_next_order(L, live, record)) {
-                if (!lua_getmetatable(L, live)) lua_pushboolean(L, 0);
-                const bool same_meta = lua_rawequal(L, -1, meta);
-                lua_pop(L, 1);
-                if (same_meta) {
-                    lua_settop(L, entry - 1);
-                    continue;
-                }
+            if (same_in_next_order(L, live, record) && same_metatable(L, live, meta)) {
+                lua_settop(L, entry - 1);
+                continue;
             }
             // Changed, or only its pairs in another order: the exact comparison decides.
             lua_rawgeti(L, entry, kPath);

@@ -322,7 +322,8 @@ void push_ordered_keys(lua_State* L) {
     lua_pushcclosure(L, l_ordered_keys, 2);
 }
 
-const char* const kBase[] = {"assert", "error",    "ipairs",       "select",
+// (error is the sandbox's own, l_error: push_env)
+const char* const kBase[] = {"assert", "ipairs",       "select",
                              "tonumber", "tostring",     "type",         "unpack",
                              "rawequal", "rawget", "rawset",       "setmetatable", "getmetatable",
                              "_VERSION"};
@@ -512,6 +513,21 @@ int resume(lua_State* L, lua_State* co, int nargs) {
     lua_xmove(co, L, 1);
     LuaHost::raise_if_stopped(L, status);
     return -1;
+}
+
+/// ---Like Lua's error, except that error(message, 2) in a function reached by a tail call from the
+/// ---chunk (or function) the host runs, `return check(x)`, names the line of that tail call: the
+/// ---frame of its caller is gone, and Lua's error gave no place at all.
+int l_error(lua_State* L) {
+    const int level = static_cast<int>(luaL_optinteger(L, 2, 1));
+    lua_settop(L, 1);
+    if (lua_isstring(L, 1) && level > 0) {  // (as LuaJIT's error: a number gets a place too)
+        luaL_where(L, level);
+        if (lua_objlen(L, -1) == 0 && LuaHost::push_error_tail_caller_where(L, level)) lua_replace(L, -2);
+        lua_pushvalue(L, 1);
+        lua_concat(L, 2);
+    }
+    return lua_error(L);
 }
 
 /// ---Like Lua's coroutine.resume, except that a stopped script stays stopped.
@@ -873,6 +889,8 @@ void push_env(lua_State* L) {
     lua_pop(L, 1);
     lua_pushcfunction(L, l_rawset);
     lua_setfield(L, env, "rawset");
+    lua_pushcfunction(L, l_error);
+    lua_setfield(L, env, "error");
 
     lua_getfield(L, LUA_REGISTRYINDEX, kPreludeKey);
     lua_getfield(L, -1, "pairs");

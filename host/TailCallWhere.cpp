@@ -243,6 +243,17 @@ local function is_lua_function(v)
   return lua
 end
 
+-- Is the closure running made of prototype p (an FNEW's, `local function check` of a frame that
+-- is gone)? Lua cannot reach a closure's prototype, so they are compared by what jit.util tells of
+-- both: source, lines, parameters and size (two functions alike in all of these are one line's
+-- twins, `local function a(x) end local function b(x) end`, and either line is the tail call's).
+local function made_of(p, running)
+  if not is_lua_function(running) then return false end
+  local a, b = funcinfo(p), funcinfo(running)
+  return a.source == b.source and a.linedefined == b.linedefined and a.lastlinedefined == b.lastlinedefined and
+    a.params == b.params and a.bytecodes == b.bytecodes and a.upvalues == b.upvalues
+end
+
 -- Adds to hits and maybes the tail calls of fn (named fname) and of the chain below them that
 -- may have called running.
 local function search(running, fn, fname, hits, maybes, seen, depth)
@@ -252,7 +263,7 @@ local function search(running, fn, fname, hits, maybes, seen, depth)
   for i = 1, #tails do
     local callee, name = evaluate(tails[i][2], fn, nil)
     local place = {fn = fn, name = fname, line = tails[i][1]}
-    if callee == running then hits[#hits + 1] = place
+    if callee == running or (is_proto(callee) and made_of(callee, running)) then hits[#hits + 1] = place
     elseif callee == UNKNOWN then maybes[#maybes + 1] = place
     elseif is_lua_function(callee) then search(running, callee, name or "?", hits, maybes, seen, depth + 1)
     elseif is_proto(callee) then

@@ -80,6 +80,12 @@ struct TextOptions {
 constexpr std::size_t kShortFraction = 13;
 
 std::string format_text(const Report& report, const TextOptions& options = {});
+// The label each row of `table` is shown by in the text and the SVG: its display() ("5", "hit",
+// "a=1 b=2"), except where two rows would read alike (the number 5 and the string "5", true and
+// "true", the tables {a="1 b=2"} and {a=1,b=2}): those rows are shown by their keys, which tell
+// them apart (strings quoted, tables in braces). Rows that read alike nowhere else keep the plain
+// form, so every report without such a pair reads as before; the JSON gives both forms always.
+std::vector<std::string> row_labels(const ReportTable& table);
 // The JSON document (schemas/odds-report.schema.json); every row, exact values as fraction text.
 nlohmann::json to_json(const Report& report);
 // The JSON value of an outcome.

@@ -48,7 +48,9 @@ SvgChart::Chart chart_of(const Report& report, const ReportTable& table, std::st
     }
     std::size_t folded = 0;
     std::vector<double> folded_sum(report.sides.size(), 0.0);
-    for (const auto& row : table.rows) {
+    const std::vector<std::string> labels = row_labels(table);
+    for (std::size_t r = 0; r < table.rows.size(); ++r) {
+        const ReportRow& row = table.rows[r];
         const bool rare = std::all_of(row.sides.begin(), row.sides.end(),
                                       [&](const ReportCell& c) { return c.probability < o.fold_below; });
         if (rare) {
@@ -56,7 +58,7 @@ SvgChart::Chart chart_of(const Report& report, const ReportTable& table, std::st
             for (std::size_t i = 0; i < row.sides.size(); ++i) folded_sum[i] += row.sides[i].probability;
             continue;
         }
-        chart.labels.push_back(row.outcome.display());
+        chart.labels.push_back(labels[r]);
         for (std::size_t i = 0; i < row.sides.size(); ++i) {
             const auto& c = row.sides[i];
             chart.series[i].values.push_back(c.probability);

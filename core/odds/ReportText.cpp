@@ -4,6 +4,7 @@
 // folded into one.
 #include <algorithm>
 #include <cstdio>
+#include <unordered_map>
 #include <vector>
 
 #include "core/odds/Report.hpp"
@@ -103,7 +104,9 @@ std::string table_text(const Report& report, const ReportTable& table, const Tex
 
     std::size_t folded = 0;
     std::vector<ReportCell> folded_sum(n);
-    for (const auto& row : table.rows) {
+    const std::vector<std::string> labels = row_labels(table);
+    for (std::size_t r = 0; r < table.rows.size(); ++r) {
+        const ReportRow& row = table.rows[r];
         if (is_rare(row, o.fold_below)) {
             ++folded;
             for (std::size_t i = 0; i < n; ++i) {
@@ -113,7 +116,7 @@ std::string table_text(const Report& report, const ReportTable& table, const Tex
             }
             continue;
         }
-        std::vector<std::string> line{row.outcome.display()};
+        std::vector<std::string> line{labels[r]};
         for (std::size_t i = 0; i < n; ++i)
             for (auto& column : cell_text(row.sides[i], exact[i], o)) line.push_back(std::move(column));
         if (plain && !exact[0]) {
@@ -170,6 +173,26 @@ std::string side_lines(const ReportSide& side, bool plain) {
 }
 
 }  // namespace
+
+std::vector<std::string> row_labels(const ReportTable& table) {
+    std::vector<std::string> labels;
+    labels.reserve(table.rows.size());
+    for (const auto& row : table.rows) labels.push_back(row.outcome.display());
+    // Keys differ from each other, but one may read as another row's display (the string "\"5\""
+    // beside the number 5 and the string "5"): so again until no two labels are alike. Each pass
+    // only turns displays into keys, so it ends.
+    for (bool changed = true; changed;) {
+        changed = false;
+        std::unordered_map<std::string, std::size_t> readers;  // label -> rows shown by it
+        for (const auto& label : labels) ++readers[label];
+        for (std::size_t r = 0; r < labels.size(); ++r)
+            if (readers[labels[r]] > 1 && labels[r] != table.rows[r].outcome.key()) {
+                labels[r] = table.rows[r].outcome.key();
+                changed = true;
+            }
+    }
+    return labels;
+}
 
 std::string format_text(const Report& report, const TextOptions& options) {
     std::string out = table_text(report, report.outcomes, options);

@@ -526,4 +526,51 @@ expect 1 "(command line):2: ModifierPipeline:add: a whole number from -2^53 to 2
   -e 'local x
 local t = umpire.bus.total_of("x", {{value = 0.5}}) return t'
 
+# Session 38: the minor defects session 37's attacks left open.
+# A pattern bomb inside the spec API's raises() was named at the spec API's own line, "(spec api):89".
+printf 'test("r", function()\n  raises(function() error(("a"):rep(3000), 0) end, ".-.-.-.-.-b")\nend)\n' > "$work/specs/tests/t.lua"
+"$umpire" test --timeout 1 --ruleset "$work/specs" > "$work/out" 2>&1
+grep -qF "specs/tests/t.lua:2: in string.find: script stopped: killed at the wall-clock limit of 1 s" "$work/out" ||
+  { echo "FAIL: a pattern bomb in raises() not named at the test's line:"; cat "$work/out"; fail=1; }
+# A distribution computed for longer than the limit was named by its chunk alone, "(command line):".
+expect 1 "(command line):2: in umpire.dice.dist: script stopped: killed at the wall-clock limit of 1 s" \
+  run --timeout 1 -e 'local x = 1
+return umpire.dice.dist("1000d1000000!>=2{100}")'
+# (d14000 + d14000 is 2e8 additions, under the refusal's 2e8: seconds)
+expect 1 "(command line):2: in a distribution's +: script stopped: killed at the wall-clock limit of 0.5 s" \
+  run --timeout 0.5 -e 'local d = umpire.dice.dist("d14000")
+return (d + d):mean()'
+# A pipeline's method called with a self that is no pipeline failed inside fast_modifiers.lua.
+expect 1 "(command line):2: ModifierPipeline:add: called on a table value, not a pipeline (write m:add(...), with a colon)" \
+  run -e 'local m = umpire.bus.modifiers("IFT DRM")
+m.add({}, 1)'
+expect 1 "(command line):1: ModifierPipeline:total: called on a nil value" run -e 'local m = umpire.bus.modifiers("x") local t = m.total() return t'
+expect 1 "(command line):1: ModifierPipeline:steps: called on a table value" run -e 'local m = umpire.bus.modifiers("x") local s = m.steps({}) return s'
+# Outcomes that print alike (5 and "5", true and "true") were two rows of the same text.
+"$umpire" odds -e 'local d = umpire.dice.d(4) if d == 1 then return 5 elseif d == 2 then return "5" elseif d == 3 then return true end return "true"' \
+  > "$work/out" 2>&1
+for row in '^5 ' '^"5" ' '^true ' '^"true" '; do
+  grep -q -- "$row" "$work/out" || { echo "FAIL: no row $row in the odds report:"; cat "$work/out"; fail=1; }
+done
+# `run -e 'return 1/0'` printed null; --json gave null too.
+[ "$("$umpire" run -e 'return 1/0, -1/0, 0/0, "x"')" = "$(printf 'inf\t-inf\tnan\tx')" ] ||
+  { echo "FAIL: run does not print inf, -inf and nan as Lua does"; fail=1; }
+"$umpire" run --json -e 'return 1/0, -1/0, 0/0, {1/0}' > "$work/out" &&
+  python3 -c 'import json, sys; r = json.load(open(sys.argv[1]))["returned"]; sys.exit(r != ["Infinity", "-Infinity", "NaN", ["Infinity"]])' "$work/out" ||
+  { echo "FAIL: run --json does not write inf, -inf and nan as Infinity, -Infinity, NaN:"; cat "$work/out"; fail=1; }
+# sweep --csv wrote a text cell starting with = (or +, -, @) as it was: a formula in a spreadsheet.
+printf 'local d = umpire.dice.d(3)\nif d == 1 then return "=HYPERLINK(\\"http://x\\")" elseif d == 2 then return -1 end\nreturn umpire.args.s\n' \
+  > "$work/inject.lua"
+"$umpire" sweep "$work/inject.lua" --grid 's=@SUM(1),plain' --csv "$work/out.csv" > /dev/null 2>&1 ||
+  { echo "FAIL: sweep of $work/inject.lua"; fail=1; }
+for cell in ",'@SUM(1),outcome,P,'@SUM(1)," ",\"'=HYPERLINK(\"\"http://x\"\")\"," ",outcome,P,-1,"; do
+  grep -qF -- "$cell" "$work/out.csv" || { echo "FAIL: no cell $cell in the CSV:"; cat "$work/out.csv"; fail=1; }
+done
+if grep -q ',=\|,"=\|,@' "$work/out.csv"; then echo "FAIL: a CSV cell starts with = or @:"; cat "$work/out.csv"; fail=1; fi
+# error(m, 2) in a function reached by a tail call from the chunk had no place at all.
+expect 1 "umpire: (command line):2: not a number" run -e 'local function check(x) if type(x) ~= "number" then error("not a number", 2) end end
+return check("x")'
+expect 1 "umpire: (command line):1: deliberate" run -e 'local function check() error("deliberate", 2) end local function f() check() end f()'
+expect 1 "umpire: no place" run -e 'local function check() error("no place", 0) end return check()'
+
 exit $fail

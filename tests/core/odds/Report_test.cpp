@@ -1,6 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <regex>
+#include <set>
 
 #include "core/odds/Exact.hpp"
 #include "core/odds/MonteCarlo.hpp"
@@ -132,4 +134,45 @@ TEST_CASE("SvgChart helpers", "[odds][report]") {
     CHECK(tags_balanced(s));
     CHECK(SvgChart::number(12.0) == "12");
     CHECK(SvgChart::number(-0.001) == "0");
+}
+
+// Outcomes that display alike (the number 5 and the string "5"; true and "true"; two tables whose
+// "a=1 b=2" reads the same) were printed as two identical rows; `--json` told them apart. Each row
+// must now read differently, by its key where it would read as another row, and by its display
+// everywhere else.
+TEST_CASE("rows that would read alike are told apart by their keys", "[odds][report]") {
+    const auto mixed = [](DieSource& d) {
+        switch (d.die(8)) {
+            case 1: return Outcome(5);
+            case 2: return Outcome("5");
+            case 3: return Outcome(true);
+            case 4: return Outcome("true");
+            case 5: return Outcome(Fields{{"a", std::string("1 b=2")}});
+            case 6: return Outcome(Fields{{"a", 1.0}, {"b", 2.0}});
+            case 7: return Outcome("\"5\"");  // reads as the string "5"'s key
+            default: return Outcome("hit");
+        }
+    };
+    const auto exact = enumerate(mixed);
+    REQUIRE(exact);
+    const Report report = plain(*exact);
+    const std::vector<std::string> labels = row_labels(report.outcomes);
+    REQUIRE(labels.size() == 8);
+    CHECK(std::set<std::string>(labels.begin(), labels.end()).size() == 8);
+    for (std::size_t r = 0; r < labels.size(); ++r) {
+        const Outcome& o = report.outcomes.rows[r].outcome;
+        CHECK((labels[r] == o.display() || labels[r] == o.key()));
+    }
+    for (std::size_t r = 0; r < labels.size(); ++r)  // alike to no other row: as before
+        if (report.outcomes.rows[r].outcome.key() == "\"hit\"") CHECK(labels[r] == "hit");
+    CHECK(std::count(labels.begin(), labels.end(), "hit") == 1);
+    const std::string text = format_text(report);
+    for (const char* row : {"\n5 ", "\n\"5\" ", "\ntrue ", "\n\"true\" ", "\n{a=\"1 b=2\"} ", "\n{a=1,b=2} ", "\nhit "})
+        CHECK_THAT(text, Catch::Contains(row));
+    // A report with no such pair reads exactly as display() gives its rows.
+    const auto b11 = enumerate(asl_b11);
+    REQUIRE(b11);
+    const Report plain_b11 = plain(*b11);
+    for (std::size_t r = 0; r < plain_b11.outcomes.rows.size(); ++r)
+        CHECK(row_labels(plain_b11.outcomes)[r] == plain_b11.outcomes.rows[r].outcome.display());
 }
