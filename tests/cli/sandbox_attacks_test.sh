@@ -526,4 +526,25 @@ expect 1 "(command line):2: ModifierPipeline:add: a whole number from -2^53 to 2
   -e 'local x
 local t = umpire.bus.total_of("x", {{value = 0.5}}) return t'
 
+# Session 38 (h2). The fold's cache found a chain again by its call site, state and a fingerprint of
+# its functions, which left out the globals a step reads: a step reading `bonus`, set from a die
+# before the chain, was given the first path's end states on every path (exact 11 and 12 at 1/2
+# each; 11, 12, 21, 22 at 1/4 is right). Each script's exact odds must equal those of --no-fold (the
+# chain run path by path, no cache; it reports no truncated mass).
+fold_case() {  # fold_case NAME ARGS...: odds ARGS, folded and not, must print the same table
+  local name="$1"; shift
+  "$umpire" odds "$@" 2>&1 | grep -v 'paths evaluated\|^truncated:' > "$work/folded"
+  "$umpire" odds --no-fold "$@" 2>&1 | grep -v 'paths evaluated\|^truncated:' > "$work/unfolded"
+  if ! grep -q '^21 ' "$work/unfolded" || ! cmp -s "$work/folded" "$work/unfolded"; then
+    echo "FAIL: $name: folded and unfolded odds differ:"; diff "$work/folded" "$work/unfolded"; fail=1
+  fi
+}
+chain='local s = umpire.odds.chain{state = {t = 0}, max_steps = 1, step = '
+fold_case "a global" -e "bonus = umpire.dice.d(2) ${chain}function(s) s.t = s.t + bonus * 10 + umpire.dice.d(2) end} return s.t"
+fold_case "a global read by a global function" \
+  -e "function b() return bonus end bonus = umpire.dice.d(2) ${chain}function(s) s.t = s.t + b() * 10 + umpire.dice.d(2) end} return s.t"
+fold_case "a global read by stop" -e "bonus = umpire.dice.d(2) local s = umpire.odds.chain{state = {t = 0}, max_steps = 3,
+  step = function(s) s.t = s.t + 9 + umpire.dice.d(2) end, stop = function(s) return s.t >= bonus * 10 end} return s.t"
+
+
 exit $fail
