@@ -546,5 +546,16 @@ fold_case "a global read by a global function" \
 fold_case "a global read by stop" -e "bonus = umpire.dice.d(2) local s = umpire.odds.chain{state = {t = 0}, max_steps = 3,
   step = function(s) s.t = s.t + 9 + umpire.dice.d(2) end, stop = function(s) return s.t >= bonus * 10 end} return s.t"
 
+# Session 38 (h2). An odds outcome and a field name were read up to their first NUL: "x\0y" and
+# "x\0z" were counted as one outcome "x" (probability 1), and two field names as one field; and an
+# outcome that is not UTF-8 ended `odds --json` in "umpire: [json.exception.type_error.316] ...".
+expect 1 "(odds script):1: the script's result \"x\\x00y\" holds a NUL byte at offset 1" odds \
+  -e 'if umpire.dice.d(2) == 1 then return "x\0y" end return "x\0z"'
+expect 1 "(odds script):1: a field name of the script's result \"a\\x00" odds \
+  --monte-carlo --samples 100 -e 'if umpire.dice.d(2) == 1 then return {["a\0b"] = 1} end return {["a\0c"] = 1}'
+expect 1 "(odds script):1: the script's result \"\\xFF\" is not UTF-8 text (byte 0xFF at offset 0)" odds --json -e 'return "\255"'
+expect 1 "(odds script):1: field 'a' of the script's result \"b\\xC3\" is not UTF-8 text (byte 0xC3 at offset 1)" odds \
+  -e 'return {a = "b\195"}'
+
 
 exit $fail
