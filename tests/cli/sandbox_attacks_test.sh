@@ -557,5 +557,8 @@ expect 1 "(odds script):1: the script's result \"\\xFF\" is not UTF-8 text (byte
 expect 1 "(odds script):1: field 'a' of the script's result \"b\\xC3\" is not UTF-8 text (byte 0xC3 at offset 1)" odds \
   -e 'return {a = "b\195"}'
 
+# Session 38 (h2). A game state's boolean key was named as nothing: "the boolean key  cannot be saved".
+expect 1 "state.x: the boolean key true cannot be saved" run --save-state "$work/saved.json" -e 'umpire.state.x = {[true] = 1}'
+
 
 exit $fail
