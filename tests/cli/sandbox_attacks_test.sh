@@ -560,5 +560,19 @@ expect 1 "(odds script):1: field 'a' of the script's result \"b\\xC3\" is not UT
 # Session 38 (h2). A game state's boolean key was named as nothing: "the boolean key  cannot be saved".
 expect 1 "state.x: the boolean key true cannot be saved" run --save-state "$work/saved.json" -e 'umpire.state.x = {[true] = 1}'
 
+# Session 38 (h2). `sweep merge` took a shard line's cell as it came: -1 was read as 2^64 - 1 and merged
+# in place of the missing cell 1 (status 0), and a cell given as text ended in
+# "umpire: [json.exception.type_error.302] ...", naming no file.
+printf 'return umpire.args.n + umpire.dice.d(2)\n' > "$work/sweep.lua"
+"$umpire" sweep "$work/sweep.lua" --grid n=1,2 --shard 1/2 --jsonl "$work/shard1.jsonl" > /dev/null 2>&1
+"$umpire" sweep "$work/sweep.lua" --grid n=1,2 --shard 2/2 --jsonl "$work/shard2.jsonl" > /dev/null 2>&1
+sed 's/"cell":1,/"cell":-1,/' "$work/shard2.jsonl" > "$work/bad1.jsonl"
+sed 's/"cell":1,/"cell":"1",/' "$work/shard2.jsonl" > "$work/bad2.jsonl"
+expect 1 "bad1.jsonl:1: not a line of \`umpire sweep\`: \"cell\" must be a whole number below \"cells\" (got cell -1, cells 2)" \
+  sweep merge "$work/shard1.jsonl" "$work/bad1.jsonl" --csv "$work/merged.csv"
+expect 1 "bad2.jsonl:1: not a line of \`umpire sweep\`: \"cell\" must be a whole number below \"cells\" (got cell \"1\", cells 2)" \
+  sweep merge "$work/shard1.jsonl" "$work/bad2.jsonl" --csv "$work/merged.csv"
+"$umpire" sweep merge "$work/shard1.jsonl" "$work/shard2.jsonl" --csv "$work/merged.csv" 2> "$work/err" ||
+  { echo "FAIL: sweep merge of good shards:"; cat "$work/err"; fail=1; }
 
 exit $fail
