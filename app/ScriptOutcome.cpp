@@ -2,21 +2,58 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <string_view>
 #include <vector>
 
 #include "core/Error.hpp"
+#include "core/Utf8.hpp"
 #include "host/BytecodeOpcodes.hpp"
 
 namespace umpire::odds_runner {
 namespace {
 
-std::string where(const char* field) {
-    return field ? "field '" + std::string(field) + "' of the script's result" : std::string("the script's result");
+std::string where(const std::string* field) {
+    return field ? "field '" + *field + "' of the script's result" : std::string("the script's result");
 }
 
-odds::Scalar to_scalar(lua_State* L, int index, const char* field) {
+// The string at `index` whole, as text an outcome may hold. The report prints outcomes and field
+// names, and --json writes them as JSON strings: a NUL cut them there (two outcomes "x\0y" and
+// "x\0z" were counted as one outcome "x", and two field names as one field), and a byte that is not
+// UTF-8 ended `odds --json` in a bare JSON library error naming nothing (session 38). `what` names
+// the value for the error: the result, a field's value, or a field's name.
+std::string outcome_text(lua_State* L, int index, const std::string& what) {
+    std::size_t length = 0;
+    const char* data = lua_tolstring(L, index, &length);
+    std::string text(data, length);
+    const auto quoted = [&] {
+        std::string shown;
+        for (const unsigned char c : text.substr(0, 40)) {
+            if (c < 0x20 || c >= 0x7F) {
+                char hex[8];
+                std::snprintf(hex, sizeof hex, "\\x%02X", c);
+                shown += hex;
+            } else {
+                shown += static_cast<char>(c);
+            }
+        }
+        return "\"" + shown + (text.size() > 40 ? "...\"" : "\"");
+    };
+    if (const auto nul = text.find('\0'); nul != std::string::npos)
+        throw Error(what + " " + quoted() + " holds a NUL byte at offset " + std::to_string(nul) +
+                    ": an odds script's outcomes and field names are text (the report shows them, and a NUL "
+                    "would end them there)");
+    if (const auto bad = first_bad_utf8(text); bad != std::string::npos) {
+        char byte[8];
+        std::snprintf(byte, sizeof byte, "0x%02X", static_cast<unsigned char>(text[bad]));
+        throw Error(what + " " + quoted() + " is not UTF-8 text (byte " + byte + " at offset " +
+                    std::to_string(bad) + "): an odds script's outcomes and field names are UTF-8 text");
+    }
+    return text;
+}
+
+odds::Scalar to_scalar(lua_State* L, int index, const std::string* field) {
     switch (lua_type(L, index)) {
         case LUA_TNIL: return odds::Scalar{};
         case LUA_TBOOLEAN: return odds::Scalar{static_cast<bool>(lua_toboolean(L, index))};
@@ -32,7 +69,7 @@ odds::Scalar to_scalar(lua_State* L, int index, const char* field) {
                             "need them); return a string such as \"never\" for an outcome that is not a number");
             return odds::Scalar{x};
         }
-        case LUA_TSTRING: return odds::Scalar{std::string(lua_tostring(L, index))};
+        case LUA_TSTRING: return odds::Scalar{outcome_text(L, index, where(field))};
         default:
             throw Error(where(field) + " is a " + luaL_typename(L, index) +
                         ": an odds script returns a string, a number, a boolean or a table of "
@@ -46,8 +83,13 @@ bool append_scalar(std::string& out, lua_State* L, int index) {
         case LUA_TNIL: out += "nil"; return true;
         case LUA_TBOOLEAN: out += lua_toboolean(L, index) ? "true" : "false"; return true;
         case LUA_TNUMBER: odds::append_number_key(out, static_cast<double>(lua_tonumber(L, index))); return true;
-        // Up to the first NUL, as to_scalar reads it.
-        case LUA_TSTRING: odds::append_string_key(out, lua_tostring(L, index)); return true;
+        // Whole: a string with a NUL has a key of its own, found nowhere, and to_scalar refuses it.
+        case LUA_TSTRING: {
+            std::size_t length = 0;
+            const char* text = lua_tolstring(L, index, &length);
+            odds::append_string_key(out, std::string_view(text, length));
+            return true;
+        }
         default: return false;
     }
 }
@@ -105,8 +147,8 @@ odds::Outcome to_outcome(lua_State* L, int index) {
     while (lua_next(L, index) != 0) {
         if (lua_type(L, -2) != LUA_TSTRING)
             throw Error("the script's result table must have string keys (field names)");
-        const char* name = lua_tostring(L, -2);
-        fields[name] = to_scalar(L, lua_gettop(L), name);
+        const std::string name = outcome_text(L, -2, "a field name of the script's result");
+        fields[name] = to_scalar(L, lua_gettop(L), &name);
         lua_pop(L, 1);
     }
     return odds::Outcome(std::move(fields));
@@ -126,10 +168,16 @@ bool OutcomeReader::write_key(lua_State* L, int index) {
             lua_pop(L, 2);
             return false;
         }
-        Field f{lua_tostring(L, -2), type, 0, {}};
+        // Names and texts whole (a NUL in either makes a key found nowhere: to_outcome refuses it).
+        std::size_t length = 0;
+        const char* name = lua_tolstring(L, -2, &length);
+        Field f{std::string_view(name, length), type, 0, {}};
         if (type == LUA_TBOOLEAN) f.number = lua_toboolean(L, -1);
         else if (type == LUA_TNUMBER) f.number = static_cast<double>(lua_tonumber(L, -1));
-        else f.text = lua_tostring(L, -1);
+        else {
+            const char* text = lua_tolstring(L, -1, &length);
+            f.text = std::string_view(text, length);
+        }
         fields.push_back(f);
         lua_pop(L, 1);
     }
@@ -137,8 +185,7 @@ bool OutcomeReader::write_key(lua_State* L, int index) {
     key_ += '{';
     for (std::size_t i = 0; i < fields.size(); ++i) {
         const Field& f = fields[i];
-        // Two names equal up to a NUL are one field of odds::Fields: the slow way decides.
-        if (i > 0 && fields[i - 1].name == f.name) return false;
+        // (Names are whole and distinct: a table's keys are.)
         if (i > 0) key_ += ',';
         key_ += f.name;
         key_ += '=';

@@ -241,8 +241,19 @@ std::vector<nlohmann::json> read_lines(const std::string& file) {
         } catch (const nlohmann::json::exception& e) {
             throw Error(file + ":" + std::to_string(n) + ": not a JSON line of `umpire sweep` (" + e.what() + ")");
         }
-        if (!lines.back().is_object() || !lines.back().contains("cell") || !lines.back().contains("grid"))
+        const nlohmann::json& line = lines.back();
+        if (!line.is_object() || !line.contains("cell") || !line.contains("grid"))
             throw Error(file + ":" + std::to_string(n) + ": not a line of `umpire sweep` (no cell or grid)");
+        // The cell's number places the line (its row, its place in the heat map): a whole number
+        // below the count of cells, or the line is refused here with its place. A cell of -1 was
+        // read as 2^64 - 1 and merged in place of a missing cell, 1e300 was cast to an integer
+        // (undefined), and a text ended in a JSON library error naming no file (session 38).
+        const auto whole = [](const nlohmann::json& v) { return v.is_number_unsigned(); };
+        if (!line.contains("cells") || !whole(line.at("cells")) || !whole(line.at("cell")) ||
+            line.at("cell").get<std::uint64_t>() >= line.at("cells").get<std::uint64_t>())
+            throw Error(file + ":" + std::to_string(n) + ": not a line of `umpire sweep`: \"cell\" must be a whole "
+                        "number below \"cells\" (got cell " + line.at("cell").dump() + ", cells " +
+                        (line.contains("cells") ? line.at("cells").dump() : std::string("none")) + ")");
     }
     return lines;
 }
@@ -253,7 +264,9 @@ std::vector<nlohmann::json> merge(std::vector<nlohmann::json> lines) {
     const std::size_t total = lines.front().at("cells").get<std::size_t>();
     std::set<std::size_t> seen;
     for (const auto& l : lines) {
-        if (l.at("grid") != grid) throw Error("the shards are of different grids: " + grid.dump() + " and " + l.at("grid").dump());
+        if (l.at("grid") != grid || l.at("cells").get<std::size_t>() != total)
+            throw Error("the shards are of different grids: " + grid.dump() + " and " + l.at("grid").dump() + " (" +
+                        std::to_string(total) + " and " + l.at("cells").dump() + " cells)");
         const auto cell = l.at("cell").get<std::size_t>();
         if (!seen.insert(cell).second) throw Error("cell " + std::to_string(cell) + " is in more than one shard");
     }

@@ -130,10 +130,14 @@ struct Encoder {
         while (lua_next(L, index) != 0) {
             if (lua_type(L, -2) != LUA_TSTRING) {
                 lua_pushvalue(L, -2);  // tostring on a copy: never convert the key next() uses
-                const std::string key = lua_tostring(L, -1) ? lua_tostring(L, -1) : "";
+                // A number shows its value, a boolean its word; any other key its type alone (a
+                // boolean key was shown as nothing: "the boolean key  cannot be saved").
+                const std::string key = lua_type(L, -1) == LUA_TBOOLEAN ? (lua_toboolean(L, -1) ? "true " : "false ")
+                                        : lua_isnumber(L, -1)            ? std::string(lua_tostring(L, -1)) + " "
+                                                                         : std::string();
                 const std::string type = luaL_typename(L, -3);
                 throw Error(path + ": the " + type + " key " + key +
-                            " cannot be saved (state tables are sequences 1..n or have string "
+                            "cannot be saved (state tables are sequences 1..n or have string "
                             "keys only)");
             }
             size_t len = 0;

@@ -17,9 +17,9 @@
 // code (bytecode, constants and lines), and their upvalues: plain values and small plain-data tables by
 // content, tables that are not plain data by their entries (hexes by coordinates; tables with
 // another metatable, such as the read-only views of the rules' data, by identity), functions
-// recursively). So a per-run map or Fire Lane captured by the step hits the cache on every path of
-// the outer enumeration; only what is too large or deep is keyed by identity, which misses the
-// cache (correct, slower).
+// recursively), and the globals of the odds run they read. So a per-run map or Fire Lane captured by
+// the step hits the cache on every path of the outer enumeration; what is too large or deep is keyed
+// by identity (see Print for when that is not sound).
 #include <algorithm>
 #include <cstdio>
 #include <map>
@@ -47,36 +47,46 @@ constexpr const char* kChainState = "the state of umpire.odds.chain";
 // Plain-data tables larger than this are fingerprinted by identity, not content (umpire.data).
 constexpr std::size_t kContentKeyLimit = 16 * 1024;
 
-void fingerprint(lua_State* L, int index, int depth, std::string& key);
+// A fold's key as it is written: the text, and whether finding the key again is sound. The cache
+// keeps a fold for the rest of the odds run, and a later path of the outer enumeration finds it by
+// this key; so the key must hold what the chain's steps read that may differ between paths: a
+// value, a table's entries, a function's code and upvalues, and the globals of an odds run a
+// function reads (fingerprint_env). Where such globals are too many to write, the key is unsound:
+// still written (the fold within one path is exact), but the fold is not kept, and every path
+// folds the chain again.
+//
+// Identity is still what a table too large or too deep, a table with another metatable, a
+// function past the depth limit, a userdata or a coroutine count by. That is sound for what is
+// made afresh on every path (another identity: a miss) and for what cannot change (a C function,
+// the read-only views, umpire.data), but not for a table or closure made once, in a module, that
+// the script changes before the chain: the first path's end states are then given to every path
+// (left open, session 38: docs/sandbox.md says why; marking those keys unsound made the shipped
+// `odds_mmg_rof_kia.lua` take 3-4 s where it takes 0.1 s, since its steps reach weak tables,
+// userdata and module functions past the limits).
+struct Print {
+    std::string& key;
+    bool sound = true;
+    // The globals tables written in this key, so each is written once (every function of a
+    // script shares one, and a global function is written within it).
+    std::vector<const void*> envs;
+};
 
-// A table that is not plain data (it holds hexes, functions, tables of the rules), by content:
-// a hex by its coordinates, any other table with a metatable by identity, a table without one by
-// its entries (each key and value fingerprinted, sorted, so the order of next() does not matter).
-// Rule code builds such tables afresh on every path of the outer enumeration (a map, a Fire Lane
-// with its hexes), and a step that captures them must still find its fold in the cache. False if
-// the table is too deep or too large (the caller falls back to identity).
-bool table_content(lua_State* L, int index, int depth, std::string& key) {
-    if (depth > 6 || !lua_checkstack(L, 6)) return false;
-    if (read_only_data::has_other_metatable(L, index)) {
-        lua_getmetatable(L, index);
-        luaL_getmetatable(L, "umpire.Hex");
-        const bool hex = lua_rawequal(L, -1, -2);
-        lua_pop(L, 2);
-        if (!hex) return false;
-        lua_getfield(L, index, "q");
-        lua_getfield(L, index, "r");
-        key += "h" + std::to_string(lua_tointeger(L, -2)) + "," + std::to_string(lua_tointeger(L, -1));
-        lua_pop(L, 2);
-        return true;
-    }
+void fingerprint(lua_State* L, int index, int depth, Print& print);
+
+// The entries of the table at `index`, raw (each key and value fingerprinted, sorted, so the
+// order of next() does not matter), as "T{...}"; false if they pass kContentKeyLimit.
+bool raw_entries(lua_State* L, int index, int depth, Print& print) {
     std::vector<std::string> entries;
     std::size_t size = 0;
     lua_pushnil(L);
     while (lua_next(L, index) != 0) {
         std::string entry;
-        fingerprint(L, -2, depth + 1, entry);
+        Print inner{entry, true, std::move(print.envs)};
+        fingerprint(L, -2, depth + 1, inner);
         entry += "=";
-        fingerprint(L, -1, depth + 1, entry);
+        fingerprint(L, -1, depth + 1, inner);
+        print.envs = std::move(inner.envs);
+        print.sound = print.sound && inner.sound;
         lua_pop(L, 1);
         size += entry.size();
         if (size > kContentKeyLimit) {
@@ -86,10 +96,59 @@ bool table_content(lua_State* L, int index, int depth, std::string& key) {
         entries.push_back(std::move(entry));
     }
     std::sort(entries.begin(), entries.end());
-    key += "T{";
-    for (const auto& entry : entries) key += entry + ";";
-    key += "}";
+    print.key += "T{";
+    for (const auto& entry : entries) print.key += entry + ";";
+    print.key += "}";
     return true;
+}
+
+// A table that is not plain data (it holds hexes, functions, tables of the rules), by content:
+// a hex by its coordinates, any other table with a metatable by identity, a table without one by
+// its entries. Rule code builds such tables afresh on every path of the outer enumeration (a map,
+// a Fire Lane with its hexes), and a step that captures them must still find its fold in the
+// cache. False if the table is too deep or too large (the caller falls back to identity).
+bool table_content(lua_State* L, int index, int depth, Print& print) {
+    if (depth > 6 || !lua_checkstack(L, 6)) return false;
+    if (read_only_data::has_other_metatable(L, index)) {
+        lua_getmetatable(L, index);
+        luaL_getmetatable(L, "umpire.Hex");
+        const bool hex = lua_rawequal(L, -1, -2);
+        lua_pop(L, 2);
+        if (!hex) return false;
+        lua_getfield(L, index, "q");
+        lua_getfield(L, index, "r");
+        print.key += "h" + std::to_string(lua_tointeger(L, -2)) + "," + std::to_string(lua_tointeger(L, -1));
+        lua_pop(L, 2);
+        return true;
+    }
+    return raw_entries(L, index, depth, print);
+}
+
+// The globals a Lua function reads (its environment), when they are an odds run's: a step that
+// reads a global the script set before the chain (`bonus = umpire.dice.d(2)`) was given the first
+// path's end states on every path (session 38). A run's globals table starts empty and reads
+// through a locked metatable to the libraries (app/OddsRunner.cpp, push_globals), so its own
+// entries are what the run wrote: usually none, one lua_next. A module's globals (ruleset/
+// Ruleset.cpp: a table without a metatable, the allow-list and what its module bodies set) are
+// not written: walking them on every path cost the shipped rules' chains their cache (left open:
+// docs/sandbox.md, session 38). Written once per key.
+void fingerprint_env(lua_State* L, int index, int depth, Print& print) {
+    lua_getfenv(L, index);
+    if (!lua_istable(L, -1) || lua_rawequal(L, -1, LUA_GLOBALSINDEX) || !lua_getmetatable(L, -1)) {
+        lua_pop(L, 1);
+        return;
+    }
+    lua_pop(L, 1);  // the metatable
+    const void* env = lua_topointer(L, -1);
+    const auto seen = std::find(print.envs.begin(), print.envs.end(), env);
+    if (seen != print.envs.end()) {
+        print.key += "E" + std::to_string(seen - print.envs.begin());
+    } else {
+        print.envs.push_back(env);
+        print.key += "G";
+        if (!raw_entries(L, lua_gettop(L), depth, print)) print.sound = false;
+    }
+    lua_pop(L, 1);
 }
 
 // lua_dump's writer: appends each piece of a function's bytecode to the key.
@@ -153,9 +212,10 @@ void append_code(lua_State* L, int index, std::string& key) {
     lua_settop(L, tables - 1);
 }
 
-// Appends a fingerprint of the value at `index` to key (see the paragraph at the top).
-void fingerprint(lua_State* L, int index, int depth, std::string& key) {
+// Appends a fingerprint of the value at `index` to the key (see Print and the paragraph at the top).
+void fingerprint(lua_State* L, int index, int depth, Print& print) {
     if (index < 0) index = lua_gettop(L) + index + 1;
+    std::string& key = print.key;
     char buffer[64];
     switch (lua_type(L, index)) {
         case LUA_TNIL: key += "nil"; return;
@@ -175,14 +235,12 @@ void fingerprint(lua_State* L, int index, int depth, std::string& key) {
                 key += "t" + *json;
                 return;
             }
-            if (table_content(L, index, depth, key)) return;
-            break;  // too large or too deep: identity below
+            if (table_content(L, index, depth, print)) return;
+            break;  // too large or too deep, or another metatable: identity below (Print: left open)
         }
         case LUA_TFUNCTION: {
-            lua_Debug ar;
-            lua_pushvalue(L, index);
-            lua_getinfo(L, ">S", &ar);
-            if (ar.what[0] == 'C' || depth > 3) break;
+            if (lua_iscfunction(L, index)) break;  // C code, by identity
+            if (depth > 3 || !lua_checkstack(L, 6)) break;  // by identity (the depth limit: above)
             // The code itself: its bytecode, constants and inner functions, with its chunk name
             // and lines (lua_dump keeps the debug information). Its source and first line alone
             // made two functions defined on one line (a list of steps, `{function(s) ... end,
@@ -194,11 +252,12 @@ void fingerprint(lua_State* L, int index, int depth, std::string& key) {
             append_code(L, index, key);
             key += "(";
             for (int i = 1; lua_getupvalue(L, index, i) != nullptr; ++i) {
-                fingerprint(L, -1, depth + 1, key);
+                fingerprint(L, -1, depth + 1, print);
                 key += ",";
                 lua_pop(L, 1);
             }
             key += ")";
+            fingerprint_env(L, index, depth, print);
             return;
         }
         default: break;
@@ -240,6 +299,7 @@ struct FoldCache {
     int decoded = LUA_NOREF;  // a Lua table (sequence) of decoded end states
     std::uint64_t decoded_for = 0;  // the enumeration (source id) whose end states `decoded` holds
     std::uint64_t generation = 1;   // counts the `decoded` tables made
+    std::uint64_t unsound = 0;      // counts the folds whose key was unsound (Print), to make each unique
     int next_slot = 0;
 
     // Drops the decoded end states (the Lua table that held them goes to the collector).
@@ -440,13 +500,16 @@ int fold(Game& game, const ChainSpec& spec, odds::EnumeratingSource& outer) {
     key += lua_tostring(L, -1);
     lua_pop(L, 1);
     key += "|" + initial + "|" + std::to_string(spec.max_steps) + "|" + std::to_string(spec.epsilon) + "|";
-    fingerprint(L, spec.step, 0, key);
+    Print print{key};
+    fingerprint(L, spec.step, 0, print);
     key += "|";
-    if (spec.stop) fingerprint(L, spec.stop, 0, key);
+    if (spec.stop) fingerprint(L, spec.stop, 0, print);
     key += "|";
-    if (spec.first) fingerprint(L, spec.first, 0, key);
-
+    if (spec.first) fingerprint(L, spec.first, 0, print);
+    // An unsound key is made unique: the fold runs afresh, and is dropped once used (below).
     auto& cache = game.extension<FoldCache>();
+    if (!print.sound) key += "|unsound " + std::to_string(++cache.unsound);
+
     if (cache.folds.size() >= FoldCache::kMaxEntries) cache.clear(L);
     if (cache.decoded_for != outer.id()) {
         cache.forget_decoded(L);
@@ -564,9 +627,19 @@ int fold(Game& game, const ChainSpec& spec, odds::EnumeratingSource& outer) {
     if (fresh) cache.charge(it, std::to_string(outer.id()) + "#");
     FoldCache::Entry& entry = it->second;
     const std::size_t index = outer.choose(entry.choice);
-    set_game_state(game, split(entry.states[index]).second);
-    cache.push_end_state(L, entry, index);
-    lua_pushboolean(L, entry.choice->truncated[index]);
+    const auto [chain_json, game_json] = split(entry.states[index]);
+    set_game_state(game, game_json);
+    const bool truncated = entry.choice->truncated[index];
+    if (print.sound) {
+        cache.push_end_state(L, entry, index);
+    } else {
+        // Never found again (its key is unique): decoded here, and dropped.
+        game_state::push_from_json(L, chain_json);
+        game.release_memory(entry.bytes);
+        cache.charged -= entry.bytes;
+        cache.folds.erase(it);
+    }
+    lua_pushboolean(L, truncated);
     return 2;
 }
 

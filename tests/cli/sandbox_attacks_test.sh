@@ -572,5 +572,53 @@ expect 1 "umpire: (command line):2: not a number" run -e 'local function check(x
 return check("x")'
 expect 1 "umpire: (command line):1: deliberate" run -e 'local function check() error("deliberate", 2) end local function f() check() end f()'
 expect 1 "umpire: no place" run -e 'local function check() error("no place", 0) end return check()'
+# Session 38 (h2). The fold's cache found a chain again by its call site, state and a fingerprint of
+# its functions, which left out the globals a step reads: a step reading `bonus`, set from a die
+# before the chain, was given the first path's end states on every path (exact 11 and 12 at 1/2
+# each; 11, 12, 21, 22 at 1/4 is right). Each script's exact odds must equal those of --no-fold (the
+# chain run path by path, no cache; it reports no truncated mass).
+fold_case() {  # fold_case NAME ARGS...: odds ARGS, folded and not, must print the same table
+  local name="$1"; shift
+  "$umpire" odds "$@" 2>&1 | grep -v 'paths evaluated\|^truncated:' > "$work/folded"
+  "$umpire" odds --no-fold "$@" 2>&1 | grep -v 'paths evaluated\|^truncated:' > "$work/unfolded"
+  if ! grep -q '^21 ' "$work/unfolded" || ! cmp -s "$work/folded" "$work/unfolded"; then
+    echo "FAIL: $name: folded and unfolded odds differ:"; diff "$work/folded" "$work/unfolded"; fail=1
+  fi
+}
+chain='local s = umpire.odds.chain{state = {t = 0}, max_steps = 1, step = '
+fold_case "a global" -e "bonus = umpire.dice.d(2) ${chain}function(s) s.t = s.t + bonus * 10 + umpire.dice.d(2) end} return s.t"
+fold_case "a global read by a global function" \
+  -e "function b() return bonus end bonus = umpire.dice.d(2) ${chain}function(s) s.t = s.t + b() * 10 + umpire.dice.d(2) end} return s.t"
+fold_case "a global read by stop" -e "bonus = umpire.dice.d(2) local s = umpire.odds.chain{state = {t = 0}, max_steps = 3,
+  step = function(s) s.t = s.t + 9 + umpire.dice.d(2) end, stop = function(s) return s.t >= bonus * 10 end} return s.t"
+
+# Session 38 (h2). An odds outcome and a field name were read up to their first NUL: "x\0y" and
+# "x\0z" were counted as one outcome "x" (probability 1), and two field names as one field; and an
+# outcome that is not UTF-8 ended `odds --json` in "umpire: [json.exception.type_error.316] ...".
+expect 1 "(odds script):1: the script's result \"x\\x00y\" holds a NUL byte at offset 1" odds \
+  -e 'if umpire.dice.d(2) == 1 then return "x\0y" end return "x\0z"'
+expect 1 "(odds script):1: a field name of the script's result \"a\\x00" odds \
+  --monte-carlo --samples 100 -e 'if umpire.dice.d(2) == 1 then return {["a\0b"] = 1} end return {["a\0c"] = 1}'
+expect 1 "(odds script):1: the script's result \"\\xFF\" is not UTF-8 text (byte 0xFF at offset 0)" odds --json -e 'return "\255"'
+expect 1 "(odds script):1: field 'a' of the script's result \"b\\xC3\" is not UTF-8 text (byte 0xC3 at offset 1)" odds \
+  -e 'return {a = "b\195"}'
+
+# Session 38 (h2). A game state's boolean key was named as nothing: "the boolean key  cannot be saved".
+expect 1 "state.x: the boolean key true cannot be saved" run --save-state "$work/saved.json" -e 'umpire.state.x = {[true] = 1}'
+
+# Session 38 (h2). `sweep merge` took a shard line's cell as it came: -1 was read as 2^64 - 1 and merged
+# in place of the missing cell 1 (status 0), and a cell given as text ended in
+# "umpire: [json.exception.type_error.302] ...", naming no file.
+printf 'return umpire.args.n + umpire.dice.d(2)\n' > "$work/sweep.lua"
+"$umpire" sweep "$work/sweep.lua" --grid n=1,2 --shard 1/2 --jsonl "$work/shard1.jsonl" > /dev/null 2>&1
+"$umpire" sweep "$work/sweep.lua" --grid n=1,2 --shard 2/2 --jsonl "$work/shard2.jsonl" > /dev/null 2>&1
+sed 's/"cell":1,/"cell":-1,/' "$work/shard2.jsonl" > "$work/bad1.jsonl"
+sed 's/"cell":1,/"cell":"1",/' "$work/shard2.jsonl" > "$work/bad2.jsonl"
+expect 1 "bad1.jsonl:1: not a line of \`umpire sweep\`: \"cell\" must be a whole number below \"cells\" (got cell -1, cells 2)" \
+  sweep merge "$work/shard1.jsonl" "$work/bad1.jsonl" --csv "$work/merged.csv"
+expect 1 "bad2.jsonl:1: not a line of \`umpire sweep\`: \"cell\" must be a whole number below \"cells\" (got cell \"1\", cells 2)" \
+  sweep merge "$work/shard1.jsonl" "$work/bad2.jsonl" --csv "$work/merged.csv"
+"$umpire" sweep merge "$work/shard1.jsonl" "$work/shard2.jsonl" --csv "$work/merged.csv" 2> "$work/err" ||
+  { echo "FAIL: sweep merge of good shards:"; cat "$work/err"; fail=1; }
 
 exit $fail
