@@ -419,8 +419,11 @@ local function fire_kept(spec, mg, kept, journaling)
   else
     a.mg = {}
   end
-  local tgt = spec.target or NONE
-  if spec.apply and tgt.units and a.effect then a.outcomes = rules.ift.apply(a, tgt.units) end
+  -- (the target is read only for an attack that applies its result: one read less an attack)
+  if spec.apply then
+    local tgt = spec.target or NONE
+    if tgt.units and a.effect then a.outcomes = rules.ift.apply(a, tgt.units) end
+  end
   return a
 end
 
