@@ -278,6 +278,25 @@ test("mg_attack.fire_memoized: each caller gets its own attack (changing it chan
   eq(run(atk.fire_memoized), want)
 end)
 
+test("mg_attack.fire_memoized: two attacks kept by a caller are two (changing one changes neither the other nor a later one)", function()
+  local function run(fire)
+    umpire.dice.fix({2, 5})
+    local a = fire(script_attack())
+    umpire.dice.unfix()
+    return a
+  end
+  local want = run(atk.fire)
+  run(atk.fire_memoized)
+  ok(atk.memo_holds(script_attack()), "the script's attack is kept")
+  local a, b = run(atk.fire_memoized), run(atk.fire_memoized)
+  eq(a, want)
+  -- (every table the caller gets: the attack, its effect, its DR, the MG's results and result)
+  a.fp, a.result, a.effect.kind, a.effect.n, a.dr.total = -1, "changed", "changed", -1, -1
+  for name, r in pairs(a.mg) do r.malfunctioned, r.keeps_rof = "changed", "changed"; a.mg[name .. "?"] = r end
+  eq(b, want)
+  eq(run(atk.fire_memoized), want)
+end)
+
 -- The values an MG's effective B#/X# come from (sw_malfunction.conditions, the 001 table) show in
 -- an attack only when its DR falls between two numbers, and the cases above change one of them
 -- in few attacks the memo keeps. Here every case is one the memo keeps (one MG, one squad, no
