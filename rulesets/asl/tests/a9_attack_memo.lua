@@ -263,13 +263,16 @@ test("with the journal on, an attack from the memo cites what the attack worked 
   eq(lines(atk.fire_memoized), want)
 end)
 
+-- The script's attack made by `fire` with the dice fixed at `colored`, `white`.
+local function script_attack_at(fire, colored, white)
+  umpire.dice.fix({colored, white})
+  local a = fire(script_attack())
+  umpire.dice.unfix()
+  return a
+end
+
 test("mg_attack.fire_memoized: each caller gets its own attack (changing it changes no later one)", function()
-  local function run(fire)
-    umpire.dice.fix({1, 6})
-    local a = fire(script_attack())
-    umpire.dice.unfix()
-    return a
-  end
+  local function run(fire) return script_attack_at(fire, 1, 6) end
   local want = run(atk.fire)
   local a = run(atk.fire_memoized)
   ok(atk.memo_holds(script_attack()), "the script's attack is kept")
@@ -279,12 +282,7 @@ test("mg_attack.fire_memoized: each caller gets its own attack (changing it chan
 end)
 
 test("mg_attack.fire_memoized: two attacks kept by a caller are two (changing one changes neither the other nor a later one)", function()
-  local function run(fire)
-    umpire.dice.fix({2, 5})
-    local a = fire(script_attack())
-    umpire.dice.unfix()
-    return a
-  end
+  local function run(fire) return script_attack_at(fire, 2, 5) end
   local want = run(atk.fire)
   run(atk.fire_memoized)
   ok(atk.memo_holds(script_attack()), "the script's attack is kept")
