@@ -18,12 +18,14 @@ function rof.counter_for(phase)
 end
 
 --- After an attack: does the MG keep its Multiple ROF? colored = Original coloured dr of the (FG) IFT/To Hit DR.
--- Each MG of a multiple-MG FG keeps or loses its own ROF from the same coloured dr.
-function rof.after_attack(mg, colored, ctx)
+-- Each MG of a multiple-MG FG keeps or loses its own ROF from the same coloured dr. `journaling`:
+-- whether the journal is on, from a caller that has just asked (nil: asked here, see ift.resolve_column).
+function rof.after_attack(mg, colored, ctx, journaling)
+  if journaling == nil then journaling = journal_on() end
   if ctx.sustained then
     mg.fire_counter = "Final Fire"
     mg.rof_kept = false
-    if journal_on() then
+    if journaling then
       cite("A9.3", "%s: Sustained Fire forfeits any additional shots; Final Fire counter placed regardless of ROF and coloured dr", mg.name or "MG")
     end
     return false
@@ -40,7 +42,7 @@ function rof.after_attack(mg, colored, ctx)
   -- (cited only with the journal on, as above: umpire.cite with constant strings returns at once
   -- with it off, but its call and arguments still cost every attack more than this check)
   if keep then
-    if journal_on() then
+    if journaling then
       cite("A9.2", "%s: Original coloured dr %d <= ROF %d: retains Multiple ROF and may fire again this phase", mg.name or "MG", colored, rof_n)
     end
   else
@@ -48,7 +50,7 @@ function rof.after_attack(mg, colored, ctx)
     mg.fire_counter = counter
     -- (the counter's words are given as pieces of the pattern, not joined here: a string built for
     -- a citation would be built in every attack, journal on or off)
-    if journal_on() then
+    if journaling then
       cite("A9.2", "%s: Original coloured dr %d > ROF %d: loses Multiple ROF%s%s%s", mg.name or "MG", colored, rof_n,
         counter and ", marked with a " or "", counter or "", counter and " counter" or "")
     end

@@ -26,23 +26,47 @@ local function is_smc(u) return u.kind == "leader" or u.kind == "smc" or u.kind 
 -- which the rules only read (a reload runs this module again, with an empty cache). Both tables are
 -- data caches (umpire.data_cache), emptied by the host after each run: a snapshot holds the values
 -- of the run that made it, and a run that changed a data value is refused.
+--
+-- A counter's `owner` is its own, else its nationality (after the override). The shipped counters
+-- have none, so a store of `owner` into every fresh copy added a key to it (≈ 120–200 machine
+-- instructions a counter with its reads, bench/per_call.sh): the copier holds it already, as the
+-- data gives it (when neither gives a value, the copy has no `owner`, as the store left it), and
+-- it is worked out again only after an override of `owner` or `nationality`, by the same
+-- expression over the merged copy.
 local make_copier, merge = umpire.snapshot_copier, umpire.merge
 local copier_of, copied_table_of = umpire.data_cache(), umpire.data_cache()
+
+-- The copier of counter `c` under `key` (see above).
+local function counter_copier(key, c)
+  local owner = c.owner or c.nationality
+  if owner ~= nil then return make_copier({{key = key}, c, {owner = owner}}) end
+  -- (no value: the copy has no `owner` at all, as `w.owner = nil` left it; a false owner of the
+  -- counter is left out. The counter's own `key` field, if it has one, wins: it comes last)
+  local without = {key = key}
+  for k, v in pairs(c) do if k ~= "owner" then without[k] = v end end
+  return make_copier({without})
+end
 
 --- A fresh MG/SW instance from data/sw_mg.yaml (counter data), with fields overridden by `fields`.
 function usage.counter(key, fields)
   local c = data.sw_mg.counters[key] or error("mg_usage.counter: no counter '" .. tostring(key) .. "' in data/sw_mg.yaml")
   local copier = copier_of[key]
   if copied_table_of[key] ~= c then
-    -- (the counter's own `key` field, if it has one, wins: it comes last)
-    copier = make_copier({{key = key}, c})
+    copier = counter_copier(key, c)
     copier_of[key], copied_table_of[key] = copier, c
   end
   local w = copier()
-  -- (umpire.merge: the pairs loop's writes, without its sorted walk for an override of string
-  -- keys, ~1,600 machine instructions of an attack's set-up for one key: issue 18)
-  if fields then merge(w, fields) end
-  w.owner = w.owner or w.nationality
+  if fields then
+    -- (umpire.merge: the pairs loop's writes, without its sorted walk for an override of string
+    -- keys, ~1,600 machine instructions of an attack's set-up for one key: issue 18)
+    merge(w, fields)
+    -- (the copy's `owner` changes only with an override of one of the two)
+    local owner = fields.owner
+    if owner ~= nil or fields.nationality ~= nil then
+      if owner == nil then owner = c.owner end
+      w.owner = owner or w.nationality
+    end
+  end
   return w
 end
 

@@ -74,3 +74,54 @@ test("A9.1: a counter whose data table was replaced under its key is a copy of t
   ok(fine, tostring(err))
   eq(U().counter("ger_mmg").B, written.B)
 end)
+
+-- mg_usage.counter's copier holds the counter's `owner` (its own, else its nationality), worked
+-- out again only after an override of `owner` or `nationality`: checked against the copy worked
+-- out here as the rule reads (the counter over its key, the override written over it, then
+-- `owner = owner or nationality`), for random counters put under a key (owner and nationality
+-- absent, false or a side) and random overrides. (Park-Miller random numbers.)
+test("A9.1: a counter's owner is its own, else its nationality, after any override (random counters)", function()
+  local counters = umpire.data.sw_mg.counters
+  local written = counters.ger_mmg
+  local x = 4242
+  local function pick(list)
+    x = x * 16807 % 2147483647
+    return list[x % #list + 1]
+  end
+  local ABSENT = {}
+  local values = {ABSENT, false, "german", "russian", "finnish"}
+  local function put(t, k, v) if v ~= ABSENT then t[k] = v end end
+  local fine, err = pcall(function()
+    for case = 1, 300 do
+      local c = {}
+      for k, v in pairs(written) do c[k] = v end
+      c.owner, c.nationality = nil, nil
+      put(c, "owner", pick(values))
+      put(c, "nationality", pick(values))
+      put(c, "key", pick({ABSENT, ABSENT, "other_key"}))
+      counters.ger_mmg = c
+      -- (a few copies of each counter, each with its own override, or none)
+      for _ = 1, 3 do
+        local fields = pick({ABSENT, "empty", "override"})
+        if fields == ABSENT then fields = nil
+        elseif fields == "empty" then fields = {}
+        else
+          fields = {}
+          put(fields, "owner", pick(values))
+          put(fields, "nationality", pick(values))
+          put(fields, "fire_counter", pick({ABSENT, "First Fire"}))
+        end
+        local want = {key = "ger_mmg"}
+        for k, v in pairs(c) do want[k] = v end
+        for k, v in pairs(fields or {}) do want[k] = v end
+        want.owner = want.owner or want.nationality
+        local got = U().counter("ger_mmg", fields)
+        eq(got, want, "case " .. case)
+        -- (each call a fresh table: changing one changes no later copy)
+        got.owner, got.B = "changed", 2
+      end
+    end
+  end)
+  counters.ger_mmg = written
+  ok(fine, tostring(err))
+end)

@@ -239,18 +239,59 @@ test("with the journal on, an attack cites as before the memo was filled with it
   for _, rule in ipairs({"A9.11", "A9.3", "A.11", "A7.31", "A7.3", "A9.7"}) do ok(umpire.journal.cited(rule), rule .. " is cited") end
 end)
 
-test("mg_attack.fire_memoized: each caller gets its own attack (changing it changes no later one)", function()
-  local function run(fire)
-    umpire.dice.fix({1, 6})
-    local a = fire(script_attack())
+-- An attack from the memo tells ift.resolve_column and mg_rof.after_attack that the journal is
+-- off only when mg_attack.fire found it off: called with the journal on (as here), it cites what
+-- the attack worked out cites after the DR (the IFT column and result, A9.3's Final Fire counter).
+test("with the journal on, an attack from the memo cites what the attack worked out cites after its DR", function()
+  local function lines(fire)
+    local from = umpire.journal.size() + 1
+    umpire.dice.fix({3, 4})
+    fire(script_attack())
     umpire.dice.unfix()
-    return a
+    local out = {}
+    for _, l in ipairs(umpire.journal.lines(from)) do
+      -- (the IFT column and result, and mg_rof's A9.3; what the malfunction check cites differs:
+      -- the memo's check_outcome makes no breakdown.check table)
+      if l:find("^%[A7%.3") or l:find("forfeits any additional shots", 1, true) then out[#out + 1] = l end
+    end
+    return out
   end
+  atk.fire_memoized(script_attack())
+  ok(atk.memo_holds(script_attack()), "the script's attack is kept")
+  local want = lines(rules.mg_attack.fire)
+  ok(#want >= 3, "the attack worked out cites A7.31, A7.3 and A9.3")
+  eq(lines(atk.fire_memoized), want)
+end)
+
+-- The script's attack made by `fire` with the dice fixed at `colored`, `white`.
+local function script_attack_at(fire, colored, white)
+  umpire.dice.fix({colored, white})
+  local a = fire(script_attack())
+  umpire.dice.unfix()
+  return a
+end
+
+test("mg_attack.fire_memoized: each caller gets its own attack (changing it changes no later one)", function()
+  local function run(fire) return script_attack_at(fire, 1, 6) end
   local want = run(atk.fire)
   local a = run(atk.fire_memoized)
   ok(atk.memo_holds(script_attack()), "the script's attack is kept")
   a.fp, a.column, a.effect.kind = -1, -1, "changed"
   a.mg["German MMG"].malfunctioned = "changed"
+  eq(run(atk.fire_memoized), want)
+end)
+
+test("mg_attack.fire_memoized: two attacks kept by a caller are two (changing one changes neither the other nor a later one)", function()
+  local function run(fire) return script_attack_at(fire, 2, 5) end
+  local want = run(atk.fire)
+  run(atk.fire_memoized)
+  ok(atk.memo_holds(script_attack()), "the script's attack is kept")
+  local a, b = run(atk.fire_memoized), run(atk.fire_memoized)
+  eq(a, want)
+  -- (every table the caller gets: the attack, its effect, its DR, the MG's results and result)
+  a.fp, a.result, a.effect.kind, a.effect.n, a.dr.total = -1, "changed", "changed", -1, -1
+  for name, r in pairs(a.mg) do r.malfunctioned, r.keeps_rof = "changed", "changed"; a.mg[name .. "?"] = r end
+  eq(b, want)
   eq(run(atk.fire_memoized), want)
 end)
 
