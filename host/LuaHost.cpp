@@ -69,11 +69,17 @@ struct LuaHost::Allocator {
     static constexpr std::size_t kClasses = kSmallMax / kGrain;
     static constexpr std::size_t kFirstShelfSlots = 64;
 
-    // The resting blocks of one size class: slots[0 .. count) (the top at count - 1).
+    // The resting blocks of one size class: floor[0 .. top - floor), the top block at top[-1], room
+    // up to end. Kept as three addresses, not an array and two counts, so that a give or a take is
+    // one comparison of two of them and one step of `top` (the two commonest calls, ~29 each in a
+    // Monte Carlo sample of the ASL MG attack: 21 and 33 machine instructions with counts, 20 and
+    // 26 now). The slot below floor is a null sentinel: a take prefetches top[-1], the block the
+    // next take hands out, with no test for the shelf having run empty (a prefetch of address 0
+    // is harmless: it never faults). All three are null until the shelf's first widen.
     struct Shelf {
-        void** slots = nullptr;
-        std::size_t count = 0;
-        std::size_t capacity = 0;
+        void** top = nullptr;
+        void** floor = nullptr;
+        void** end = nullptr;
     };
 
     std::size_t used = 0;
@@ -108,12 +114,12 @@ struct LuaHost::Allocator {
         for (Shelf& shelf : shelves) {
 #ifdef UMPIRE_ASAN
             const std::size_t bytes = static_cast<std::size_t>(&shelf - shelves + 1) * kGrain;
-            for (std::size_t i = 0; i < shelf.count; ++i) {
-                reveal(shelf.slots[i], bytes);
-                std::free(shelf.slots[i]);
+            for (void** slot = shelf.floor; slot != shelf.top; ++slot) {
+                reveal(*slot, bytes);
+                std::free(*slot);
             }
 #endif
-            std::free(shelf.slots);
+            if (shelf.floor) std::free(shelf.floor - 1);
         }
         for (void* slab : slabs) std::free(slab);
     }
@@ -153,21 +159,28 @@ struct LuaHost::Allocator {
         hide(static_cast<char*>(block) + size, class_bytes(size) - size);
     }
 
+    // The top block of a shelf that is not empty, fitted to `size`.
+    static void* pop(Shelf& shelf, std::size_t size) {
+        void* block = *--shelf.top;
+        __builtin_prefetch(shelf.top[-1], 1);
+        fit(block, size);
+        return block;
+    }
+    // Puts a block of `size` bytes on a shelf that is not full.
+    static void push(Shelf& shelf, void* block, std::size_t size) {
+        *shelf.top++ = block;
+        hide(block, class_bytes(size));
+    }
     // The top block of the class's shelf, fitted to `size`; null if the shelf is empty.
     void* unshelve(std::size_t size) {
         Shelf& shelf = shelves[size_class(size)];
-        if (!shelf.count) return nullptr;
-        void* block = shelf.slots[--shelf.count];
-        if (shelf.count) __builtin_prefetch(shelf.slots[shelf.count - 1], 1);
-        fit(block, size);
-        return block;
+        return shelf.top != shelf.floor ? pop(shelf, size) : nullptr;
     }
     // Puts a block of `size` bytes on its class's shelf; false if the shelf is full.
     bool shelve(void* block, std::size_t size) {
         Shelf& shelf = shelves[size_class(size)];
-        if (shelf.count == shelf.capacity) return false;
-        shelf.slots[shelf.count++] = block;
-        hide(block, class_bytes(size));
+        if (shelf.top == shelf.end) return false;
+        push(shelf, block, size);
         return true;
     }
     void* take(std::size_t size) {
@@ -230,11 +243,16 @@ struct LuaHost::Allocator {
     }
     // Doubles a full shelf; false if malloc has no room for it (the shelf stays as it was).
     [[gnu::noinline]] static bool widen(Shelf& shelf) {
-        const std::size_t capacity = shelf.capacity ? shelf.capacity * 2 : kFirstShelfSlots;
-        void* slots = std::realloc(shelf.slots, capacity * sizeof(void*));
+        const std::size_t count = static_cast<std::size_t>(shelf.top - shelf.floor);
+        const std::size_t old_capacity = static_cast<std::size_t>(shelf.end - shelf.floor);
+        const std::size_t capacity = old_capacity ? old_capacity * 2 : kFirstShelfSlots;
+        // One slot more, below floor: the sentinel.
+        void* slots = std::realloc(shelf.floor ? shelf.floor - 1 : nullptr, (capacity + 1) * sizeof(void*));
         if (!slots) return false;
-        shelf.slots = static_cast<void**>(slots);
-        shelf.capacity = capacity;
+        shelf.floor = static_cast<void**>(slots) + 1;
+        shelf.floor[-1] = nullptr;
+        shelf.top = shelf.floor + count;
+        shelf.end = shelf.floor + capacity;
         return true;
     }
 
@@ -286,15 +304,18 @@ struct LuaHost::Allocator {
         if (new_size == 0) {
             if (ptr && small(old_size)) {
                 check_in_use(ptr, old_size);
-                if (self.shelve(ptr, old_size)) {
+                Shelf& shelf = self.shelves[size_class(old_size)];
+                if (shelf.top != shelf.end) {
+                    push(shelf, ptr, old_size);
                     self.used -= old_size;
                     return nullptr;
                 }
             }
         } else if (!ptr && small(new_size) && self.used + new_size <= self.quiet_until) {
-            if (void* block = self.unshelve(new_size)) {
+            Shelf& shelf = self.shelves[size_class(new_size)];
+            if (shelf.top != shelf.floor) {
                 self.used += new_size;
-                return block;
+                return pop(shelf, new_size);
             }
         }
         return allocate_rest(ud, ptr, old_size, new_size);
