@@ -348,16 +348,18 @@ ChainSpec read_spec(lua_State* L) {
     lua_getfield(L, 1, "first");
     if (lua_isfunction(L, -1)) spec.first = lua_gettop(L);
     else if (!lua_isnil(L, -1)) throw Error("umpire.odds.chain: 'first' must be a function(state) -> next state, or absent");
+    // A number, not text that reads as one: `max_steps = "3"` was taken as 3 (lua_tonumber
+    // converts strings), which a typo'd spec should not be.
     lua_getfield(L, 1, "max_steps");
     if (!lua_isnil(L, -1)) {
-        const lua_Number n = lua_tonumber(L, -1);
+        const lua_Number n = lua_type(L, -1) == LUA_TNUMBER ? lua_tonumber(L, -1) : -1;
         if (!(n >= 0 && n <= 1e6 && n == static_cast<lua_Integer>(n)))
             throw Error("umpire.odds.chain: 'max_steps' must be a whole number from 0 to 1000000");
         spec.max_steps = static_cast<std::uint32_t>(n);
     }
     lua_getfield(L, 1, "epsilon");
     if (!lua_isnil(L, -1)) {
-        spec.epsilon = lua_tonumber(L, -1);
+        spec.epsilon = lua_type(L, -1) == LUA_TNUMBER ? lua_tonumber(L, -1) : -1;
         if (!(spec.epsilon >= 0 && spec.epsilon < 1)) throw Error("umpire.odds.chain: 'epsilon' must be a number in [0, 1)");
     }
     return spec;

@@ -621,4 +621,10 @@ expect 1 "bad2.jsonl:1: not a line of \`umpire sweep\`: \"cell\" must be a whole
 "$umpire" sweep merge "$work/shard1.jsonl" "$work/shard2.jsonl" --csv "$work/merged.csv" 2> "$work/err" ||
   { echo "FAIL: sweep merge of good shards:"; cat "$work/err"; fail=1; }
 
+# Session 38 (lead): a chain's max_steps or epsilon given as text was read as the number it spells.
+expect 1 "'max_steps' must be a whole number from 0 to 1000000" run \
+  -e 'return umpire.odds.chain({state = {n = 0}, step = function(s) return {n = s.n + 1} end, max_steps = "3"})'
+expect 1 "'epsilon' must be a number in [0, 1)" run \
+  -e 'return umpire.odds.chain({state = {n = 0}, step = function(s) return {n = s.n + 1} end, max_steps = 3, epsilon = "0"})'
+
 exit $fail
