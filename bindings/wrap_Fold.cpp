@@ -521,12 +521,16 @@ int fold(Game& game, const ChainSpec& spec, odds::EnumeratingSource& outer) {
     const bool fresh = it == cache.folds.end();
     if (fresh) {
         const auto source = game.die_source();  // the outer enumeration, put back after each step
-        const std::string where = key.substr(key.find('#') + 1, key.find('|') - key.find('#') - 1);
+        // luaL_where's "file:line: " ends in a separator, and the fold's messages add their own
+        // (it read "at (odds script):1: : more than ..."): the place alone, or none if unknown.
+        std::string where = key.substr(key.find('#') + 1, key.find('|') - key.find('#') - 1);
+        while (!where.empty() && (where.back() == ' ' || where.back() == ':')) where.pop_back();
+        if (!where.empty()) where = " at " + where;
         odds::FoldOptions options;
         options.max_steps = spec.max_steps;
         options.epsilon = mpq_class(spec.epsilon);
-        options.name = "the step of umpire.odds.chain at " + where;
-        options.first_name = "the first step of umpire.odds.chain at " + where;
+        options.name = "the step of umpire.odds.chain" + where;
+        options.first_name = "the first step of umpire.odds.chain" + where;
         // Each live state's chain table, decoded once (a registry reference) and copied per path;
         // and what umpire.state holds now, so an unchanged game state is not written again.
         std::map<std::string, int> templates;
