@@ -14,15 +14,16 @@
 
 namespace umpire::sweep {
 
-namespace {
-
-Value parse_value(const std::string& text) {
+Value read_value(const std::string& text) {
     if (text == "true" || text == "false") return text == "true";
+    if (text.empty() || std::isspace(static_cast<unsigned char>(text.front()))) return text;
     char* end = nullptr;
     const double x = std::strtod(text.c_str(), &end);
-    if (!text.empty() && end == text.c_str() + text.size() && std::isfinite(x)) return x;
+    if (end == text.c_str() + text.size() && std::isfinite(x)) return x;
     return text;
 }
+
+namespace {
 
 nlohmann::json value_json(const Value& v) {
     if (const bool* b = std::get_if<bool>(&v)) return *b;
@@ -111,7 +112,7 @@ Axis parse_axis(const std::string& text) {
             const auto comma = spec.find(',', at);
             const std::string item = spec.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
             if (item.empty()) throw ParseError("grid axis", text, eq + 1 + at, "an empty value");
-            axis.values.push_back(parse_value(item));
+            axis.values.push_back(read_value(item));
             axis.texts.push_back(item);
             if (comma == std::string::npos) break;
             at = comma + 1;

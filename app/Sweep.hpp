@@ -18,6 +18,11 @@ namespace umpire::sweep {
 
 using Value = std::variant<bool, double, std::string>;
 
+// A parameter's value as `--set NAME=VALUE` and a sweep axis read it: true or false, a finite
+// number written whole with nothing around it, else the text. A space before the number makes
+// it text, as one after it always did (strtod skips leading space: ' 5' read as 5, '5 ' as text).
+Value read_value(const std::string& text);
+
 struct Axis {
     std::string name;
     std::vector<Value> values;

@@ -12,6 +12,7 @@
 #include <new>
 #include <thread>
 
+#include "app/Sweep.hpp"
 #include "core/Error.hpp"
 #include "ruleset/Shared.hpp"
 
@@ -112,13 +113,9 @@ std::map<std::string, std::variant<bool, double, std::string>> parse_set(const s
         if (const std::string problem = set_problem(text); !problem.empty()) throw Error("--set " + text + ": " + problem);
         const auto eq = text.find('=');
         const std::string name = text.substr(0, eq), value = text.substr(eq + 1);
-        char* end = nullptr;
-        const double number = std::strtod(value.c_str(), &end);
-        if (value == "true" || value == "false") args[name] = value == "true";
-        else if (!value.empty() && end == value.c_str() + value.size() && std::isfinite(number)) args[name] = number;
-        else if (value.size() >= 2 && (value.front() == '\'' || value.front() == '"') && value.back() == value.front())
-            args[name] = value.substr(1, value.size() - 2);
-        else args[name] = value;
+        if (value.size() >= 2 && (value.front() == '\'' || value.front() == '"') && value.back() == value.front())
+            args[name] = value.substr(1, value.size() - 2);  // quoted: text, even '5' or 'true'
+        else args[name] = sweep::read_value(value);
     }
     return args;
 }

@@ -27,6 +27,17 @@ TEST_CASE("grid axes: ranges with steps, lists of numbers, booleans and strings"
         CHECK_THROWS_AS(parse_axis(bad), umpire::ParseError);
 }
 
+// A value is a number only when written whole with nothing around it: strtod skips leading space,
+// so ' 5' read as the number 5 while '5 ' was text (session 38 h2). `--set` reads values the same way.
+TEST_CASE("a value with a space around its number is text, on either side", "[sweep]") {
+    CHECK(std::get<double>(read_value("5")) == 5);
+    CHECK(std::get<double>(read_value("-2.5e1")) == -25);
+    for (const char* text : {" 5", "5 ", "\t5", "5\n", "", "inf", "nan", "1e999", "true ", " false"})
+        CHECK(std::get<std::string>(read_value(text)) == text);
+    CHECK(std::get<bool>(read_value("true")));
+    CHECK_FALSE(std::get<bool>(read_value("false")));
+}
+
 TEST_CASE("cells are numbered with the last axis fastest, and shards partition them", "[sweep]") {
     Grid g;
     g.axes = {parse_axis("a=1..3"), parse_axis("b=0,1"), parse_axis("c=x,y")};
