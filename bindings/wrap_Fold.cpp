@@ -531,6 +531,12 @@ int fold(Game& game, const ChainSpec& spec, odds::EnumeratingSource& outer) {
         options.epsilon = mpq_class(spec.epsilon);
         options.name = "the step of umpire.odds.chain" + where;
         options.first_name = "the first step of umpire.odds.chain" + where;
+        // A fold state is two JSON texts on two lines (split, below): an error shows the chain's
+        // state, and umpire.state only when the rules keep something there.
+        options.describe = [](const std::string& state) {
+            const auto [chain, game_json] = split(state);
+            return game_json == "{}" ? chain : chain + " with umpire.state " + game_json;
+        };
         // Each live state's chain table, decoded once (a registry reference) and copied per path;
         // and what umpire.state holds now, so an unchanged game state is not written again.
         std::map<std::string, int> templates;

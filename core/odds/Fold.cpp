@@ -50,11 +50,15 @@ void step_from(const std::string& state, const mpq_class& p, const FoldStep& ste
             source.finish_path();
             source.begin_path();
             const std::string again = step(state, source);
-            if (again != reached)
+            if (again != reached) {
+                const auto shown = [&](const std::string& text) {
+                    return options.describe ? options.describe(text) : text;
+                };
                 throw RuleError(options.name + " is not a function of its state and dice: from the "
-                                "same state and dice it reached " + again + " where it reached " +
-                                reached + " before (a step may read only its state, its dice "
+                                "same state and dice it reached " + shown(again) + " where it reached " +
+                                shown(reached) + " before (a step may read only its state, its dice "
                                 "and the rules' data)");
+            }
             first = false;
         }
         const mpq_class q = source.finish_path();

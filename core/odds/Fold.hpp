@@ -39,6 +39,8 @@ struct FoldOptions {
     std::uint64_t budget = 1'000'000;  // step runs at most, over the whole fold
     std::string name = "the chain's step";  // names the step in errors
     std::string first_name = "the chain's first step";  // fold_after_first: names the first step
+    // How a state reads in errors (a host's state text may hold several parts); empty: as it is.
+    std::function<std::string(const std::string& state)> describe;
     // Told an estimate of the bytes the fold's state maps hold (state texts, probabilities, map
     // nodes) each time a new state is reached and after each step; it may throw to stop the fold
     // (a host charges it against its memory cap). Empty: not told.

@@ -628,7 +628,10 @@ expect 1 "'epsilon' must be a number in [0, 1)" run \
   -e 'return umpire.odds.chain({state = {n = 0}, step = function(s) return {n = s.n + 1} end, max_steps = 3, epsilon = "0"})'
 # A fold's messages named the chain's place with luaL_where's separator and then their own
 # ("at (odds script):1: : more than ...", "at (odds script):1:  is not a function ...").
-expect 1 "(odds script):1: the step of umpire.odds.chain at (odds script):1 is not a function of its state and dice" odds \
+# Its states were shown as two JSON texts on two lines ('{"n":2}' newline '{}'): one line now.
+expect 1 "(odds script):1: the step of umpire.odds.chain at (odds script):1 is not a function of its state and dice: from the same state and dice it reached {\"n\":2} where it reached {\"n\":1} before" odds \
   -e 'local k = 0 return umpire.odds.chain{state = {n = 0}, max_steps = 2, step = function(s) k = k + 1 s.n = s.n + k end}.n'
+expect 1 "it reached {\"n\":1} with umpire.state {\"k\":2} where it reached {\"n\":1} with umpire.state {\"k\":1} before" odds \
+  -e 'local k = 0 return umpire.odds.chain{state = {n = 0}, max_steps = 2, step = function(s) k = k + 1 s.n = s.n + 1 umpire.state.k = k end}.n'
 
 exit $fail
