@@ -454,28 +454,64 @@ bool has_position(const char* text) {
     }
 }
 
-// Pushes the name the standard library gives the function on top of the stack ("floor" for
-// math.floor: what LuaJIT names it in an error of a direct call), found in the real libraries
-// (the state's globals, which rule code never sees); nothing, returning false, if none holds it.
-bool push_library_name(lua_State* L) {
+// If the table on top of the stack holds the function at `function` under a string key, replaces
+// the table by that key and returns true; else leaves the stack as it was. A read-only view (an
+// empty table reading through its metatable's __index table) is searched through that table.
+bool replace_by_key_of(lua_State* L, int function) {
+    const int table = lua_gettop(L);
+    if (lua_getmetatable(L, table)) {
+        lua_getfield(L, -1, "__index");
+        if (lua_istable(L, -1)) lua_replace(L, table);
+        lua_settop(L, table);
+    }
+    lua_pushnil(L);
+    while (lua_next(L, table) != 0) {
+        if (lua_rawequal(L, -1, function) && lua_type(L, -2) == LUA_TSTRING) {
+            lua_pop(L, 1);
+            lua_replace(L, table);
+            return true;
+        }
+        lua_pop(L, 1);
+    }
+    return false;
+}
+
+// Pushes the name a direct call's error gives the function on top of the stack ("floor" for
+// math.floor, "distance" for umpire.hex.distance: what LuaJIT names it by its field), found in the
+// real libraries (the state's globals, which rule code never sees) and in umpire's tables one
+// level down (umpire as the host's env at registry `env_ref` holds it); nothing, returning false,
+// if none holds it.
+bool push_library_name(lua_State* L, int env_ref) {
     const int function = lua_gettop(L);
     for (const char* library : {"math", "string", "table", "bit", "coroutine", static_cast<const char*>(nullptr)}) {
         if (library) lua_getglobal(L, library);
         else lua_pushvalue(L, LUA_GLOBALSINDEX);
-        if (lua_istable(L, -1)) {
-            lua_pushnil(L);
-            while (lua_next(L, -2) != 0) {
-                if (lua_rawequal(L, -1, function) && lua_type(L, -2) == LUA_TSTRING) {
-                    lua_pop(L, 1);
-                    lua_replace(L, function + 1);
-                    lua_settop(L, function + 1);
-                    return true;
-                }
-                lua_pop(L, 1);
-            }
-        }
+        if (lua_istable(L, -1) && replace_by_key_of(L, function)) return true;
         lua_settop(L, function);
     }
+    if (env_ref == LUA_NOREF || !lua_checkstack(L, 8)) return false;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, env_ref);
+    if (lua_istable(L, -1)) {
+        lua_pushliteral(L, "umpire");
+        lua_rawget(L, -2);
+        lua_remove(L, -2);
+    }
+    if (!lua_istable(L, -1)) {
+        lua_settop(L, function);
+        return false;
+    }
+    if (replace_by_key_of(L, function)) return true;
+    const int umpire = lua_gettop(L);  // (replaced by what a view reads through)
+    lua_pushnil(L);
+    while (lua_next(L, umpire) != 0) {
+        if (lua_istable(L, -1) && replace_by_key_of(L, function)) {
+            lua_replace(L, function + 1);
+            lua_settop(L, function + 1);
+            return true;
+        }
+        lua_settop(L, umpire + 1);  // the key, for the next lua_next
+    }
+    lua_settop(L, function);
     return false;
 }
 
@@ -507,7 +543,7 @@ void LuaHost::place_tail_called_error(lua_State* L) {
     std::string message = lua_tostring(L, 1);
     lua_getinfo(L, "f", &raiser);  // top + 1: the C function
     const std::string unnamed = "to '?'";
-    if (const auto at = message.find(unnamed); at != std::string::npos && push_library_name(L)) {
+    if (const auto at = message.find(unnamed); at != std::string::npos && push_library_name(L, host.env_ref_)) {
         message.replace(at, unnamed.size(), std::string("to '") + lua_tostring(L, -1) + "'");
         lua_pop(L, 1);
     }
@@ -593,7 +629,7 @@ void LuaHost::place_error_of_tail_call_from_lua(lua_State* L, const lua_Debug& b
     // also counted the arguments from the method's self: "calling 'f' on bad self" is argument
     // #1 of the C function, and "#n" is #n+1.
     lua_Debug raiser;
-    if (lua_getstack(L, 1, &raiser) && lua_getinfo(L, "nf", &raiser) && raiser.name && push_library_name(L)) {
+    if (lua_getstack(L, 1, &raiser) && lua_getinfo(L, "nf", &raiser) && raiser.name && push_library_name(L, from(L).env_ref_)) {
         const std::string name = std::string("'") + lua_tostring(L, -1) + "'";
         lua_settop(L, top);
         const std::string given = std::string("'") + raiser.name + "'";

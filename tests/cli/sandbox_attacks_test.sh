@@ -634,4 +634,9 @@ expect 1 "(odds script):1: the step of umpire.odds.chain at (odds script):1 is n
 expect 1 "it reached {\"n\":1} with umpire.state {\"k\":2} where it reached {\"n\":1} with umpire.state {\"k\":1} before" odds \
   -e 'local k = 0 return umpire.odds.chain{state = {n = 0}, max_steps = 2, step = function(s) k = k + 1 s.n = s.n + 1 umpire.state.k = k end}.n'
 
+# A binding reached by the chunk's tail call was named '?' (the name is looked up in umpire's
+# tables too now, as it was in the standard libraries).
+expect 1 "(command line):2: bad argument #2 to 'distance' (hex expected" run -e 'local h = umpire.hex.asl("K8")
+return umpire.hex.distance(h, 3)'
+
 exit $fail
