@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <cstring>
 #include <string_view>
 #include <vector>
@@ -31,9 +30,7 @@ std::string outcome_text(lua_State* L, int index, const std::string& what) {
         std::string shown;
         for (const unsigned char c : text.substr(0, 40)) {
             if (c < 0x20 || c >= 0x7F) {
-                char hex[8];
-                std::snprintf(hex, sizeof hex, "\\x%02X", c);
-                shown += hex;
+                shown += "\\x" + hex_byte(static_cast<char>(c)).substr(2);
             } else {
                 shown += static_cast<char>(c);
             }
@@ -45,9 +42,7 @@ std::string outcome_text(lua_State* L, int index, const std::string& what) {
                     ": an odds script's outcomes and field names are text (the report shows them, and a NUL "
                     "would end them there)");
     if (const auto bad = first_bad_utf8(text); bad != std::string::npos) {
-        char byte[8];
-        std::snprintf(byte, sizeof byte, "0x%02X", static_cast<unsigned char>(text[bad]));
-        throw Error(what + " " + quoted() + " is not UTF-8 text (byte " + byte + " at offset " +
+        throw Error(what + " " + quoted() + " is not UTF-8 text (byte " + hex_byte(text[bad]) + " at offset " +
                     std::to_string(bad) + "): an odds script's outcomes and field names are UTF-8 text");
     }
     return text;

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdint>
-#include <cstdio>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -66,9 +65,7 @@ struct Encoder {
     static void refuse_bad_utf8(std::string_view text, const std::string& path, const char* what) {
         const std::size_t bad = first_bad_utf8(text);
         if (bad == std::string::npos) return;
-        char hex[3];
-        std::snprintf(hex, sizeof hex, "%02X", static_cast<unsigned char>(text[bad]));
-        throw Error((path.size() > 60 ? path.substr(0, 60) + "..." : path) + ": " + what + " that is not UTF-8 (byte 0x" + hex +
+        throw Error((path.size() > 60 ? path.substr(0, 60) + "..." : path) + ": " + what + " that is not UTF-8 (byte " + hex_byte(text[bad]) +
                     " at offset " + std::to_string(bad) + "): JSON holds UTF-8 text only");
     }
 

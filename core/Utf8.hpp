@@ -28,4 +28,11 @@ inline std::size_t first_bad_utf8(std::string_view text) {
     return std::string::npos;
 }
 
+// A byte as "0xFF": how the errors about text that is not UTF-8 name the byte first_bad_utf8 found.
+inline std::string hex_byte(char byte) {
+    static constexpr char kDigits[] = "0123456789ABCDEF";
+    const auto b = static_cast<unsigned char>(byte);
+    return {'0', 'x', kDigits[b >> 4], kDigits[b & 15]};
+}
+
 }  // namespace umpire

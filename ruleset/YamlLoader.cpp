@@ -4,7 +4,6 @@
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
-#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <sstream>
@@ -55,10 +54,8 @@ void refuse_bad_utf8(const std::string& text, const std::string& display) {
     const std::size_t bad = first_bad_utf8(text);
     if (bad == std::string::npos) return;
     const auto [line, col] = line_col(text, bad);
-    char hex[3];
-    std::snprintf(hex, sizeof hex, "%02X", static_cast<unsigned char>(text[bad]));
-    throw ScriptError(display + ":" + std::to_string(line) + ":" + std::to_string(col) + ": malformed UTF-8 (byte 0x" +
-                          hex + "); a data file must be UTF-8 text",
+    throw ScriptError(display + ":" + std::to_string(line) + ":" + std::to_string(col) + ": malformed UTF-8 (byte " +
+                          hex_byte(text[bad]) + "); a data file must be UTF-8 text",
                       display, line);
 }
 

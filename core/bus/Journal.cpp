@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 
 #include "core/Error.hpp"
@@ -30,9 +29,7 @@ using json = nlohmann::json;
 void refuse_bad_utf8(const std::string& text, const char* what) {
     const std::size_t bad = first_bad_utf8(text);
     if (bad == std::string::npos) return;
-    char hex[3];
-    std::snprintf(hex, sizeof hex, "%02X", static_cast<unsigned char>(text[bad]));
-    throw RuleError(std::string("journal: ") + what + " is not UTF-8 text (byte 0x" + hex + " at offset " +
+    throw RuleError(std::string("journal: ") + what + " is not UTF-8 text (byte " + hex_byte(text[bad]) + " at offset " +
                     std::to_string(bad) + "), and the journal is JSON, which holds UTF-8 only");
 }
 
