@@ -68,7 +68,7 @@ struct Print {
     bool sound = true;
     // The globals tables written in this key, so each is written once (every function of a
     // script shares one, and a global function is written within it).
-    std::vector<const void*> envs;
+    std::vector<const void*> envs{};
 };
 
 void fingerprint(lua_State* L, int index, int depth, Print& print);

@@ -30,8 +30,9 @@ struct ParseError : Error {
 
 private:
     // The input as quoted and drawn: whole when it is short; else kShownWidth bytes around the
-    // position (shifted left at the input's end), with "..." where it was cut, moved off the middle of a UTF-8 sequence so the
-    // message stays valid text. The caret is drawn under the same character as in the whole.
+    // position (shifted left at the input's end), with "..." where it was cut, moved off the
+    // middle of a UTF-8 sequence so the message stays valid text. The caret is drawn under the
+    // same character as in the whole.
     static std::string format(const std::string& what_kind, const std::string& input,
                               std::size_t position, const std::string& problem) {
         std::string shown = input;

@@ -455,12 +455,15 @@ bool has_position(const char* text) {
 }
 
 // If the table on top of the stack holds the function at `function` under a string key, replaces
-// the table by that key and returns true; else leaves the stack as it was. A read-only view (an
-// empty table reading through its metatable's __index table) is searched through that table.
+// the table by that key and returns true; else returns false, the stack as high as it was. A
+// read-only view (an empty table reading through its metatable's __index table) is searched
+// through that table, which then stands in its slot. Raw reads only: this runs in the message
+// handler, where no metamethod may run.
 bool replace_by_key_of(lua_State* L, int function) {
     const int table = lua_gettop(L);
     if (lua_getmetatable(L, table)) {
-        lua_getfield(L, -1, "__index");
+        lua_pushliteral(L, "__index");
+        lua_rawget(L, -2);
         if (lua_istable(L, -1)) lua_replace(L, table);
         lua_settop(L, table);
     }
